@@ -1,0 +1,70 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import type { Config } from './platform/config.ts';
+import { openCache, type Cache } from './platform/cache/index.ts';
+import { openDatabase, type Database } from './platform/db/database.ts';
+import { migrateToLatest } from './platform/db/migrate.ts';
+import type { AppDeps } from './http/context.ts';
+import { SessionStore } from './http/session.ts';
+import { registerErrorHandlers } from './http/errors.ts';
+import { registerIdentification } from './http/identify.ts';
+import { registerConsole } from './http/console.ts';
+import { SettingsStore } from './modules/settings/store.ts';
+import { seed, type SeedResult } from './modules/bootstrap/seed.ts';
+import { registerModules } from './modules/index.ts';
+
+/** Builds the Fastify application over already-opened platform services (tests build it too). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    trustProxy: false,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 32 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  app.decorate('deps', deps);
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+  registerErrorHandlers(app);
+  registerIdentification(app);
+  registerModules(app);
+  await registerConsole(app);
+  return app;
+}
+
+export interface OpenedDeps extends AppDeps {
+  seedResult: SeedResult;
+  close(): Promise<void>;
+}
+
+/** Opens the database (migrated and seeded) and the cache; each failure names its setting. */
+export async function openDeps(config: Config, opts: { pgSchema?: string } = {}): Promise<OpenedDeps> {
+  let database: Database;
+  try {
+    database = await openDatabase(config.databaseUrl, opts);
+  } catch (e) {
+    throw Object.assign(new Error(`DATABASE_URL: ${(e as Error).message}`), { setting: 'DATABASE_URL' });
+  }
+  let cache: Cache;
+  try {
+    cache = await openCache(config.redisUrl);
+  } catch (e) {
+    await database.close();
+    throw Object.assign(new Error(`REDIS_URL: ${(e as Error).message}`), { setting: 'REDIS_URL' });
+  }
+  await migrateToLatest(database.db);
+  const seedResult = await seed(database.db, { ...(config.adminPassword ? { adminPassword: config.adminPassword } : {}), dataDir: config.dataDir });
+  return {
+    config,
+    database,
+    cache,
+    sessions: new SessionStore(database.db),
+    settings: new SettingsStore(database.db),
+    seedResult,
+    async close() {
+      await cache.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { t } from './messages.ts';
+
+/**
+ * Serves the built console (apps/web/dist): hashed assets under /ui/assets/ cached for a year,
+ * every other /ui/ path answered with the app (browser-history routing), and the other HTML
+ * entries (login page) by name.
+ */
+export async function sendConsolePage(req: FastifyRequest, reply: FastifyReply, file: string): Promise<FastifyReply> {
+  const full = path.join(req.server.deps.config.webDist, file);
+  if (!fs.existsSync(full)) {
+    return reply.code(503).type('text/plain; charset=utf-8').send(t(req.lang, 'console_not_built'));
+  }
+  return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(full));
+}
+
+function existingFile(root: string, urlPath: string): string | undefined {
+  const rel = path.normalize(decodeURIComponent(urlPath)).replace(/^([/\\])+/, '');
+  if (!rel || rel.startsWith('..')) return undefined;
+  const full = path.join(root, rel);
+  if (!full.startsWith(root + path.sep)) return undefined;
+  try {
+    return fs.statSync(full).isFile() ? rel : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function registerConsole(app: FastifyInstance): Promise<void> {
+  const root = app.deps.config.webDist;
+  await app.register(fastifyStatic, { root, serve: false, decorateReply: true });
+
+  app.get('/', { config: { public: true } }, async (_req, reply) => reply.redirect('/ui/'));
+  app.get('/ui', { config: { public: true } }, async (_req, reply) => reply.redirect('/ui/'));
+  app.get('/ui/*', { config: { public: true } }, async (req, reply) => {
+    const rest = (req.params as { '*': string })['*'];
+    const file = existingFile(root, rest.split('?')[0] ?? '');
+    if (file && !file.endsWith('.html')) {
+      const immutable = file.startsWith('assets/');
+      return reply.sendFile(file, { immutable, maxAge: immutable ? 365 * 86400 * 1000 : 0, cacheControl: true });
+    }
+    return sendConsolePage(req, reply, 'index.html');
+  });
+}

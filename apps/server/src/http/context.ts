@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Language } from '@gatehouse/contract';
+import type { Config } from '../platform/config.ts';
+import type { Cache } from '../platform/cache/index.ts';
+import type { Database } from '../platform/db/database.ts';
+import type { DB, UserTable } from '../platform/db/schema.ts';
+import type { LoadedSession } from './session.ts';
+import type { SessionStore } from './session.ts';
+import type { SettingsStore } from '../modules/settings/store.ts';
+
+/** What every request handler can reach: the platform services of ARCHITECTURE §1. */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  cache: Cache;
+  sessions: SessionStore;
+  settings: SettingsStore;
+}
+
+export type AuthUser = Omit<UserTable, 'password'>;
+
+export interface OrgContext {
+  id: string;
+  name: string;
+  is_root: boolean;
+  is_default: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    lang: Language;
+    /** IANA time zone from `X-TZ`, else UTC. */
+    tz: string;
+    /** Request-scoped database handle; counts its queries for the SQL-count header. */
+    db: Kysely<DB>;
+    queryCount: { count: number };
+    user: AuthUser | null;
+    session: LoadedSession | null;
+    authMethod: 'session' | 'bearer' | null;
+    org: OrgContext;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without credentials. */
+    public?: boolean;
+  }
+}

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { formatDateTime } from '../../http/datetime.ts';
+import { tokenCacheKey } from '../../http/identify.ts';
+import { t } from '../../http/messages.ts';
+import { buildProfile } from '../users/profile.ts';
+import { checkPasswordLogin } from './passwordLogin.ts';
+
+interface TokenBody {
+  username?: unknown;
+  password?: unknown;
+}
+
+/**
+ * `POST /api/v1/authentication/auth/` (== `tokens/`), api-contract §2.3: a bearer token for scripts
+ * and clients, reused for the same user and address while it lives.
+ */
+async function createToken(req: FastifyRequest<{ Body: TokenBody }>, reply: FastifyReply): Promise<FastifyReply> {
+  const body = req.body ?? {};
+  const username = typeof body.username === 'string' ? body.username.trim() : '';
+  const password = typeof body.password === 'string' ? body.password : '';
+  const missing: Record<string, string[]> = {};
+  if (!username) missing.username = [t(req.lang, 'field_required')];
+  if (!password) missing.password = [t(req.lang, 'field_required')];
+  if (Object.keys(missing).length) return reply.code(400).send(missing);
+
+  const outcome = await checkPasswordLogin(req, username, password);
+  if (!outcome.ok) return reply.code(400).send({ error: outcome.error, msg: outcome.msg });
+
+  const { cache, settings } = req.server.deps;
+  const ttl = await settings.get('TOKEN_EXPIRATION');
+  const reuseKey = `${outcome.user.id}_${Buffer.from(req.ip).toString('hex')}`;
+  let token = await cache.get<string>(reuseKey);
+  if (!token || (await cache.get(tokenCacheKey(token))) !== outcome.user.id) token = randomUUID();
+  await cache.set(tokenCacheKey(token), outcome.user.id, ttl);
+  await cache.set(reuseKey, token, ttl);
+  req.user = outcome.user;
+  return reply.code(201).send({
+    token,
+    keyword: 'Bearer',
+    date_expired: formatDateTime(new Date(Date.now() + ttl * 1000), req.tz),
+    user: await buildProfile(req, outcome.user),
+  });
+}
+
+export function registerTokenRoutes(app: FastifyInstance): void {
+  for (const url of ['/api/v1/authentication/auth/', '/api/v1/authentication/tokens/']) {
+    app.post(url, { config: { public: true } }, createToken);
+  }
+}

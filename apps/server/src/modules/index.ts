@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { registerLoginRoutes } from './authentication/loginRoutes.ts';
+import { registerTokenRoutes } from './authentication/tokenRoutes.ts';
+import { registerProfileRoutes } from './users/profile.ts';
+import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
+import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
+import { registerCategoryRoutes } from './assets/categoryRoutes.ts';
+import { registerHealthRoutes } from './health/healthRoutes.ts';
+
+/** Every API module; each registers its own routes. */
+export function registerModules(app: FastifyInstance): void {
+  registerHealthRoutes(app);
+  registerLoginRoutes(app);
+  registerTokenRoutes(app);
+  registerProfileRoutes(app);
+  registerPublicSettingsRoutes(app);
+  registerCurrentOrgRoutes(app);
+  registerCategoryRoutes(app);
+}

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { CurrentOrg } from '@gatehouse/contract';
+
+/** `GET /api/v1/orgs/orgs/current/` (api-contract §4.2). */
+export function registerCurrentOrgRoutes(app: FastifyInstance): void {
+  app.get('/api/v1/orgs/orgs/current/', async (req): Promise<CurrentOrg> => {
+    const row = req.org.is_root
+      ? undefined
+      : await req.db.selectFrom('orgs_organization').select('comment').where('id', '=', req.org.id).executeTakeFirst();
+    return { id: req.org.id, name: req.org.name, is_default: req.org.is_default, is_root: req.org.is_root, comment: row?.comment ?? '' };
+  });
+}

@@ -1,0 +1,54 @@
+import { DEFAULT_LOGIN_LIMIT_COUNT, DEFAULT_LOGIN_LIMIT_TIME_MINUTES, PRIMARY_COLOR } from '@gatehouse/contract';
+
+/** Setting defaults (api-contract §4.18 "Config defaults worth matching"); stored rows override them. */
+export const SETTING_DEFAULTS = {
+  SITE_URL: 'http://127.0.0.1:8080',
+  GLOBAL_ORG_DISPLAY_NAME: '',
+  HELP_DOCUMENT_URL: 'https://docs.jumpserver.org/zh/v3/',
+  HELP_SUPPORT_URL: 'https://www.jumpserver.org/support/',
+  SECURITY_LOGIN_LIMIT_COUNT: DEFAULT_LOGIN_LIMIT_COUNT,
+  SECURITY_LOGIN_LIMIT_TIME: DEFAULT_LOGIN_LIMIT_TIME_MINUTES,
+  SECURITY_MFA_VERIFY_TTL: 3600,
+  SECURITY_PASSWORD_EXPIRATION_TIME: 9999,
+  SECURITY_PASSWORD_MIN_LENGTH: 6,
+  SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH: 6,
+  SECURITY_PASSWORD_UPPER_CASE: false,
+  SECURITY_PASSWORD_LOWER_CASE: false,
+  SECURITY_PASSWORD_NUMBER: false,
+  SECURITY_PASSWORD_SPECIAL_CHAR: false,
+  OLD_PASSWORD_HISTORY_LIMIT_COUNT: 5,
+  SECURITY_MAX_IDLE_TIME: 30,
+  SECURITY_MAX_SESSION_TIME: 24,
+  SECURITY_VIEW_AUTH_NEED_MFA: true,
+  SECURITY_COMMAND_EXECUTION: true,
+  SECURITY_COMMAND_BLACKLIST: ['reboot', 'shutdown', 'poweroff', 'halt', 'dd', 'half', 'top'],
+  SECURITY_LUNA_REMEMBER_AUTH: true,
+  SECURITY_WATERMARK_ENABLED: true,
+  SECURITY_SESSION_SHARE: true,
+  SESSION_COOKIE_AGE: 86400,
+  SESSION_EXPIRE_AT_BROWSER_CLOSE: true,
+  TOKEN_EXPIRATION: 86400,
+  AUTH_TEMP_TOKEN: false,
+  AUTH_PASSKEY: false,
+  AUTH_WECOM: false,
+  AUTH_DINGTALK: false,
+  AUTH_FEISHU: false,
+  TICKETS_ENABLED: true,
+  TICKET_AUTHORIZE_DEFAULT_TIME: 7,
+  TICKET_AUTHORIZE_DEFAULT_TIME_UNIT: 'day',
+  ANNOUNCEMENT_ENABLED: false,
+  ANNOUNCEMENT: { ID: '', SUBJECT: '', CONTENT: '', LINK: '' },
+  CONNECTION_TOKEN_REUSABLE: false,
+  INTERFACE_LOGIN_TITLE: 'Gatehouse',
+  INTERFACE_THEME: 'classic_green',
+  INTERFACE_PRIMARY_COLOR: PRIMARY_COLOR,
+} as const;
+
+export type SettingName = keyof typeof SETTING_DEFAULTS;
+export type SettingValue<K extends SettingName> = (typeof SETTING_DEFAULTS)[K] extends boolean
+  ? boolean
+  : (typeof SETTING_DEFAULTS)[K] extends number
+    ? number
+    : (typeof SETTING_DEFAULTS)[K] extends string
+      ? string
+      : (typeof SETTING_DEFAULTS)[K];

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PublicOpenSettings, PublicSettings } from '@gatehouse/contract';
+
+/** Public settings (api-contract §4.18 `public/open/` and `public/`). */
+async function openSettings(req: FastifyRequest): Promise<PublicOpenSettings> {
+  const s = req.server.deps.settings;
+  const primary = await s.get('INTERFACE_PRIMARY_COLOR');
+  return {
+    XPACK_ENABLED: false,
+    INTERFACE: {
+      logo_logout: '/ui/logo.svg',
+      logo_index: '/ui/logo-text.svg',
+      login_image: '',
+      favicon: '/ui/favicon.svg',
+      login_title: await s.get('INTERFACE_LOGIN_TITLE'),
+      theme: await s.get('INTERFACE_THEME'),
+      theme_info: { colors: { '--color-primary': primary } },
+    },
+  };
+}
+
+async function publicSettings(req: FastifyRequest): Promise<PublicSettings> {
+  const s = req.server.deps.settings;
+  const names = [
+    'OLD_PASSWORD_HISTORY_LIMIT_COUNT', 'TICKET_AUTHORIZE_DEFAULT_TIME', 'TICKET_AUTHORIZE_DEFAULT_TIME_UNIT',
+    'SECURITY_MAX_IDLE_TIME', 'SECURITY_VIEW_AUTH_NEED_MFA', 'SECURITY_MFA_VERIFY_TTL', 'SECURITY_COMMAND_EXECUTION',
+    'SECURITY_COMMAND_BLACKLIST', 'SECURITY_PASSWORD_EXPIRATION_TIME', 'SECURITY_LUNA_REMEMBER_AUTH',
+    'SECURITY_WATERMARK_ENABLED', 'SESSION_EXPIRE_AT_BROWSER_CLOSE', 'SECURITY_SESSION_SHARE', 'HELP_DOCUMENT_URL',
+    'HELP_SUPPORT_URL', 'AUTH_PASSKEY', 'AUTH_WECOM', 'AUTH_DINGTALK', 'AUTH_FEISHU', 'AUTH_TEMP_TOKEN',
+    'ANNOUNCEMENT_ENABLED', 'ANNOUNCEMENT', 'TICKETS_ENABLED', 'CONNECTION_TOKEN_REUSABLE',
+  ] as const;
+  const values: Record<string, unknown> = {};
+  for (const n of names) values[n] = await s.get(n);
+  const rule = [
+    'SECURITY_PASSWORD_MIN_LENGTH', 'SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH', 'SECURITY_PASSWORD_UPPER_CASE',
+    'SECURITY_PASSWORD_LOWER_CASE', 'SECURITY_PASSWORD_NUMBER', 'SECURITY_PASSWORD_SPECIAL_CHAR',
+  ] as const;
+  const PASSWORD_RULE: Record<string, number | boolean> = {};
+  for (const n of rule) PASSWORD_RULE[n] = await s.get(n);
+  return {
+    ...(await openSettings(req)),
+    ...values,
+    XPACK_LICENSE_IS_VALID: false,
+    XPACK_LICENSE_INFO: { corporation: '' },
+    PASSWORD_RULE,
+    WINDOWS_SKIP_ALL_MANUAL_PASSWORD: false,
+    AUTH_LDAP_SYNC_ORG_IDS: [],
+    TERMINAL_RAZOR_ENABLED: false,
+    TERMINAL_MAGNUS_ENABLED: false,
+    TERMINAL_KOKO_SSH_ENABLED: true,
+    TERMINAL_OMNIDB_ENABLED: false,
+    CACHE_LOGIN_PASSWORD_ENABLED: false,
+    VAULT_ENABLED: false,
+  } as unknown as PublicSettings;
+}
+
+export function registerPublicSettingsRoutes(app: FastifyInstance): void {
+  app.get('/api/v1/settings/public/open/', { config: { public: true } }, openSettings);
+  app.get('/api/v1/settings/public/', publicSettings);
+}

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/schema.ts';
+import { GLOBAL_ORG_NAME } from '@gatehouse/contract';
+import { SETTING_DEFAULTS, type SettingName, type SettingValue } from './defaults.ts';
+
+/** How long stored settings are trusted before re-reading (other instances may have written). */
+const RELOAD_MS = 5_000;
+
+/** Settings: defaults overridden by rows of `settings_setting`, read through a short cache. */
+export class SettingsStore {
+  private values = new Map<string, unknown>();
+  private loadedAt = 0;
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  private async refresh(): Promise<void> {
+    if (Date.now() - this.loadedAt < RELOAD_MS) return;
+    const rows = await this.db.selectFrom('settings_setting').select(['name', 'value']).where('encrypted', '=', false).execute();
+    this.values = new Map(rows.map((r) => [r.name, JSON.parse(r.value) as unknown]));
+    this.loadedAt = Date.now();
+  }
+
+  async get<K extends SettingName>(name: K): Promise<SettingValue<K>> {
+    await this.refresh();
+    return (this.values.has(name) ? this.values.get(name) : SETTING_DEFAULTS[name]) as SettingValue<K>;
+  }
+
+  async set(name: SettingName, value: unknown, category = 'default'): Promise<void> {
+    const now = new Date().toISOString();
+    await this.db
+      .insertInto('settings_setting')
+      .values({ name, value: JSON.stringify(value), category, encrypted: false, date_updated: now })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify(value), category, date_updated: now }))
+      .execute();
+    this.loadedAt = 0;
+  }
+
+  async sessionAgeSeconds(): Promise<number> {
+    return this.get('SESSION_COOKIE_AGE');
+  }
+
+  async globalOrgName(): Promise<string> {
+    return (await this.get('GLOBAL_ORG_DISPLAY_NAME')) || GLOBAL_ORG_NAME;
+  }
+}

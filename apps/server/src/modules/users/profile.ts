@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BUILTIN_ROLE_LABELS, type BuiltinRoleName, type Profile, type RoleRef } from '@gatehouse/contract';
+import type { AuthUser } from '../../http/context.ts';
+import { formatDateTime } from '../../http/datetime.ts';
+import { toBool } from '../../platform/db/schema.ts';
+import { effectivePerms, orgsForView, userBindings } from '../rbac/perms.ts';
+import { ALL_JOINED_ORGS, MFA_LEVEL_LABELS, SOURCE_LABELS, labeled } from './labels.ts';
+
+async function roleRefs(req: FastifyRequest, roleIds: string[]): Promise<RoleRef[]> {
+  if (!roleIds.length) return [];
+  const rows = await req.db.selectFrom('rbac_role').select(['id', 'name', 'builtin']).where('id', 'in', roleIds).orderBy('name').execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    display_name: toBool(r.builtin) ? (BUILTIN_ROLE_LABELS[r.name as BuiltinRoleName]?.[req.lang] ?? r.name) : r.name,
+  }));
+}
+
+/** `GET /api/v1/users/profile/` (api-contract §4.1.2): the user, perms in the current org and orgs per view. */
+export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise<Profile & Record<string, unknown>> {
+  const tz = req.tz;
+  const bindings = await userBindings(req.db, user.id);
+  const eff = await effectivePerms(req.db, user.id, req.org.id, bindings);
+  const permSet = new Set(eff.perms);
+  const names = { global: await req.server.deps.settings.globalOrgName(), allJoined: ALL_JOINED_ORGS[req.lang] };
+  const forView = (v: 'console' | 'audit' | 'workbench') => orgsForView(req.db, user.id, v, permSet, names, bindings);
+  const [console_orgs, audit_orgs, workbench_orgs] = [await forView('console'), await forView('audit'), await forView('workbench')];
+  const systemRoleIds = bindings.filter((b) => b.scope === 'system').map((b) => b.role_id);
+  const orgRoleIds = bindings.filter((b) => b.scope === 'org' && b.org_id === req.org.id).map((b) => b.role_id);
+  const expired = new Date(user.date_expired).getTime() <= Date.now();
+  return {
+    id: user.id,
+    name: user.name,
+    username: user.username,
+    email: user.email,
+    wechat: user.wechat,
+    phone: user.phone ? { code: '', phone: user.phone } : null,
+    mfa_level: labeled(user.mfa_level, MFA_LEVEL_LABELS, req.lang),
+    source: labeled(user.source, SOURCE_LABELS, req.lang),
+    created_by: user.created_by,
+    updated_by: user.updated_by,
+    comment: user.comment,
+    date_expired: formatDateTime(user.date_expired, tz)!,
+    date_joined: formatDateTime(user.date_joined, tz)!,
+    last_login: formatDateTime(user.last_login, tz),
+    date_updated: formatDateTime(user.date_updated, tz),
+    date_password_last_updated: formatDateTime(user.date_password_last_updated, tz),
+    is_superuser: eff.isSuperuser,
+    is_org_admin: eff.isOrgAdmin,
+    is_service_account: toBool(user.is_service_account),
+    is_valid: toBool(user.is_active) && !expired,
+    is_expired: expired,
+    is_active: toBool(user.is_active),
+    is_otp_secret_key_bound: false,
+    can_public_key_auth: false,
+    mfa_enabled: user.mfa_level > 0,
+    mfa_force_enabled: user.mfa_level === 2,
+    need_update_password: toBool(user.need_update_password),
+    is_first_login: toBool(user.is_first_login),
+    login_blocked: false,
+    groups: [],
+    system_roles: await roleRefs(req, systemRoleIds),
+    org_roles: await roleRefs(req, orgRoleIds),
+    public_key_comment: '',
+    public_key_hash_md5: '',
+    guide_url: '',
+    receive_backends: ['site_msg'],
+    console_orgs,
+    audit_orgs,
+    workbench_orgs,
+    perms: eff.perms,
+  };
+}
+
+export function registerProfileRoutes(app: FastifyInstance): void {
+  app.get('/api/v1/users/profile/', async (req) => buildProfile(req, req.user!));
+}

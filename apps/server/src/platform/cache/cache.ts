@@ -1,0 +1,14 @@
+/**
+ * The cache of ARCHITECTURE §1: login-failure counters, bearer tokens, spm ids, confirm TTLs.
+ * In-process on the embedded profile, Redis when REDIS_URL is set. Values are JSON.
+ */
+export interface Cache {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown, ttlSeconds: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Increments an integer counter; the TTL is set when the counter is created. */
+  incr(key: string, ttlSeconds: number): Promise<number>;
+  /** Seconds left before the key expires, or undefined when missing. */
+  ttl(key: string): Promise<number | undefined>;
+  close(): Promise<void>;
+}

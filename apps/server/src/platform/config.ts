@@ -1,0 +1,81 @@
+import path from 'node:path';
+
+/** Gatehouse's runtime configuration, read from the environment (ARCHITECTURE §1). */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** `sqlite:<file>` or `postgres://...`. */
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  adminPassword: string | undefined;
+  /** Directory holding the built console (apps/web/dist). */
+  webDist: string;
+  logLevel: string;
+}
+
+/** A setting that stops start-up: one line naming the setting and what is wrong. */
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    problem: string,
+  ) {
+    super(`${setting}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 8080;
+  if (!/^\d+$/.test(raw)) throw new ConfigError('PORT', `"${raw}" is not a number; use a port between 0 and 65535`);
+  const port = Number(raw);
+  if (port > 65535) throw new ConfigError('PORT', `${port} is out of range; use a port between 0 and 65535`);
+  return port;
+}
+
+function parseDatabaseUrl(raw: string | undefined, dataDir: string): string {
+  if (!raw) return `sqlite:${path.join(dataDir, 'gatehouse.sqlite')}`;
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return raw;
+  }
+  if (raw.startsWith('sqlite:')) {
+    const file = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (!file) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/gatehouse.sqlite');
+    return `sqlite:${path.resolve(file)}`;
+  }
+  throw new ConfigError('DATABASE_URL', `unsupported scheme in "${raw.split(':')[0]}:"; use sqlite:<file> or postgres://...`);
+}
+
+function parseRedisUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL', 'is not a valid URL');
+  }
+  return raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const host = env.HOST || '127.0.0.1';
+  const port = parsePort(env.PORT);
+  const dataDir = path.resolve(cwd, env.DATA_DIR || './data');
+  const databaseUrl = parseDatabaseUrl(env.DATABASE_URL, dataDir);
+  const redisUrl = parseRedisUrl(env.REDIS_URL);
+  const adminPassword = env.GATEHOUSE_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 6) {
+    throw new ConfigError('GATEHOUSE_ADMIN_PASSWORD', 'must be at least 6 characters long');
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const webDist = path.resolve(env.GATEHOUSE_WEB_DIST || path.join(import.meta.dirname, '../../../web/dist'));
+  return { host, port, dataDir, databaseUrl, redisUrl, adminPassword, webDist, logLevel };
+}

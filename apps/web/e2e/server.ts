@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A real Gatehouse process (the same entry `npm start` runs) on a free loopback port, with its own data dir. */
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export const E2E_ADMIN_PASSWORD = 'E2e-Admin-pass1';
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-'));
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'apps/server/src/main.ts'), 'start'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, GATEHOUSE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /serving on (http:\/\/\S+?)\/?\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+  return {
+    url,
+    dataDir,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      });
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

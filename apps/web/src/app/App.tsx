@@ -1,0 +1,27 @@
+import { useMemo } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { ConfigProvider, App as AntApp } from 'antd';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Language } from '@gatehouse/contract';
+import { ROUTES } from './routes.tsx';
+import { antdTheme } from './theme.ts';
+import { ANTD_LOCALES } from './antdLocale.ts';
+import { useAppStore } from './store.ts';
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false } } });
+
+export function App() {
+  const { i18n } = useTranslation();
+  const router = useMemo(() => createBrowserRouter(ROUTES as never, { basename: '/ui' }), []);
+  const primary = useAppStore((s) => s.publicSettings?.INTERFACE.theme_info.colors?.['--color-primary']);
+  return (
+    <ConfigProvider theme={antdTheme(primary)} locale={ANTD_LOCALES[(i18n.language as Language) ?? 'en']}>
+      <AntApp>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Button, Result, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useAppStore } from './store.ts';
+import { runStartup } from './startup.ts';
+import { Leaving } from './session.ts';
+import { BUILT_VIEWS, hasRoute } from './routes.tsx';
+
+/** Runs the startup sequence once per app state before any page renders. */
+export function StartupGate() {
+  const inited = useAppStore((s) => s.inited);
+  const install = useAppStore((s) => s.set);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  const [error, setError] = useState<string>();
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (inited) return;
+    let cancelled = false;
+    runStartup(location.pathname, { builtViews: BUILT_VIEWS, hasRoute })
+      .then((r) => {
+        if (cancelled) return;
+        if (r.redirect && r.redirect !== location.pathname) navigate(r.redirect, { replace: true });
+        install({ ...r.state, inited: true });
+      })
+      .catch((e: unknown) => {
+        if (!cancelled && !(e instanceof Leaving)) setError(e instanceof Error ? e.message : String(e));
+      });
+    return () => {
+      cancelled = true;
+    };
+    // The sequence runs once per app state; later navigation does not re-run it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [inited, attempt]);
+
+  if (error) {
+    return (
+      <Result
+        status="error"
+        title={t('startup.failed', { message: error })}
+        extra={<Button onClick={() => { setError(undefined); setAttempt((a) => a + 1); }}>{t('startup.retry')}</Button>}
+      />
+    );
+  }
+  if (!inited) return <Spin fullscreen tip={t('common.loading')} />;
+  return <Outlet />;
+}

@@ -1,0 +1,74 @@
+import { ORG_COOKIE, type CategoryOut, type CurrentOrg, type Profile, type PublicOpenSettings, type PublicSettings } from '@gatehouse/contract';
+import { getCookie } from '../lib/cookies.ts';
+import { HttpError, http, httpContext } from '../lib/http.ts';
+import type { AppState } from './store.ts';
+import { checkSessionCookie, goToLogin } from './session.ts';
+import { chooseOrg, storeOrg, storedOrg } from './orgs.ts';
+import { isViewPermitted, preferredView, viewOfPath, type SwitchableView } from './views.ts';
+
+export interface StartupEnv {
+  /** Views that have routes built into this console. */
+  builtViews: ReadonlySet<string>;
+  /** Whether a path is routed (the first-login page comes with the profile area). */
+  hasRoute(path: string): boolean;
+}
+
+export interface StartupResult {
+  redirect?: string;
+  /** The state to install once the gate has navigated. */
+  state: Pick<AppState, 'publicSettings' | 'profile' | 'perms' | 'currentOrg' | 'categories'>;
+}
+
+async function fetchProfile(): Promise<Profile> {
+  try {
+    return await http.get<Profile>('/api/v1/users/profile/');
+  } catch (e) {
+    if (e instanceof HttpError && (e.status === 401 || e.status === 403)) goToLogin(100);
+    throw e;
+  }
+}
+
+/**
+ * The startup sequence of spec 01 §4, run once per app state: public settings, login check and
+ * profile, full public settings, view check, org check, first-login redirect, asset categories.
+ */
+export async function runStartup(pathname: string, env: StartupEnv): Promise<StartupResult> {
+  const open = await http.get<PublicOpenSettings>('/api/v1/settings/public/open/');
+  httpContext.xpackEnabled = open.XPACK_ENABLED;
+
+  checkSessionCookie();
+  httpContext.currentOrgId = getCookie(ORG_COOKIE);
+  let profile = await fetchProfile();
+  const settings = await http.get<PublicSettings>('/api/v1/settings/public/');
+  httpContext.xpackEnabled = settings.XPACK_ENABLED;
+
+  let redirect: string | undefined;
+  let view = viewOfPath(pathname);
+  const checked = ['console', 'audit', 'workbench', 'tickets'] as const;
+  if ((checked as readonly string[]).includes(view)) {
+    const v = view as SwitchableView;
+    if (!env.builtViews.has(v) || !isViewPermitted(v, profile, settings)) {
+      const fallback = preferredView(profile, settings, env.builtViews);
+      redirect = fallback ? `/${fallback}` : '/404';
+      view = fallback ?? '';
+    }
+  } else if (view === '') {
+    const fallback = preferredView(profile, settings, env.builtViews);
+    if (pathname === '/' || pathname === '') redirect = fallback ? `/${fallback}` : '/404';
+    view = fallback ?? '';
+  }
+
+  const current = await http.get<CurrentOrg>('/api/v1/orgs/orgs/current/');
+  const remembered = storedOrg(profile.username) ?? current;
+  const chosen = chooseOrg(profile, view, remembered);
+  if (chosen) {
+    storeOrg(profile.username, chosen);
+    if (chosen.id !== current.id) profile = await fetchProfile();
+  }
+
+  if (profile.is_first_login && env.hasRoute('/profile/improvement')) redirect = '/profile/improvement';
+
+  const categories = await http.get<CategoryOut[]>('/api/v1/assets/categories/');
+  const state = { publicSettings: settings, profile, perms: new Set(profile.perms), currentOrg: chosen ?? null, categories };
+  return redirect ? { redirect, state } : { state };
+}

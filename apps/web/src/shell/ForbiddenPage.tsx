@@ -1,0 +1,8 @@
+import { Result } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+/** Shown in place of a page the user may not see (spec 02 §2: "no permission to view the page"). */
+export function ForbiddenPage() {
+  const { t } = useTranslation();
+  return <Result status="403" title="403" subTitle={t('shell.forbidden')} />;
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const server = process.env.GATEHOUSE_DEV_SERVER ?? 'http://127.0.0.1:8080';
+
+/** Two HTML entries: the console (index.html, routed under /ui/) and the login page. */
+export default defineConfig({
+  base: '/ui/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    rollupOptions: { input: { index: 'index.html', login: 'login.html' } },
+  },
+  server: {
+    proxy: { '/api': server, '/core': server, '/ws': { target: server, ws: true } },
+  },
+});
