@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startServer } from './server.ts';
@@ -11,12 +12,16 @@ declare module 'vitest' {
 
 /** Builds the console once, starts one shared server, and stops it after the run. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (process.env.GATEHOUSE_E2E_SKIP_BUILD !== '1') {
-    const web = path.resolve(import.meta.dirname, '..');
-    const r = spawnSync(path.resolve(web, '../../node_modules/.bin/vite'), ['build', '--logLevel', 'error'], { cwd: web, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('vite build failed');
-  }
+  // Each run builds into its own directory, so parallel runs never serve each other's half-built files.
+  const web = path.resolve(import.meta.dirname, '..');
+  const outDir = path.resolve(web, `../../.tmp/e2e-dist-${process.pid}`);
+  const r = spawnSync(path.resolve(web, '../../node_modules/.bin/vite'), ['build', '--logLevel', 'error', '--outDir', outDir], { cwd: web, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('vite build failed');
+  process.env.GATEHOUSE_WEB_DIST = outDir;
   const server = await startServer();
   project.provide('baseURL', server.url);
-  return () => server.stop();
+  return async () => {
+    await server.stop();
+    fs.rmSync(outDir, { recursive: true, force: true });
+  };
 }

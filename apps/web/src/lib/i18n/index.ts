@@ -5,9 +5,23 @@ import 'dayjs/locale/zh-cn';
 import 'dayjs/locale/ja';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_VALUES, resolveLanguage, type Language } from '@gatehouse/contract';
 import { getCookie, setCookie } from '../cookies.ts';
-import en from './locales/en.json';
-import zh from './locales/zh.json';
-import ja from './locales/ja.json';
+
+/**
+ * Catalogues are one JSON file per language and namespace: `locales/<lang>/<namespace>.json`.
+ * Keys are used as `namespace.key` (e.g. `login.title`); each area owns its namespace files.
+ */
+const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true });
+
+function catalogue(lang: Language): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [file, mod] of Object.entries(files)) {
+    const m = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(file);
+    if (m && m[1] === lang) out[m[2]!] = mod.default;
+  }
+  return out;
+}
+
+export const CATALOGUES: Record<Language, Record<string, unknown>> = { en: catalogue('en'), zh: catalogue('zh'), ja: catalogue('ja') };
 
 /** Language: the django_language cookie, else the browser's, else English (spec 01 Â§1). */
 export function detectLanguage(): Language {
@@ -21,7 +35,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: 'ä¸
 export function initI18n(lang: Language = detectLanguage()): typeof i18n {
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
-      resources: { en: { translation: en }, zh: { translation: zh }, ja: { translation: ja } },
+      resources: { en: { translation: CATALOGUES.en }, zh: { translation: CATALOGUES.zh }, ja: { translation: CATALOGUES.ja } },
       lng: lang,
       fallbackLng: 'en',
       interpolation: { escapeValue: false },
