@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 /**
  * Table types. Conventions that keep one migration set valid on SQLite and PostgreSQL:
  * ids are text (uuid strings), datetimes are ISO-8601 UTC text, JSON is text, and booleans
@@ -7,96 +5,16 @@ import type { Generated } from 'kysely';
  */
 export type Bool = boolean | number;
 
-export interface OrgTable {
-  id: string;
-  name: string;
-  builtin: Bool;
-  comment: string;
-  created_by: string;
-  date_created: string;
-  date_updated: string;
-}
+export type { OrgTable, UserTable, RoleTable, RolePermissionTable, RoleBindingTable, SessionTable, SettingTable } from './tables/core.ts';
+import type { CoreTables } from './tables/core.ts';
 
-export interface UserTable {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-  password: string;
-  is_active: Bool;
-  is_first_login: Bool;
-  need_update_password: Bool;
-  is_service_account: Bool;
-  source: string;
-  mfa_level: number;
-  phone: string;
-  wechat: string;
-  comment: string;
-  date_expired: string;
-  date_joined: string;
-  last_login: string | null;
-  date_password_last_updated: string | null;
-  created_by: string;
-  updated_by: string;
-  date_updated: string;
-}
+/**
+ * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
+ * (`CoreTables & AuthTables & ...`);
+ * its migrations carry names in its own range (see migrations/index.ts).
+ */
+export type DB = CoreTables;
 
-export interface RoleTable {
-  id: string;
-  name: string;
-  scope: 'system' | 'org';
-  builtin: Bool;
-  comment: string;
-  created_by: string;
-  updated_by: string;
-  date_created: string;
-  date_updated: string;
-}
-
-export interface RolePermissionTable {
-  role_id: string;
-  permission: string;
-}
-
-export interface RoleBindingTable {
-  id: string;
-  scope: 'system' | 'org';
-  user_id: string;
-  role_id: string;
-  org_id: string | null;
-  created_by: string;
-  date_created: string;
-}
-
-export interface SessionTable {
-  id: string;
-  user_id: string;
-  data: string;
-  expire_at: string;
-  date_created: string;
-  last_active: string;
-}
-
-export interface SettingTable {
-  name: string;
-  value: string;
-  category: string;
-  encrypted: Bool;
-  date_updated: string;
-}
-
-export interface DB {
-  orgs_organization: OrgTable;
-  users_user: UserTable;
-  rbac_role: RoleTable;
-  rbac_role_permission: RolePermissionTable;
-  rbac_rolebinding: RoleBindingTable;
-  auth_session: SessionTable;
-  settings_setting: SettingTable;
-}
-
-/** Placeholder so `Generated` stays importable for later tables with generated columns. */
-export type _Generated = Generated<number>;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;

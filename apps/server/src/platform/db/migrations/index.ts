@@ -1,7 +1,12 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './m0001_init.ts';
 
-/** Every migration, in order. Names sort; never rename or edit one that has shipped. */
+/**
+ * Every migration, in order of name; never rename or edit one that has shipped.
+ * Name ranges per area, so work in parallel never collides:
+ *   0001-0049 core, resources, users, audits · 0050-0099 authentication, MFA, notifications ·
+ *   0100-0149 rbac, orgs, licence · 0150-0199 assets.
+ */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
 };
