@@ -36,6 +36,13 @@ export function registerErrorHandlers(app: FastifyInstance): void {
       return reply.code(err.statusCode).headers(err.headers).send(err.body);
     }
     const status = err.statusCode ?? 500;
+    // Import uploads (render-to-json): a clear 400 for a file too large or of another type.
+    if (req.url.includes('/render-to-json/') && err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(400).send({ error: t(req.lang, 'file_too_large') });
+    }
+    if (req.url.includes('/render-to-json/') && err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(400).send({ error: t(req.lang, 'file_type', { type: String(req.headers['content-type'] ?? '-').split(';')[0]! }) });
+    }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send({ detail: t(req.lang, 'unsupported_media', { type: String(req.headers['content-type'] ?? '') }), code: 'unsupported_media_type' });
     }

@@ -24,6 +24,8 @@ const MESSAGES = {
   user_expired: text('This account is expired', '此账号已过期', 'このアカウントは期限切れです'),
   unsupported_media: text('Unsupported content type "{type}": send application/json.', '不支持的内容类型 “{type}”：请发送 application/json。', 'サポートされていないコンテンツタイプ "{type}"：application/json を送信してください。'),
   invalid_json: text('The request body is not valid JSON.', '请求体不是有效的 JSON。', 'リクエスト本文が有効な JSON ではありません。'),
+  file_too_large: text('The file is larger than 30 MB: split it into smaller files.', '文件大于 30 MB：请拆分为更小的文件。', 'ファイルが 30 MB を超えています。小さなファイルに分割してください。'),
+  file_type: text('Unsupported file type "{type}": upload a CSV (text/csv) or Excel (text/xlsx) file.', '不支持的文件类型 “{type}”：请上传 CSV（text/csv）或 Excel（text/xlsx）文件。', 'サポートされていないファイル形式 "{type}"：CSV（text/csv）または Excel（text/xlsx）ファイルをアップロードしてください。'),
   console_not_built: text('The console is not built yet: run "npm run build" and reload.', '控制台尚未构建：请运行 “npm run build” 后刷新。', 'コンソールはまだビルドされていません。"npm run build" を実行して再読み込みしてください。'),
 } satisfies Record<string, I18nText>;
 

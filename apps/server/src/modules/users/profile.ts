@@ -3,7 +3,7 @@ import { BUILTIN_ROLE_LABELS, type BuiltinRoleName, type Profile, type RoleRef }
 import type { AuthUser } from '../../http/context.ts';
 import { formatDateTime } from '../../http/datetime.ts';
 import { toBool } from '../../platform/db/schema.ts';
-import { effectivePerms, orgsForView, userBindings } from '../rbac/perms.ts';
+import { effectivePerms, orgsForView, userBindings } from '../../http/rbac.ts';
 import { ALL_JOINED_ORGS, MFA_LEVEL_LABELS, SOURCE_LABELS, labeled } from './labels.ts';
 
 async function roleRefs(req: FastifyRequest, roleIds: string[]): Promise<RoleRef[]> {

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './m0001_init.ts';
+import * as m0002 from './m0002_groups_audit.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -9,4 +10,5 @@ import * as m0001 from './m0001_init.ts';
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
+  '0002_groups_audit': m0002,
 };

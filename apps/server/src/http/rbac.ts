@@ -3,7 +3,7 @@ import {
   ALL_PERMISSIONS, BUILTIN_ROLES, BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, ROOT_ORG_ID, SYSTEM_ORG_ID,
   isOnlySystemPermission, type OrgRef, type RoleScope,
 } from '@gatehouse/contract';
-import type { DB } from '../../platform/db/schema.ts';
+import type { DB } from '../platform/db/schema.ts';
 
 /** Permission evaluation of api-contract §3.3 and §3.4. */
 

@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { registerResource } from '../../resource/routes.ts';
+import { userResource } from './userResource.ts';
+import { groupResource } from './groupResource.ts';
+import { registerUserActions } from './userActions.ts';
+import { registerGroupRelations } from './groupRelations.ts';
+import { registerProfileRoutes } from './profile.ts';
+
+export function registerUsersModule(app: FastifyInstance): void {
+  registerProfileRoutes(app);
+  registerUserActions(app);
+  registerGroupRelations(app);
+  registerResource(app, userResource);
+  registerResource(app, groupResource);
+}

@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { ApiError } from '../../http/errors.ts';
+import { requirePerm } from '../../http/permissions.ts';
+import { recordOperation } from '../../resource/audit.ts';
+import { findVisible, listQuery } from '../../resource/routes.ts';
+import type { Query } from '../../resource/query.ts';
+import type { ResourceCtx, Row } from '../../resource/types.ts';
+import { hashPassword } from '../../platform/crypto/password.ts';
+import { Lockout } from '../authentication/lockout.ts';
+import { checkPasswordRules } from './passwordRules.ts';
+import { userResource } from './userResource.ts';
+
+/** The user actions of console-reference §3.1 (api-contract §4.1), each behind its permission. */
+
+const MSG = {
+  notValidOrg: text('Not a valid org', '不是有效的组织', '有効な組織ではありません'),
+  resetSelf: text('You cannot reset your own MFA here: use your profile', '不能在此重置自己的 MFA：请在个人信息中操作', 'ここで自分の MFA はリセットできません。プロフィールを使用してください'),
+};
+
+type IdReq = FastifyRequest<{ Params: { id: string } }>;
+const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });
+
+async function removeFromOrg(ctx: ResourceCtx, rows: Row[]): Promise<void> {
+  if (ctx.req.org.id === ROOT_ORG_ID) throw new ApiError(400, { error: MSG.notValidOrg[ctx.req.lang] });
+  for (const row of rows) {
+    await ctx.db.deleteFrom('rbac_rolebinding').where('user_id', '=', row.id).where('scope', '=', 'org').where('org_id', '=', ctx.req.org.id).execute();
+    await ctx.db.deleteFrom('users_user_groups').where('user_id', '=', row.id)
+      .where('usergroup_id', 'in', ctx.db.selectFrom('users_usergroup').select('id').where('org_id', '=', ctx.req.org.id)).execute();
+    await recordOperation(ctx.db, ctx.req, { action: 'update', def: userResource, resourceId: row.id, resourceName: `${row.name}(${row.username})`, orgId: ctx.req.org.id, diff: [{ field: 'org_roles', before: ctx.req.org.name, after: '' }] });
+  }
+}
+
+export function registerUserActions(app: FastifyInstance): void {
+  const url = userResource.url;
+  const perm = (p: string) => ({ preHandler: async (req: FastifyRequest) => requirePerm(req, p) });
+
+  app.get(`${url}suggestions/`, perm('users.match_user'), async (req) => {
+    const search = (req.query as Query).search;
+    let q = req.db.selectFrom('users_user').select(['id', 'name', 'username']).where('is_service_account', '=', false);
+    if (typeof search === 'string' && search) q = q.where((eb) => eb.or([eb('username', 'like', `%${search}%`), eb('name', 'like', `%${search}%`), eb('email', 'like', `%${search}%`)]));
+    return q.orderBy('name').limit(10).execute();
+  });
+
+  app.post<{ Params: { id: string } }>(`${url}:id/remove/`, perm('users.remove_user'), async (req: IdReq, reply) => {
+    const ctx = ctxOf(req);
+    await removeFromOrg(ctx, [await findVisible(userResource, ctx, req.params.id)]);
+    return reply.code(204).send();
+  });
+
+  app.post(`${url}remove/`, perm('users.remove_user'), async (req, reply) => {
+    const ctx = ctxOf(req);
+    const query = req.query as Query;
+    if (!query.spm && !query.ids) throw new ApiError(400, { detail: 'spm or ids required', code: 'bulk_remove_needs_ids' });
+    await removeFromOrg(ctx, (await (await listQuery(userResource, ctx, query)).execute()) as Row[]);
+    return reply.code(204).send();
+  });
+
+  const setPassword = async (req: IdReq) => {
+    const ctx = ctxOf(req);
+    const row = await findVisible(userResource, ctx, req.params.id);
+    const password = (req.body as { password?: unknown } | undefined)?.password;
+    if (typeof password !== 'string' || !password) throw new ApiError(400, { password: ['This field is required.'] });
+    const bad = await checkPasswordRules(req.server.deps.settings, password, req.lang);
+    if (bad) throw new ApiError(400, { password: [bad] });
+    await req.db.updateTable('users_user').set({ password: await hashPassword(password), date_password_last_updated: new Date().toISOString() }).where('id', '=', row.id).execute();
+    await recordOperation(req.db, req, { action: 'update', def: userResource, resourceId: row.id, resourceName: `${row.name}(${row.username})`, orgId: req.org.id, diff: [{ field: 'password', before: '******', after: '******' }] });
+    return { id: row.id };
+  };
+  app.put<{ Params: { id: string } }>(`${url}:id/password/`, perm('users.change_user'), setPassword);
+  app.patch<{ Params: { id: string } }>(`${url}:id/password/`, perm('users.change_user'), setPassword);
+
+  const unblock = async (req: IdReq) => {
+    const row = await findVisible(userResource, ctxOf(req), req.params.id);
+    await new Lockout(req.server.deps.cache, 'LOGIN').unblock(row.username);
+    await new Lockout(req.server.deps.cache, 'MFA').unblock(row.username);
+    return { id: row.id, login_blocked: false };
+  };
+  app.put<{ Params: { id: string } }>(`${url}:id/unblock/`, perm('users.change_user'), unblock);
+  app.patch<{ Params: { id: string } }>(`${url}:id/unblock/`, perm('users.change_user'), unblock);
+
+  // The contract's reset is a GET (api-contract §7); it changes state, so it needs change_user here.
+  app.get<{ Params: { id: string } }>(`${url}:id/mfa/reset/`, perm('users.change_user'), async (req: IdReq) => {
+    const row = await findVisible(userResource, ctxOf(req), req.params.id);
+    if (row.id === req.user?.id) throw new ApiError(400, { error: MSG.resetSelf[req.lang] });
+    const cols = new Set(Object.keys(row));
+    await req.db.updateTable('users_user').set({ mfa_level: 0, ...(cols.has('otp_secret_key') ? ({ otp_secret_key: '' } as object) : {}) }).where('id', '=', row.id).execute();
+    await recordOperation(req.db, req, { action: 'update', def: userResource, resourceId: row.id, resourceName: `${row.name}(${row.username})`, orgId: req.org.id, diff: [{ field: 'mfa_level', before: String(row.mfa_level), after: '0' }] });
+    return { msg: 'success' };
+  });
+
+}

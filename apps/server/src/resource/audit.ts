@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { SYSTEM_ORG_ID } from '@gatehouse/contract';
+import type { DB } from '../platform/db/schema.ts';
+import type { ResourceDef, Row } from './types.ts';
+
+/** Operate log and activity of every write (ARCHITECTURE §3): who, what, the before/after diff. */
+
+export type OperateAction = 'create' | 'update' | 'delete';
+
+export interface DiffItem {
+  field: string;
+  before: string;
+  after: string;
+}
+
+const SECRET_MASK = '******';
+
+/** A value as a person reads it in a diff: labels for choices, names for relations. */
+export function display(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '';
+  if (Array.isArray(v)) return v.map(display).join(', ');
+  if (typeof v === 'object') {
+    const o = v as Row;
+    if ('label' in o) return String(o.label);
+    if ('display_name' in o) return String(o.display_name);
+    if ('name' in o) return String(o.name);
+    return JSON.stringify(o);
+  }
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return String(v);
+}
+
+/** Field-by-field differences of two serialized objects; write-only fields show as changed but masked. */
+export function diffOf(def: ResourceDef, before: Row | undefined, after: Row | undefined, written: Row = {}): DiffItem[] {
+  const out: DiffItem[] = [];
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (f.writeOnly) {
+      if (name in written && written[name] !== null && written[name] !== undefined) out.push({ field: name, before: before ? SECRET_MASK : '', after: SECRET_MASK });
+      continue;
+    }
+    if (f.read && !(name in written)) continue;
+    const b = before ? display(before[name]) : '';
+    const a = after ? display(after[name]) : '';
+    if (b !== a) out.push({ field: name, before: b, after: a });
+  }
+  return out;
+}
+
+export function actorOf(req: FastifyRequest): string {
+  return req.user ? `${req.user.name}(${req.user.username})` : 'System';
+}
+
+export interface OperationRecord {
+  action: OperateAction;
+  def: ResourceDef;
+  resourceId: string;
+  resourceName: string;
+  orgId: string | undefined;
+  diff: DiffItem[];
+}
+
+export async function recordOperation(db: Kysely<DB>, req: FastifyRequest, r: OperationRecord): Promise<void> {
+  const now = new Date().toISOString();
+  const logId = randomUUID();
+  const orgId = r.orgId ?? SYSTEM_ORG_ID;
+  const user = actorOf(req);
+  await db
+    .insertInto('audits_operatelog')
+    .values({
+      id: logId, user, action: r.action, resource_type: r.def.model, resource: r.resourceName.slice(0, 256),
+      resource_id: r.resourceId, remote_addr: req.ip, datetime: now, org_id: orgId, diff: JSON.stringify(r.diff),
+    })
+    .execute();
+  await db
+    .insertInto('audits_activitylog')
+    .values({
+      id: randomUUID(), type: 'O', resource_id: r.resourceId, detail_id: logId, username: req.user?.username ?? '',
+      detail: JSON.stringify({ user, action: r.action, model: r.def.model, resource: r.resourceName }), datetime: now, org_id: orgId,
+    })
+    .execute();
+}

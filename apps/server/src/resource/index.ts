@@ -1,0 +1,6 @@
+/** The resource framework (ARCHITECTURE §4): one declaration gives a resource its whole API. */
+export { registerResource, permFor, findVisible, listQuery } from './routes.ts';
+export { registerImportParsers } from './importParse.ts';
+export { serializeOne, serializeRows } from './serialize.ts';
+export { f } from './fields.ts';
+export type { ResourceDef, FieldDef, ResourceCtx, Row, AnyQuery } from './types.ts';

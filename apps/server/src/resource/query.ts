@@ -1,0 +1,128 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { ROOT_ORG_ID } from '@gatehouse/contract';
+import { ApiError } from '../http/errors.ts';
+import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef } from './types.ts';
+import { rt } from './messages.ts';
+import { parseBool, parseDateTime } from './coerce.ts';
+
+/** Building list queries from the parameters of api-contract §1.4. */
+
+export type Query = Record<string, string | string[] | undefined>;
+
+export function first(q: Query, key: string): string | undefined {
+  const v = q[key];
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+export function columnOf(name: string, f: FieldDef): string | undefined {
+  if (f.column === false || f.m2m || f.read) return undefined;
+  return f.column ?? (f.fk ? `${name}_id` : name);
+}
+
+/** Rows of this resource visible here: the current org's (all orgs in ROOT), narrowed by the resource's scope. */
+export function baseQuery(def: ResourceDef, ctx: ResourceCtx): AnyQuery {
+  let q = ctx.db.selectFrom(def.table as never).selectAll(def.table as never) as unknown as AnyQuery;
+  if (def.orgScoped && ctx.req.org.id !== ROOT_ORG_ID) q = q.where(sql.ref(`${def.table}.org_id`), '=', ctx.req.org.id);
+  return def.scope ? def.scope(q, ctx) : q;
+}
+
+/** Case-insensitive "contains" that escapes LIKE wildcards, on both databases. */
+export function containsCi(ctx: ResourceCtx, ref: string, term: string): Expression<SqlBool> {
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const op = ctx.req.server.deps.database.dialect === 'postgres' ? sql.raw('ILIKE') : sql.raw('LIKE');
+  return sql<SqlBool>`${sql.ref(ref)} ${op} ${pattern} ESCAPE '\\'`;
+}
+
+function searchTerms(raw: string): string[] {
+  return raw.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Every term must match at least one searchable field (AND of ORs), as DRF's SearchFilter. */
+function applySearch(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, raw: string): AnyQuery {
+  const cols = Object.entries(def.fields).filter(([, f]) => f.search).map(([n, f]) => columnOf(n, f)).filter((c): c is string => Boolean(c));
+  if (!cols.length) return q;
+  for (const term of searchTerms(raw)) {
+    q = q.where((eb) => eb.or(cols.map((c) => containsCi(ctx, `${def.table}.${c}`, term))));
+  }
+  return q;
+}
+
+async function applyFilter(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, name: string, f: FieldDef, value: string): Promise<AnyQuery> {
+  if (typeof f.filter === 'function') return f.filter(q, value, ctx);
+  const col = columnOf(name, f);
+  if (!col) return q;
+  let v: unknown = value;
+  if (f.type === 'boolean') {
+    v = parseBool(value);
+    if (v === undefined) throw new ApiError(400, { [name]: [rt(ctx.req.lang, 'invalid_bool')] });
+  } else if (f.type === 'integer') {
+    if (!/^-?\d+$/.test(value)) throw new ApiError(400, { [name]: [rt(ctx.req.lang, 'invalid_int')] });
+    v = Number(value);
+  } else if (f.type === 'labeled_choice' && f.choices && typeof f.choices[0]?.value === 'number') {
+    v = Number(value);
+  }
+  return q.where(sql.ref(`${def.table}.${col}`), '=', v);
+}
+
+async function idsFromSpm(ctx: ResourceCtx, spm: string): Promise<string[]> {
+  return (await ctx.req.server.deps.cache.get<string[]>(`RESOURCE_IDS_${spm}`)) ?? [];
+}
+
+function splitIds(raw: string): string[] {
+  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Applies spm, ids, id!, search, declared filters and the date range. */
+export async function applyListParams(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, query: Query): Promise<AnyQuery> {
+  const id = `${def.table}.id`;
+  const spm = first(query, 'spm');
+  if (spm) {
+    const ids = await idsFromSpm(ctx, spm);
+    q = ids.length ? q.where(sql.ref(id), 'in', ids) : q.where(sql.lit(false));
+  }
+  const ids = first(query, 'ids');
+  if (ids) q = q.where(sql.ref(id), 'in', splitIds(ids).length ? splitIds(ids) : ['']);
+  const notIds = first(query, 'id!');
+  if (notIds) q = q.where(sql.ref(id), 'not in', splitIds(notIds));
+  const search = first(query, 'search');
+  if (search) q = applySearch(def, ctx, q, search);
+  if (first(query, 'id') && !def.fields.id?.filter) q = q.where(sql.ref(id), '=', first(query, 'id')!);
+  for (const [name, f] of Object.entries(def.fields)) {
+    const value = first(query, name);
+    if (f.filter && value !== undefined && value !== '') q = await applyFilter(def, ctx, q, name, f, value);
+  }
+  if (def.dateRangeField) {
+    const col = sql.ref(`${def.table}.${def.dateRangeField}`);
+    for (const [key, op] of [['date_from', '>='], ['date_to', '<=']] as const) {
+      const raw = first(query, key);
+      if (!raw) continue;
+      const d = parseDateTime(raw);
+      if (!d) throw new ApiError(400, { [key]: [rt(ctx.req.lang, 'invalid_datetime')] });
+      q = q.where(col, op, d.toISOString());
+    }
+  }
+  return q;
+}
+
+/** `order=a,-b` over orderable fields (others ignored, as DRF does), then the default order and id. */
+export function applyOrder(def: ResourceDef, q: AnyQuery, raw: string | undefined): AnyQuery {
+  const wanted = (raw ? raw.split(',') : []).map((s) => s.trim()).filter(Boolean);
+  const terms: string[] = [];
+  for (const w of [...wanted, ...def.defaultOrder]) {
+    const name = w.replace(/^-/, '');
+    const f = def.fields[name];
+    const col = f && (f.order || def.defaultOrder.includes(w)) ? columnOf(name, f) : undefined;
+    if (!col || terms.some((t) => t.replace(/^-/, '') === col)) continue;
+    terms.push(w.startsWith('-') ? `-${col}` : col);
+  }
+  for (const t of terms) q = q.orderBy(sql.ref(`${def.table}.${t.replace(/^-/, '')}`), t.startsWith('-') ? 'desc' : 'asc');
+  return q.orderBy(sql.ref(`${def.table}.id`), 'asc');
+}
+
+/** DRF's LimitOffsetPagination: a positive `limit` pages (capped at 100); otherwise everything. */
+export function pageOf(query: Query, max = 100): { limit: number; offset: number } | undefined {
+  const l = first(query, 'limit');
+  if (!l || !/^\d+$/.test(l) || Number(l) <= 0) return undefined;
+  const o = first(query, 'offset');
+  return { limit: Math.min(Number(l), max), offset: o && /^\d+$/.test(o) ? Number(o) : 0 };
+}

@@ -1,0 +1,159 @@
+import { sql } from 'kysely';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.ts';
+import { requirePerm } from '../http/permissions.ts';
+import { metadata } from './metadata.ts';
+import { rt } from './messages.ts';
+import { applyListParams, applyOrder, baseQuery, first, pageOf, type Query } from './query.ts';
+import { outputFields, serializeOne, serializeRows } from './serialize.ts';
+import { validateObject, type FieldErrors } from './validate.ts';
+import { createObject, deleteObjects, updateObject } from './write.ts';
+import { sendExport } from './export.ts';
+import { renderToJson } from './importParse.ts';
+import { registerDef } from './registry.ts';
+import type { Action, ResourceCtx, ResourceDef, Row } from './types.ts';
+
+/** Every endpoint of a declared resource (api-contract §1.1 BulkRouter routes, §1.3–§1.10). */
+
+const VERB: Record<Action, string> = {
+  list: 'view', retrieve: 'view', metadata: '', create: 'add', update: 'change', partial_update: 'change',
+  bulk_update: 'change', destroy: 'delete', bulk_destroy: 'delete',
+};
+
+export function permFor(def: ResourceDef, action: Action): string {
+  return def.perms?.[action] ?? `${def.app}.${VERB[action]}_${def.model}`;
+}
+
+const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });
+
+function notFound(def: ResourceDef, req: FastifyRequest): ApiError {
+  return new ApiError(404, { detail: rt(req.lang, 'not_found', { model: def.label.en }), code: 'object_does_not_exist' });
+}
+
+export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string): Promise<Row> {
+  const row = (await baseQuery(def, ctx).where(sql.ref(`${def.table}.id`), '=', id).executeTakeFirst()) as Row | undefined;
+  if (!row) throw notFound(def, ctx.req);
+  return row;
+}
+
+function pageUrl(req: FastifyRequest, limit: number, offset: number): string {
+  const u = new URL(req.url, `${req.protocol}://${req.host}`);
+  u.searchParams.set('limit', String(limit));
+  if (offset > 0) u.searchParams.set('offset', String(offset));
+  else u.searchParams.delete('offset');
+  return u.toString();
+}
+
+/** The filtered, ordered rows of a list request (used by list, export and bulk operations). */
+export async function listQuery(def: ResourceDef, ctx: ResourceCtx, query: Query) {
+  return applyOrder(def, await applyListParams(def, ctx, baseQuery(def, ctx), query), first(query, 'order'));
+}
+
+async function list(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {
+  const ctx = ctxOf(req);
+  const query = req.query as Query;
+  const format = first(query, 'format');
+  if (format === 'csv' || format === 'xlsx') return sendExport(def, ctx, query, format, reply);
+  const q = await listQuery(def, ctx, query);
+  const fields = outputFields(def, query);
+  const page = pageOf(query);
+  if (!page) return serializeRows(def, ctx, (await q.execute()) as Row[], fields);
+  const counted = (await applyListParams(def, ctx, baseQuery(def, ctx), query))
+    .clearSelect()
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst() as Promise<{ n: number | string }>;
+  const count = Number((await counted).n);
+  const rows = (await q.limit(page.limit).offset(page.offset).execute()) as Row[];
+  const next = page.offset + page.limit < count ? pageUrl(req, page.limit, page.offset + page.limit) : null;
+  const previous = page.offset > 0 ? pageUrl(req, page.limit, Math.max(0, page.offset - page.limit)) : null;
+  return { count, next, previous, results: await serializeRows(def, ctx, rows, fields) };
+}
+
+async function create(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {
+  const ctx = ctxOf(req);
+  const many = Array.isArray(req.body);
+  const items = many ? (req.body as unknown[]) : [req.body];
+  const results = [];
+  for (const item of items) results.push(await validateObject(def, ctx, item, 'create'));
+  if (results.some((r) => !r.ok)) {
+    const errors = results.map((r) => (r.ok ? {} : r.errors));
+    return reply.code(400).send(many ? errors : errors[0]);
+  }
+  const out: Row[] = [];
+  for (const r of results) if (r.ok) out.push(await serializeOne(def, ctx, await createObject(def, ctx, r.data)));
+  return reply.code(201).send(many ? out : out[0]);
+}
+
+async function update(def: ResourceDef, req: FastifyRequest<{ Params: { id: string } }>, partial: boolean) {
+  const ctx = ctxOf(req);
+  const before = await findVisible(def, ctx, req.params.id);
+  const r = await validateObject(def, ctx, req.body, partial ? 'partial' : 'update', before.id, before);
+  if (!r.ok) throw new ApiError(400, r.errors);
+  return serializeOne(def, ctx, await updateObject(def, ctx, before, r.data));
+}
+
+/** PUT/PATCH on the list: an array of objects with `id`, applied within the filtered rows. */
+async function bulkUpdate(def: ResourceDef, req: FastifyRequest, partial: boolean) {
+  const ctx = ctxOf(req);
+  if (!Array.isArray(req.body)) throw new ApiError(400, { non_field_errors: [`Expected a list of items but got type "dict".`] });
+  const items = req.body as Row[];
+  const visible = new Map(((await (await listQuery(def, ctx, req.query as Query)).execute()) as Row[]).map((r) => [String(r.id), r]));
+  const checked: ({ before: Row; data: Row } | FieldErrors)[] = [];
+  for (const item of items) {
+    const id = item && typeof item === 'object' ? (item.id ?? item.pk) : undefined;
+    if (id === undefined) {
+      checked.push({ id: [rt(req.lang, 'id_missing')] });
+      continue;
+    }
+    const before = visible.get(String(id));
+    if (!before) {
+      checked.push({ id: [rt(req.lang, 'not_found', { model: def.label[req.lang] })] });
+      continue;
+    }
+    const { id: _id, pk: _pk, ...rest } = item;
+    void _id;
+    void _pk;
+    const r = await validateObject(def, ctx, rest, partial ? 'partial' : 'update', before.id, before);
+    checked.push(r.ok ? { before, data: r.data } : r.errors);
+  }
+  if (checked.some((c) => !('before' in c))) throw new ApiError(400, checked.map((c) => ('before' in c ? {} : c)));
+  const out: Row[] = [];
+  for (const c of checked as { before: Row; data: Row }[]) out.push(await serializeOne(def, ctx, await updateObject(def, ctx, c.before, c.data)));
+  return out;
+}
+
+async function bulkDestroy(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {
+  const ctx = ctxOf(req);
+  const query = req.query as Query;
+  if (!first(query, 'spm') && !first(query, 'ids')) throw new ApiError(400, { detail: rt(req.lang, 'bulk_delete_needs_ids'), code: 'bulk_delete_needs_ids' });
+  const rows = (await (await listQuery(def, ctx, query)).execute()) as Row[];
+  await def.hooks?.beforeBulkDelete?.(rows.map((r) => String(r.id)), ctx);
+  await deleteObjects(def, ctx, rows);
+  return reply.code(204).send();
+}
+
+/** Registers list, detail, bulk, OPTIONS, export and import-parsing routes for one resource. */
+export function registerResource(app: FastifyInstance, def: ResourceDef): void {
+  registerDef(def);
+  const guard = (action: Action) => async (req: FastifyRequest) => {
+    if (action !== 'metadata') await requirePerm(req, permFor(def, action));
+  };
+  const detail = `${def.url}:id/`;
+  const meta = async (req: FastifyRequest) => metadata(def, req.lang);
+  app.options(def.url, meta);
+  app.options(detail, meta);
+  app.get(def.url, { preHandler: guard('list') }, (req, reply) => list(def, req, reply));
+  app.post(def.url, { preHandler: guard('create') }, (req, reply) => create(def, req, reply));
+  app.put(def.url, { preHandler: guard('bulk_update') }, (req) => bulkUpdate(def, req, false));
+  app.patch(def.url, { preHandler: guard('bulk_update') }, (req) => bulkUpdate(def, req, true));
+  app.delete(def.url, { preHandler: guard('bulk_destroy') }, (req, reply) => bulkDestroy(def, req, reply));
+  app.post(`${def.url}render-to-json/`, { preHandler: guard('create') }, (req) => renderToJson(def, req));
+  app.get<{ Params: { id: string } }>(detail, { preHandler: guard('retrieve') }, async (req) => serializeOne(def, ctxOf(req), await findVisible(def, ctxOf(req), req.params.id)));
+  app.put<{ Params: { id: string } }>(detail, { preHandler: guard('update') }, (req) => update(def, req, false));
+  app.patch<{ Params: { id: string } }>(detail, { preHandler: guard('partial_update') }, (req) => update(def, req, true));
+  app.delete<{ Params: { id: string } }>(detail, { preHandler: guard('destroy') }, async (req, reply) => {
+    const ctx = ctxOf(req);
+    await deleteObjects(def, ctx, [await findVisible(def, ctx, req.params.id)]);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,144 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { I18nText } from '@gatehouse/contract';
+import type { DB } from '../platform/db/schema.ts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- rows, query builders and table names are dynamic by nature here */
+export type Row = Record<string, any>;
+export type AnyQuery = SelectQueryBuilder<DB, any, any>;
+/** The framework works on tables named at run time; resource declarations keep the typing. */
+export type AnyDb = Kysely<any>;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** OPTIONS type names of api-contract §1.8. */
+export type FieldType =
+  | 'string' | 'email' | 'integer' | 'boolean' | 'datetime' | 'date' | 'choice' | 'labeled_choice'
+  | 'object_related_field' | 'm2m_related_field' | 'json' | 'list' | 'nested object' | 'field';
+
+export interface Choice {
+  value: string | number | boolean;
+  label: I18nText;
+}
+
+/** What a handler knows about the request it serves. */
+export interface ResourceCtx {
+  req: FastifyRequest;
+  db: Kysely<DB>;
+}
+
+export function dyn(ctx: ResourceCtx): AnyDb {
+  return ctx.db as unknown as AnyDb;
+}
+
+/** A many-to-many relation stored in a link table (or in role bindings, with extra columns). */
+export interface M2MDef {
+  /** The related table and its label column. */
+  table: keyof DB & string;
+  labelColumn?: string;
+  /** Extra attributes to output beside id and name, e.g. `display_name`. */
+  output?: (related: Row, ctx: ResourceCtx) => Row;
+  through: {
+    table: keyof DB & string;
+    /** Column holding this resource's id. */
+    left: string;
+    /** Column holding the related id. */
+    right: string;
+    /** Restricts which link rows belong to this field (e.g. scope = 'system'). */
+    where?: (ctx: ResourceCtx) => Record<string, unknown>;
+    /** Extra columns for new link rows. */
+    values?: (ctx: ResourceCtx) => Record<string, unknown>;
+    /** Whether link rows have their own uuid `id` column. */
+    hasId?: boolean;
+  };
+  /** Limits the related objects that may be chosen (e.g. groups of the current org). */
+  choosable?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery;
+}
+
+export interface FkDef {
+  table: keyof DB & string;
+  labelColumn?: string;
+  choosable?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery;
+}
+
+export type Validator = (value: unknown, ctx: ResourceCtx & { id?: string; data: Row }) => string | undefined | Promise<string | undefined>;
+
+export interface FieldDef {
+  type: FieldType;
+  label: I18nText;
+  helpText?: I18nText;
+  required?: boolean;
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  /** Used on create when the field is absent; shown in OPTIONS when primitive. */
+  default?: unknown | ((ctx: ResourceCtx) => unknown);
+  choices?: Choice[];
+  maxLength?: number;
+  minValue?: number;
+  maxValue?: number;
+  /** Unique across the table (within the org for org-scoped resources). */
+  unique?: boolean;
+  /** Storage column; defaults to the field name. `false` = not stored (computed or written by a hook). */
+  column?: string | false;
+  search?: boolean;
+  /** Exact-match filter on the column, or a custom one. */
+  filter?: boolean | ((q: AnyQuery, value: string, ctx: ResourceCtx) => AnyQuery | Promise<AnyQuery>);
+  order?: boolean;
+  fk?: FkDef;
+  m2m?: M2MDef;
+  /** Computes the output from the stored row (read-only fields). */
+  read?: (row: Row, ctx: ResourceCtx) => unknown;
+  /** Turns accepted input into the stored value (e.g. hashing a password). */
+  toStorage?: (value: unknown, ctx: ResourceCtx) => unknown | Promise<unknown>;
+  validate?: Validator[];
+  /** Left out of CSV/XLSX exports. */
+  noExport?: boolean;
+  /** For `list`: the type of the items (OPTIONS `child`). */
+  child?: { type: FieldType };
+}
+
+export type Action = 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'destroy' | 'bulk_update' | 'bulk_destroy' | 'metadata';
+
+export interface WriteEvent {
+  ctx: ResourceCtx;
+  id: string;
+  /** Validated input that was applied (storage values and relation ids). */
+  data: Row;
+  before?: Row;
+}
+
+export interface ResourceDef {
+  /** Model name for permissions (`users.view_user`) and exports (`user_<date>.csv`). */
+  model: string;
+  app: string;
+  url: string;
+  table: keyof DB & string;
+  label: I18nText;
+  orgScoped: boolean;
+  fields: Record<string, FieldDef>;
+  /** Field names shown for `fields_size=mini` and `small`. */
+  fieldsMini?: string[];
+  fieldsSmall?: string[];
+  defaultOrder: string[];
+  /** Column filtered by `date_from` / `date_to`. */
+  dateRangeField?: string;
+  /** The display name of a row in logs and messages. */
+  nameOf?: (row: Row) => string;
+  /** Loads per-row data that computed fields read (e.g. login blocks), once per page of rows. */
+  prepare?: (rows: Row[], ctx: ResourceCtx) => Promise<void>;
+  /** Restricts every query (e.g. users: members of the current org). */
+  scope?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery;
+  /** Permission overrides per action (default: view/add/change/delete of the model). */
+  perms?: Partial<Record<Action, string>>;
+  hooks?: {
+    /** Checks the whole object after field validation; returns field errors. */
+    validate?: (data: Row, ctx: ResourceCtx & { id?: string; before?: Row }) => Promise<Record<string, string[]> | undefined>;
+    /** Fills stored columns not covered by fields (e.g. defaults computed from other fields). */
+    beforeInsert?: (values: Row, data: Row, ctx: ResourceCtx) => Promise<void> | void;
+    afterCreate?: (e: WriteEvent) => Promise<void> | void;
+    afterUpdate?: (e: WriteEvent) => Promise<void> | void;
+    /** Throws an ApiError to refuse. */
+    beforeDelete?: (row: Row, ctx: ResourceCtx) => Promise<void> | void;
+    /** Refuses a bulk delete that would go too far (e.g. all users). */
+    beforeBulkDelete?: (ids: string[], ctx: ResourceCtx) => Promise<void> | void;
+  };
+}
