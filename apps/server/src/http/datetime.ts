@@ -25,12 +25,32 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
+const offsets = new Map<string, number>();
+
+/** The zone's UTC offset in minutes at an instant, cached per zone and hour (DST changes on hours). */
+function offsetMinutes(tz: string, t: number): number {
+  if (tz === 'UTC') return 0;
+  const key = `${tz}|${Math.floor(t / 3_600_000)}`;
+  let off = offsets.get(key);
+  if (off === undefined) {
+    const parts = Object.fromEntries(formatter(tz).formatToParts(new Date(t)).map((p) => [p.type, p.value]));
+    const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(parts.timeZoneName ?? '');
+    off = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0;
+    if (offsets.size > 10_000) offsets.clear();
+    offsets.set(key, off);
+  }
+  return off;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
 export function formatDateTime(value: string | Date | null | undefined, tz = 'UTC'): string | null {
   if (value === null || value === undefined || value === '') return null;
-  const d = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(d.getTime())) return null;
-  const parts = Object.fromEntries(formatter(tz).formatToParts(d).map((p) => [p.type, p.value]));
-  const offset = /GMT([+-]\d{2}):?(\d{2})?/.exec(parts.timeZoneName ?? '');
-  const zone = offset ? `${offset[1]}${offset[2] ?? '00'}` : '+0000';
-  return `${parts.year}/${parts.month}/${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${zone}`;
+  const t = value instanceof Date ? value.getTime() : Date.parse(value);
+  if (Number.isNaN(t)) return null;
+  const off = offsetMinutes(tz, t);
+  const d = new Date(t + off * 60_000);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off);
+  return `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${sign}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`;
 }

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './m0001_init.ts';
 import * as m0002 from './m0002_groups_audit.ts';
+import * as m0003 from './m0003_binding_org_index.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -11,4 +12,5 @@ import * as m0002 from './m0002_groups_audit.ts';
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_groups_audit': m0002,
+  '0003_binding_org_index': m0003,
 };

@@ -1,0 +1,26 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { runUsersBench } from './usersBench.ts';
+
+/**
+ * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
+ * (raw SQL of the same query), so results compare across machines. SQLite always; PostgreSQL too
+ * when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set.
+ */
+async function withPgSchema(url: string, fn: (schema: string) => Promise<void>): Promise<void> {
+  const schema = `gh_bench_${randomBytes(4).toString('hex')}`;
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`CREATE SCHEMA ${schema}`);
+  try {
+    await fn(schema);
+  } finally {
+    await c.query(`DROP SCHEMA ${schema} CASCADE`);
+    await c.end();
+  }
+}
+
+console.log('# Gatehouse benchmarks');
+await runUsersBench();
+const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (pgUrl) await withPgSchema(pgUrl, (schema) => runUsersBench(pgUrl, schema));

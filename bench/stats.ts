@@ -1,0 +1,41 @@
+/** Small timing helpers for benchmarks: percentiles and a memory sampler. */
+export function percentile(samples: number[], p: number): number {
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+export async function timeIt(n: number, fn: () => Promise<unknown> | unknown): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+const used = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+/**
+ * Peak JS memory (heap + buffers) above the level at start, sampled every 5 ms while `fn` runs.
+ * Run with --expose-gc so the start level is measured after a collection.
+ */
+export async function peakMemory<T>(fn: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
+  global.gc?.();
+  const base = used();
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, used())), 5);
+  try {
+    const result = await fn();
+    peak = Math.max(peak, used());
+    return { result, peakMb: (peak - base) / 1024 / 1024 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export const ms = (v: number) => `${v.toFixed(2)} ms`;
+export const ratio = (a: number, b: number) => `${(a / Math.max(b, 0.001)).toFixed(1)}x`;
