@@ -1,17 +1,22 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
+import fastifyWebsocket from '@fastify/websocket';
 import type { Config } from './platform/config.ts';
 import { openCache, type Cache } from './platform/cache/index.ts';
+import { openBus, type Bus } from './platform/bus/index.ts';
+import { openSecretBox, type SecretBox } from './platform/crypto/secretBox.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import type { AppDeps } from './http/context.ts';
 import { SessionStore } from './http/session.ts';
 import { registerErrorHandlers } from './http/errors.ts';
 import { registerIdentification } from './http/identify.ts';
+import { registerRoutePerms } from './http/routePerms.ts';
 import { registerConsole } from './http/console.ts';
 import { SettingsStore } from './modules/settings/store.ts';
 import { seed, type SeedResult } from './modules/bootstrap/seed.ts';
+import { ensureSelfLicence } from './modules/xpack/licenceStore.ts';
 import { registerModules } from './modules/index.ts';
 
 /** Builds the Fastify application over already-opened platform services (tests build it too). */
@@ -26,9 +31,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('deps', deps);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   registerErrorHandlers(app);
   registerIdentification(app);
-  registerModules(app);
+  registerRoutePerms(app);
+  await registerModules(app);
   await registerConsole(app);
   return app;
 }
@@ -53,16 +60,33 @@ export async function openDeps(config: Config, opts: { pgSchema?: string } = {})
     await database.close();
     throw Object.assign(new Error(`REDIS_URL: ${(e as Error).message}`), { setting: 'REDIS_URL' });
   }
-  await migrateToLatest(database.db);
+  let secretBox: SecretBox;
+  let bus: Bus;
+  try {
+    secretBox = openSecretBox(config.dataDir, process.env.GATEHOUSE_SECRET_KEY);
+    bus = await openBus(config.redisUrl).catch((e: Error) => {
+      throw Object.assign(new Error(`REDIS_URL: ${e.message}`), { setting: 'REDIS_URL' });
+    });
+  } catch (e) {
+    await cache.close();
+    await database.close();
+    throw e;
+  }
+  await migrateToLatest(database.db, opts.pgSchema);
   const seedResult = await seed(database.db, { ...(config.adminPassword ? { adminPassword: config.adminPassword } : {}), dataDir: config.dataDir });
+  const settings = new SettingsStore(database.db);
+  await ensureSelfLicence(database.db, settings, config.dataDir);
   return {
     config,
     database,
     cache,
     sessions: new SessionStore(database.db),
-    settings: new SettingsStore(database.db),
+    settings,
+    bus,
+    secretBox,
     seedResult,
     async close() {
+      await bus.close();
       await cache.close();
       await database.close();
     },

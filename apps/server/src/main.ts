@@ -4,6 +4,7 @@ import { buildApp, openDeps } from './app.ts';
 import { ADMIN_PASSWORD_FILE } from './modules/bootstrap/seed.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
+import { licenceCli } from './modules/xpack/licenceCli.ts';
 
 /** Gatehouse's one entry: `start` (default) or `migrate`. Start-up problems print one line and exit non-zero. */
 
@@ -53,6 +54,13 @@ async function migrate(config: Config): Promise<void> {
 
 async function main(): Promise<void> {
   const command = process.argv[2] ?? 'start';
+  if (command === 'licence' || command === 'license') {
+    try {
+      process.exit(licenceCli(process.argv.slice(3), (s) => process.stdout.write(s)));
+    } catch (e) {
+      die((e as Error).message);
+    }
+  }
   let config: Config;
   try {
     config = loadConfig();
@@ -62,7 +70,7 @@ async function main(): Promise<void> {
   }
   if (command === 'start') return start(config);
   if (command === 'migrate') return migrate(config);
-  die(`unknown command "${command}"; use start or migrate`);
+  die(`unknown command "${command}"; use start, migrate or licence`);
 }
 
 main().catch((e: Error & { setting?: string }) => {

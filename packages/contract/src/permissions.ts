@@ -87,7 +87,7 @@ const ONLY_SYSTEM_PATTERNS: readonly string[] = [
 ];
 
 function patternToRegex(p: string): RegExp {
-  const escaped = p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[a-z]+');
+  const escaped = p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[a-z_]+');
   return new RegExp(`^${escaped}$`);
 }
 
@@ -171,3 +171,27 @@ export const BUILTIN_ROLE_LABELS: Readonly<Record<BuiltinRoleName, { en: string;
   OrgAuditor: { en: 'Organization auditor', zh: '组织审计员', ja: '組織監査人' },
   OrgUser: { en: 'Organization user', zh: '组织用户', ja: '組織ユーザー' },
 };
+
+/**
+ * Integer ids for permissions, as the contract's APIs use (Django Permission ids): a 31-bit FNV-1a
+ * hash of `app.codename`, stable whatever else the catalogue gains (a test checks no two collide).
+ */
+export function permissionId(perm: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < perm.length; i++) {
+    h ^= perm.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) & 0x7fffffff;
+}
+
+const BY_ID = new Map(ALL_PERMISSIONS.map((p) => [permissionId(p), p]));
+
+export function permissionById(id: number): string | undefined {
+  return BY_ID.get(id);
+}
+
+/** Permissions a role of this scope can hold (org roles never hold system-only ones). */
+export function grantablePermissions(scope: RoleScope): string[] {
+  return ALL_PERMISSIONS.filter((p) => scope === 'system' || !isOnlySystemPermission(p));
+}

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Language } from '@gatehouse/contract';
 import type { Config } from '../platform/config.ts';
 import type { Cache } from '../platform/cache/index.ts';
+import type { Bus } from '../platform/bus/index.ts';
+import type { SecretBox } from '../platform/crypto/secretBox.ts';
 import type { Database } from '../platform/db/database.ts';
 import type { DB, UserTable } from '../platform/db/schema.ts';
 import type { LoadedSession } from './session.ts';
@@ -15,6 +17,10 @@ export interface AppDeps {
   cache: Cache;
   sessions: SessionStore;
   settings: SettingsStore;
+  /** Pub/sub between instances (site-message counts, ...). */
+  bus: Bus;
+  /** Encryption of secrets at rest. */
+  secretBox: SecretBox;
 }
 
 export type AuthUser = Omit<UserTable, 'password'>;

@@ -8,6 +8,7 @@ import { notAuthenticated } from './errors.ts';
 import { setPrefixCookie } from './cookies.ts';
 import { resolveOrg } from './org.ts';
 import { findActiveUser } from '../modules/users/userRepo.ts';
+import { sessionOverLimits } from './sessionLimits.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -35,6 +36,10 @@ async function identifySession(req: FastifyRequest, key: string): Promise<void> 
   const { sessions } = req.server.deps;
   const session = await sessions.load(key);
   if (!session) return;
+  if (await sessionOverLimits(req.server.deps.settings, session)) {
+    await sessions.destroy(session.id);
+    return;
+  }
   if (!SAFE_METHODS.has(req.method) && req.headers[CSRF_HEADER.toLowerCase()] !== session.data.csrf) return;
   const user = await findActiveUser(req.db, session.userId);
   if (!user) return;

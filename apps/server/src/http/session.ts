@@ -10,6 +10,9 @@ export interface SessionData {
   auto_login: boolean;
   login_time: string;
   oid?: string;
+  /** Re-verification (api-contract §2.7): level reached (1 relogin, 2 password, 3 mfa) and when, epoch seconds. */
+  confirm_level?: number;
+  confirm_time?: number;
 }
 
 export interface LoadedSession {

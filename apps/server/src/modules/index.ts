@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { registerLoginRoutes } from './authentication/loginRoutes.ts';
 import { registerTokenRoutes } from './authentication/tokenRoutes.ts';
+import { registerBrowserKeys } from './authentication/browserKeys.ts';
+import { registerConfirmRoutes } from './authentication/confirmRoutes.ts';
+import { registerMfaRoutes } from './authentication/mfaRoutes.ts';
+import { registerOtpRoutes } from './authentication/otpRoutes.ts';
+import { registerSiteMessageRoutes } from './notifications/siteMessageRoutes.ts';
+import { registerSiteMessageSocket } from './notifications/siteMessageSocket.ts';
+import { registerProfilePasswordRoutes } from './users/profilePassword.ts';
 import { registerUsersModule } from './users/routes.ts';
+import { registerRbacModule } from './rbac/routes.ts';
+import { registerLicenceRoutes } from './xpack/licenceRoutes.ts';
 import { registerSpmRoutes } from './common/spmRoutes.ts';
 import { registerActivityRoutes } from './audits/activityRoutes.ts';
 import { registerImportParsers } from '../resource/importParse.ts';
@@ -11,12 +20,21 @@ import { registerCategoryRoutes } from './assets/categoryRoutes.ts';
 import { registerHealthRoutes } from './health/healthRoutes.ts';
 
 /** Every API module; each registers its own routes. */
-export function registerModules(app: FastifyInstance): void {
+export async function registerModules(app: FastifyInstance): Promise<void> {
   registerHealthRoutes(app);
   registerLoginRoutes(app);
   registerTokenRoutes(app);
+  registerBrowserKeys(app);
+  registerConfirmRoutes(app);
+  registerMfaRoutes(app);
+  registerOtpRoutes(app);
+  registerSiteMessageRoutes(app);
+  registerSiteMessageSocket(app);
+  registerProfilePasswordRoutes(app);
   registerImportParsers(app);
   registerUsersModule(app);
+  registerRbacModule(app);
+  await registerLicenceRoutes(app);
   registerSpmRoutes(app);
   registerActivityRoutes(app);
   registerPublicSettingsRoutes(app);

@@ -26,7 +26,7 @@ describe('without credentials', () => {
   it('public/open and health are reachable', async () => {
     const open = await t.app.inject({ method: 'GET', url: '/api/v1/settings/public/open/' });
     expect(open.statusCode).toBe(200);
-    expect(open.json()).toMatchObject({ XPACK_ENABLED: false, INTERFACE: { login_title: 'Gatehouse', theme_info: { colors: { '--color-primary': '#1ab394' } } } });
+    expect(open.json()).toMatchObject({ XPACK_ENABLED: true, INTERFACE: { login_title: 'Gatehouse', theme_info: { colors: { '--color-primary': '#1ab394' } } } });
     const health = await t.app.inject({ method: 'GET', url: '/api/health/' });
     expect(health.json()).toMatchObject({ status: true, db_status: true, redis_status: true });
   });
@@ -109,17 +109,17 @@ describe('settings and categories', () => {
   it('public settings carry the licence flags, password rule and security values', async () => {
     const s = (await admin.get('/api/v1/settings/public/')).json();
     expect(s).toMatchObject({
-      XPACK_ENABLED: false, XPACK_LICENSE_IS_VALID: false, SECURITY_MFA_VERIFY_TTL: 3600,
+      XPACK_ENABLED: true, XPACK_LICENSE_IS_VALID: true, SECURITY_MFA_VERIFY_TTL: 3600,
       SECURITY_PASSWORD_EXPIRATION_TIME: 9999, PASSWORD_RULE: { SECURITY_PASSWORD_MIN_LENGTH: 6 },
     });
     expect(s.INTERFACE.login_title).toBe('Gatehouse');
   });
 
-  it('asset categories list the seven categories with their community types, translated', async () => {
+  it('asset categories list the seven categories with their types (licensed ones included), translated', async () => {
     const cats = (await admin.get('/api/v1/assets/categories/')).json();
     expect(cats.map((c: { value: string }) => c.value)).toEqual(['host', 'device', 'database', 'cloud', 'web', 'gpt', 'custom']);
     const db = cats.find((c: { value: string }) => c.value === 'database');
-    expect(db.types.map((x: { value: string }) => x.value)).toEqual(['mysql', 'mariadb', 'mongodb', 'redis']);
+    expect(db.types.map((x: { value: string }) => x.value)).toEqual(['mysql', 'mariadb', 'mongodb', 'redis', 'postgresql', 'oracle', 'sqlserver', 'clickhouse']);
     const host = cats[0].types[0];
     expect(host).toMatchObject({ value: 'linux', label: 'Linux', category: 'host' });
     expect(host.constraints.protocols[0]).toMatchObject({ name: 'ssh', port: 22, default: true });

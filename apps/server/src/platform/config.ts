@@ -12,6 +12,8 @@ export interface Config {
   /** Directory holding the built console (apps/web/dist). */
   webDist: string;
   logLevel: string;
+  /** An operator's licence public key (PEM or base64 of PEM); licences it signed are trusted. */
+  licensePublicKey: string | undefined;
 }
 
 /** A setting that stops start-up: one line naming the setting and what is wrong. */
@@ -77,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const webDist = path.resolve(env.GATEHOUSE_WEB_DIST || path.join(import.meta.dirname, '../../../web/dist'));
-  return { host, port, dataDir, databaseUrl, redisUrl, adminPassword, webDist, logLevel };
+  const licensePublicKey = env.GATEHOUSE_LICENSE_PUBLIC_KEY || undefined;
+  return { host, port, dataDir, databaseUrl, redisUrl, adminPassword, webDist, logLevel, licensePublicKey };
 }

@@ -91,6 +91,10 @@ export async function applyListParams(def: ResourceDef, ctx: ResourceCtx, q: Any
     const value = first(query, name);
     if (f.filter && value !== undefined && value !== '') q = await applyFilter(def, ctx, q, name, f, value);
   }
+  for (const [name, apply] of Object.entries(def.extraFilters ?? {})) {
+    const value = first(query, name);
+    if (value !== undefined && value !== '') q = await apply(q, value, ctx);
+  }
   if (def.dateRangeField) {
     const col = sql.ref(`${def.table}.${def.dateRangeField}`);
     for (const [key, op] of [['date_from', '>='], ['date_to', '<=']] as const) {

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
-import { requirePerm } from '../http/permissions.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
 import { applyListParams, applyOrder, baseQuery, first, pageOf, type Query } from './query.ts';
@@ -135,23 +134,21 @@ async function bulkDestroy(def: ResourceDef, req: FastifyRequest, reply: Fastify
 /** Registers list, detail, bulk, OPTIONS, export and import-parsing routes for one resource. */
 export function registerResource(app: FastifyInstance, def: ResourceDef): void {
   registerDef(def);
-  const guard = (action: Action) => async (req: FastifyRequest) => {
-    if (action !== 'metadata') await requirePerm(req, permFor(def, action));
-  };
+  const guard = (action: Action) => ({ config: { perm: permFor(def, action) } });
   const detail = `${def.url}:id/`;
   const meta = async (req: FastifyRequest) => metadata(def, req.lang);
   app.options(def.url, meta);
   app.options(detail, meta);
-  app.get(def.url, { preHandler: guard('list') }, (req, reply) => list(def, req, reply));
-  app.post(def.url, { preHandler: guard('create') }, (req, reply) => create(def, req, reply));
-  app.put(def.url, { preHandler: guard('bulk_update') }, (req) => bulkUpdate(def, req, false));
-  app.patch(def.url, { preHandler: guard('bulk_update') }, (req) => bulkUpdate(def, req, true));
-  app.delete(def.url, { preHandler: guard('bulk_destroy') }, (req, reply) => bulkDestroy(def, req, reply));
-  app.post(`${def.url}render-to-json/`, { preHandler: guard('create') }, (req) => renderToJson(def, req));
-  app.get<{ Params: { id: string } }>(detail, { preHandler: guard('retrieve') }, async (req) => serializeOne(def, ctxOf(req), await findVisible(def, ctxOf(req), req.params.id)));
-  app.put<{ Params: { id: string } }>(detail, { preHandler: guard('update') }, (req) => update(def, req, false));
-  app.patch<{ Params: { id: string } }>(detail, { preHandler: guard('partial_update') }, (req) => update(def, req, true));
-  app.delete<{ Params: { id: string } }>(detail, { preHandler: guard('destroy') }, async (req, reply) => {
+  app.get(def.url, guard('list'), (req, reply) => list(def, req, reply));
+  app.post(def.url, guard('create'), (req, reply) => create(def, req, reply));
+  app.put(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, false));
+  app.patch(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, true));
+  app.delete(def.url, guard('bulk_destroy'), (req, reply) => bulkDestroy(def, req, reply));
+  app.post(`${def.url}render-to-json/`, guard('create'), (req) => renderToJson(def, req));
+  app.get<{ Params: { id: string } }>(detail, guard('retrieve'), async (req) => serializeOne(def, ctxOf(req), await findVisible(def, ctxOf(req), req.params.id)));
+  app.put<{ Params: { id: string } }>(detail, guard('update'), (req) => update(def, req, false));
+  app.patch<{ Params: { id: string } }>(detail, guard('partial_update'), (req) => update(def, req, true));
+  app.delete<{ Params: { id: string } }>(detail, guard('destroy'), async (req, reply) => {
     const ctx = ctxOf(req);
     await deleteObjects(def, ctx, [await findVisible(def, ctx, req.params.id)]);
     return reply.code(204).send();

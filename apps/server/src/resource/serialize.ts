@@ -41,8 +41,9 @@ export function primitiveOut(f: FieldDef, v: unknown, ctx: ResourceCtx): unknown
 async function loadFk(ctx: ResourceCtx, f: FieldDef, ids: string[]): Promise<Map<string, Row>> {
   const label = f.fk!.labelColumn ?? 'name';
   if (!ids.length) return new Map();
-  const rows = (await dyn(ctx).selectFrom(f.fk!.table).select(['id', `${label} as name`]).where('id', 'in', ids).execute()) as Row[];
-  return new Map(rows.map((r) => [String(r.id), { id: r.id, name: r.name }]));
+  const rows = (await dyn(ctx).selectFrom(f.fk!.table).selectAll().where('id', 'in', [...new Set(ids)]).execute()) as Row[];
+  const out = f.fk!.output ?? ((r: Row) => ({ id: r.id, name: r[label] }));
+  return new Map(rows.map((r) => [String(r.id), out(r, ctx)]));
 }
 
 /** Related objects of each row through the link table: `{rowId: [{id, name, ...}]}`. */

@@ -57,6 +57,8 @@ export interface M2MDef {
 export interface FkDef {
   table: keyof DB & string;
   labelColumn?: string;
+  /** The output object from the related row (default `{id, name}`). */
+  output?: (related: Row, ctx: ResourceCtx) => Row;
   choosable?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery;
 }
 
@@ -119,6 +121,8 @@ export interface ResourceDef {
   fieldsMini?: string[];
   fieldsSmall?: string[];
   defaultOrder: string[];
+  /** Query parameters that filter without being fields (e.g. `user__username`). */
+  extraFilters?: Record<string, (q: AnyQuery, value: string, ctx: ResourceCtx) => AnyQuery | Promise<AnyQuery>>;
   /** Column filtered by `date_from` / `date_to`. */
   dateRangeField?: string;
   /** The display name of a row in logs and messages. */

@@ -17,6 +17,8 @@ export interface TestApp {
   app: FastifyInstance;
   deps: OpenedDeps;
   dataDir: string;
+  /** The PostgreSQL schema of this app's database (postgres runs only). */
+  pgSchema?: string;
   close(): Promise<void>;
 }
 
@@ -59,11 +61,29 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     app,
     deps,
     dataDir,
+    ...(pgSchema ? { pgSchema: pgSchema.schema } : {}),
     async close() {
       await app.close();
       await deps.close();
       await pgSchema?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second instance over the same database, data directory and Redis as `t` (scale-out tests).
+ * Close it before `t`.
+ */
+export async function createPeerApp(t: TestApp): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const deps = await openDeps(t.deps.config, t.pgSchema ? { pgSchema: t.pgSchema } : {});
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await deps.close();
     },
   };
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROOT_ORG_ID, SYSTEM_ORG_ID, text, type Language } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
-import { requirePerm } from '../../http/permissions.ts';
 import { defOf } from '../../resource/registry.ts';
 import { formatDateTime } from '../../http/datetime.ts';
 
@@ -35,7 +34,7 @@ function localTimestamp(iso: string, tz: string): string {
 }
 
 export function registerActivityRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/audits/activities/', { preHandler: async (req) => requirePerm(req, 'audits.view_activitylog') }, async (req: FastifyRequest) => {
+  app.get('/api/v1/audits/activities/', { config: { perm: 'audits.view_activitylog' } }, async (req: FastifyRequest) => {
     const id = (req.query as { resource_id?: string }).resource_id;
     if (!id) throw new ApiError(400, { resource_id: ['This field is required.'] });
     const since = new Date(Date.now() - DAYS * 86400_000).toISOString();
@@ -52,9 +51,7 @@ export function registerActivityRoutes(app: FastifyInstance): void {
     }));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/audits/operate-logs/:id/', {
-    preHandler: async (req) => requirePerm(req, 'audits.view_operatelog | audits.view_activitylog'),
-  }, async (req) => {
+  app.get<{ Params: { id: string } }>('/api/v1/audits/operate-logs/:id/', { config: { perm: 'audits.view_operatelog | audits.view_activitylog' } }, async (req) => {
     let q = req.db.selectFrom('audits_operatelog').selectAll().where('id', '=', req.params.id);
     if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', 'in', [req.org.id, SYSTEM_ORG_ID]);
     const log = await q.executeTakeFirst();

@@ -1,9 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_COOKIE, CSRF_HEADER, LOGIN_PATH, LOGOUT_PATH, SESSION_COOKIE, type LoginResult } from '@gatehouse/contract';
-import { clearSessionCookies, setCsrfCookie, setSessionCookies } from '../../http/cookies.ts';
+import { CSRF_COOKIE, LOGIN_PATH, LOGOUT_PATH, SESSION_COOKIE } from '@gatehouse/contract';
+import { clearSessionCookies, setCsrfCookie } from '../../http/cookies.ts';
+import { ApiError } from '../../http/errors.ts';
 import { t } from '../../http/messages.ts';
-import { randomToken } from '../../platform/crypto/password.ts';
 import { sendConsolePage } from '../../http/console.ts';
+import { ta } from './authMessages.ts';
+import { saveFlow } from './authFlow.ts';
+import { decryptSecret } from './browserKeys.ts';
+import { completeLogin, loginCsrfOk, loginFail } from './completeLogin.ts';
+import { registerLoginMfaRoutes, LOGIN_MFA_PATH, LOGIN_OTP_START_PATH } from './loginMfaRoutes.ts';
+import { mfaStepFor } from './mfa/mfaStep.ts';
 import { checkPasswordLogin, safeNext } from './passwordLogin.ts';
 
 interface LoginBody {
@@ -13,38 +19,35 @@ interface LoginBody {
   next?: unknown;
 }
 
-function fail(reply: FastifyReply, status: number, error: string, msg: string): FastifyReply {
-  const body: LoginResult = { ok: false, error, msg };
-  return reply.code(status).send(body);
-}
-
+/**
+ * `POST /core/auth/login/` `{username, password (plain or encrypted), auto_login, next}`. When the
+ * user needs MFA the answer is 200 `{ok: false, error: "mfa_required", msg, data: {choices, url}}`
+ * and the page posts the code to `url`; when MFA is required but nothing is bound,
+ * `error: "mfa_unset"` with `data.url` to bind an authenticator first.
+ */
 async function login(req: FastifyRequest<{ Body: LoginBody }>, reply: FastifyReply): Promise<FastifyReply> {
-  // Login CSRF: the page echoes the cookie it was given; a cross-site form cannot.
-  const cookie = req.cookies[CSRF_COOKIE];
-  if (!cookie || req.headers[CSRF_HEADER.toLowerCase()] !== cookie) {
-    return fail(reply, 403, 'csrf_failed', t(req.lang, 'csrf_failed'));
-  }
+  if (!loginCsrfOk(req)) return loginFail(reply, 403, 'csrf_failed', t(req.lang, 'csrf_failed'));
   const body = req.body ?? {};
   const username = typeof body.username === 'string' ? body.username.trim() : '';
-  const password = typeof body.password === 'string' ? body.password : '';
-  if (!username || !password) return fail(reply, 400, 'field_required', t(req.lang, 'field_required'));
+  let password = typeof body.password === 'string' ? body.password : '';
+  try {
+    if (password) password = await decryptSecret(req, password);
+  } catch (e) {
+    if (e instanceof ApiError) return loginFail(reply, 400, 'decrypt_failed', ta(req.lang, 'decrypt_failed'));
+    throw e;
+  }
+  if (!username || !password) return loginFail(reply, 400, 'field_required', t(req.lang, 'field_required'));
 
   const outcome = await checkPasswordLogin(req, username, password);
-  if (!outcome.ok) return fail(reply, 400, outcome.error, outcome.msg);
+  if (!outcome.ok) return loginFail(reply, 400, outcome.error, outcome.msg);
 
   const autoLogin = body.auto_login === true || body.auto_login === 'on' || body.auto_login === '1';
-  const age = await req.server.deps.settings.sessionAgeSeconds();
-  if (req.session) await req.server.deps.sessions.destroy(req.session.id);
-  const csrf = randomToken(24);
-  const { key } = await req.server.deps.sessions.create(
-    outcome.user.id,
-    { csrf, auto_login: autoLogin, login_time: new Date().toISOString(), oid: req.org.id },
-    age,
-  );
-  setSessionCookies(reply, key, autoLogin, age);
-  setCsrfCookie(reply, csrf);
-  const result: LoginResult = { ok: true, next: safeNext(body.next) };
-  return reply.send(result);
+  const next = safeNext(body.next);
+  const step = await mfaStepFor(req, outcome.user.id);
+  if (!step.required) return completeLogin(req, reply, outcome.user.id, autoLogin, next);
+  await saveFlow(req, reply, { userId: outcome.user.id, username: outcome.user.username, mfaOk: false, autoLogin, next, at: Date.now() });
+  if (!step.choices.length) return loginFail(reply, 200, 'mfa_unset', ta(req.lang, 'mfa_unset'), { url: LOGIN_OTP_START_PATH });
+  return loginFail(reply, 200, 'mfa_required', ta(req.lang, 'mfa_required'), { choices: step.choices, url: LOGIN_MFA_PATH });
 }
 
 async function logout(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -68,4 +71,5 @@ export function registerLoginRoutes(app: FastifyInstance): void {
   app.post(LOGIN_PATH, { config: { public: true } }, login);
   app.get(LOGOUT_PATH, { config: { public: true } }, logout);
   app.post(LOGOUT_PATH, { config: { public: true } }, logout);
+  registerLoginMfaRoutes(app);
 }

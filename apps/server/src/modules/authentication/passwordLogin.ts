@@ -4,6 +4,7 @@ import { t } from '../../http/messages.ts';
 import { verifyPassword } from '../../platform/crypto/password.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { findUserWithPassword } from '../users/userRepo.ts';
+import { notifyUser } from '../notifications/systemMessages.ts';
 import { Lockout } from './lockout.ts';
 
 export type LoginOutcome =
@@ -25,7 +26,10 @@ export async function checkPasswordLogin(req: FastifyRequest, username: string, 
   const valid = await verifyPassword(password, found?.password);
   if (!found || !valid) {
     const left = await lockout.fail(username, req.ip, policy);
-    if (left === 0) return blocked;
+    if (left === 0) {
+      if (found) await notifyUser(req, found, 'account_locked', { minutes: policy.limitMinutes, what: 'login' });
+      return blocked;
+    }
     return { ok: false, error: 'password_failed', msg: t(req.lang, 'password_failed', { times: left, minutes: policy.limitMinutes }) };
   }
   if (!toBool(found.is_active)) return { ok: false, error: 'user_inactive', msg: t(req.lang, 'user_inactive') };

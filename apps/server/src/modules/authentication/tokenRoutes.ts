@@ -4,6 +4,10 @@ import { formatDateTime } from '../../http/datetime.ts';
 import { tokenCacheKey } from '../../http/identify.ts';
 import { t } from '../../http/messages.ts';
 import { buildProfile } from '../users/profile.ts';
+import { ta } from './authMessages.ts';
+import { clearFlow, loadFlow, saveFlow } from './authFlow.ts';
+import { decryptSecret } from './browserKeys.ts';
+import { mfaStepFor } from './mfa/mfaStep.ts';
 import { checkPasswordLogin } from './passwordLogin.ts';
 
 interface TokenBody {
@@ -13,12 +17,15 @@ interface TokenBody {
 
 /**
  * `POST /api/v1/authentication/auth/` (== `tokens/`), api-contract §2.3: a bearer token for scripts
- * and clients, reused for the same user and address while it lives.
+ * and clients, reused for the same user and address while it lives. With MFA the first answer is
+ * 200 `{error: "mfa_required", msg, data: {choices, url}}` and a `jms_gh_bid` cookie holding the
+ * pending sign-in (10 minutes); the client posts the code to `mfa/challenge/` with that cookie, then
+ * posts its credentials here again and gets the token.
  */
 async function createToken(req: FastifyRequest<{ Body: TokenBody }>, reply: FastifyReply): Promise<FastifyReply> {
   const body = req.body ?? {};
   const username = typeof body.username === 'string' ? body.username.trim() : '';
-  const password = typeof body.password === 'string' ? body.password : '';
+  const password = typeof body.password === 'string' && body.password ? await decryptSecret(req, body.password, 'password') : '';
   const missing: Record<string, string[]> = {};
   if (!username) missing.username = [t(req.lang, 'field_required')];
   if (!password) missing.password = [t(req.lang, 'field_required')];
@@ -26,6 +33,17 @@ async function createToken(req: FastifyRequest<{ Body: TokenBody }>, reply: Fast
 
   const outcome = await checkPasswordLogin(req, username, password);
   if (!outcome.ok) return reply.code(400).send({ error: outcome.error, msg: outcome.msg });
+
+  const step = await mfaStepFor(req, outcome.user.id);
+  if (step.required) {
+    const flow = await loadFlow(req);
+    if (!flow || flow.userId !== outcome.user.id || !flow.mfaOk) {
+      if (!step.choices.length) return reply.code(400).send({ error: ta(req.lang, 'mfa_unset') });
+      await saveFlow(req, reply, { userId: outcome.user.id, username: outcome.user.username, mfaOk: false, autoLogin: false, next: '', at: Date.now() });
+      return reply.send({ error: 'mfa_required', msg: ta(req.lang, 'mfa_required'), data: { choices: step.choices, url: '/api/v1/authentication/mfa/challenge/' } });
+    }
+    await clearFlow(req);
+  }
 
   const { cache, settings } = req.server.deps;
   const ttl = await settings.get('TOKEN_EXPIRATION');

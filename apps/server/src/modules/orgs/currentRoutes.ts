@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CurrentOrg } from '@gatehouse/contract';
+import { registerResource } from '../../resource/routes.ts';
+import { orgResource } from './orgResource.ts';
 
 /** `GET /api/v1/orgs/orgs/current/` (api-contract §4.2). */
 export function registerCurrentOrgRoutes(app: FastifyInstance): void {
@@ -9,4 +11,5 @@ export function registerCurrentOrgRoutes(app: FastifyInstance): void {
       : await req.db.selectFrom('orgs_organization').select('comment').where('id', '=', req.org.id).executeTakeFirst();
     return { id: req.org.id, name: req.org.name, is_default: req.org.is_default, is_root: req.org.is_root, comment: row?.comment ?? '' };
   });
+  registerResource(app, orgResource);
 }

@@ -9,6 +9,18 @@ export const SETTING_DEFAULTS = {
   SECURITY_LOGIN_LIMIT_COUNT: DEFAULT_LOGIN_LIMIT_COUNT,
   SECURITY_LOGIN_LIMIT_TIME: DEFAULT_LOGIN_LIMIT_TIME_MINUTES,
   SECURITY_MFA_VERIFY_TTL: 3600,
+  /** MFA at login: 0 per user (mfa_level), 1 every user, 2 administrators (api-contract §2.4). */
+  SECURITY_MFA_AUTH: 0,
+  OTP_ISSUER_NAME: 'Gatehouse',
+  OTP_VALID_WINDOW: 2,
+  /** Seconds an SMS code stays valid. */
+  VERIFY_CODE_TTL: 60,
+  SMS_ENABLED: false,
+  SMS_BACKEND: 'custom',
+  /** Custom HTTP SMS gateway: URL, get|post, and parameters where {code} and {phone} are replaced. */
+  CUSTOM_SMS_URL: '',
+  CUSTOM_SMS_REQUEST_METHOD: 'post',
+  CUSTOM_SMS_API_PARAMS: { phone_numbers: '{phone}', content: 'Verification code: {code}' } as Record<string, string>,
   SECURITY_PASSWORD_EXPIRATION_TIME: 9999,
   SECURITY_PASSWORD_MIN_LENGTH: 6,
   SECURITY_ADMIN_USER_PASSWORD_MIN_LENGTH: 6,

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PublicOpenSettings, PublicSettings } from '@gatehouse/contract';
+import { currentLicence } from '../xpack/licenceRoutes.ts';
 
 /** Public settings (api-contract §4.18 `public/open/` and `public/`). */
 async function openSettings(req: FastifyRequest): Promise<PublicOpenSettings> {
   const s = req.server.deps.settings;
   const primary = await s.get('INTERFACE_PRIMARY_COLOR');
   return {
-    XPACK_ENABLED: false,
+    XPACK_ENABLED: true,
     INTERFACE: {
       logo_logout: '/ui/logo.svg',
       logo_index: '/ui/logo-text.svg',
@@ -37,11 +38,17 @@ async function publicSettings(req: FastifyRequest): Promise<PublicSettings> {
   ] as const;
   const PASSWORD_RULE: Record<string, number | boolean> = {};
   for (const n of rule) PASSWORD_RULE[n] = await s.get(n);
+  const licence = await currentLicence(req);
   return {
     ...(await openSettings(req)),
     ...values,
-    XPACK_LICENSE_IS_VALID: false,
-    XPACK_LICENSE_INFO: { corporation: '' },
+    XPACK_LICENSE_IS_VALID: licence.valid,
+    XPACK_LICENSE_INFO: {
+      corporation: licence.payload?.corporation ?? '',
+      edition: licence.payload?.edition ?? '',
+      date_expired: licence.payload?.expired ?? '',
+      asset_count: licence.payload?.asset_count ?? 0,
+    },
     PASSWORD_RULE,
     WINDOWS_SKIP_ALL_MANUAL_PASSWORD: false,
     AUTH_LDAP_SYNC_ORG_IDS: [],

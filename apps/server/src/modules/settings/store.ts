@@ -25,7 +25,13 @@ export class SettingsStore {
     return (this.values.has(name) ? this.values.get(name) : SETTING_DEFAULTS[name]) as SettingValue<K>;
   }
 
-  async set(name: SettingName, value: unknown, category = 'default'): Promise<void> {
+  /** A stored setting that has no default (e.g. the licence). */
+  async getRaw<T>(name: string): Promise<T | undefined> {
+    await this.refresh();
+    return this.values.get(name) as T | undefined;
+  }
+
+  async set(name: SettingName | string, value: unknown, category = 'default'): Promise<void> {
     const now = new Date().toISOString();
     await this.db
       .insertInto('settings_setting')

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
-import { requirePerm } from '../../http/permissions.ts';
 import { findVisible } from '../../resource/routes.ts';
 import type { ResourceCtx } from '../../resource/types.ts';
 import { groupResource } from './groupResource.ts';
@@ -30,7 +29,7 @@ function relations(req: FastifyRequest) {
 }
 
 export function registerGroupRelations(app: FastifyInstance): void {
-  const perm = (p: string) => ({ preHandler: async (req: FastifyRequest) => requirePerm(req, p) });
+  const perm = (p: string) => ({ config: { perm: p } });
 
   app.get(URL, perm('users.view_usergroup'), async (req) => relations(req).orderBy('u.name').execute());
 

@@ -5,6 +5,7 @@ import { formatDateTime } from '../../http/datetime.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { effectivePerms, orgsForView, userBindings } from '../../http/rbac.ts';
 import { ALL_JOINED_ORGS, MFA_LEVEL_LABELS, SOURCE_LABELS, labeled } from './labels.ts';
+import { mfaProfileFields } from '../authentication/mfa/profileFields.ts';
 
 async function roleRefs(req: FastifyRequest, roleIds: string[]): Promise<RoleRef[]> {
   if (!roleIds.length) return [];
@@ -28,6 +29,7 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
   const systemRoleIds = bindings.filter((b) => b.scope === 'system').map((b) => b.role_id);
   const orgRoleIds = bindings.filter((b) => b.scope === 'org' && b.org_id === req.org.id).map((b) => b.role_id);
   const expired = new Date(user.date_expired).getTime() <= Date.now();
+  const mfa = await mfaProfileFields(req, user.id);
   return {
     id: user.id,
     name: user.name,
@@ -35,7 +37,7 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
     email: user.email,
     wechat: user.wechat,
     phone: user.phone ? { code: '', phone: user.phone } : null,
-    mfa_level: labeled(user.mfa_level, MFA_LEVEL_LABELS, req.lang),
+    mfa_level: labeled(mfa.mfa_level, MFA_LEVEL_LABELS, req.lang),
     source: labeled(user.source, SOURCE_LABELS, req.lang),
     created_by: user.created_by,
     updated_by: user.updated_by,
@@ -51,13 +53,13 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
     is_valid: toBool(user.is_active) && !expired,
     is_expired: expired,
     is_active: toBool(user.is_active),
-    is_otp_secret_key_bound: false,
+    is_otp_secret_key_bound: mfa.is_otp_secret_key_bound,
     can_public_key_auth: false,
-    mfa_enabled: user.mfa_level > 0,
-    mfa_force_enabled: user.mfa_level === 2,
+    mfa_enabled: mfa.mfa_enabled,
+    mfa_force_enabled: mfa.mfa_force_enabled,
     need_update_password: toBool(user.need_update_password),
     is_first_login: toBool(user.is_first_login),
-    login_blocked: false,
+    login_blocked: mfa.login_blocked,
     groups: [],
     system_roles: await roleRefs(req, systemRoleIds),
     org_roles: await roleRefs(req, orgRoleIds),

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROOT_ORG_ID, text } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
-import { requirePerm } from '../../http/permissions.ts';
 import { recordOperation } from '../../resource/audit.ts';
 import { findVisible, listQuery } from '../../resource/routes.ts';
 import type { Query } from '../../resource/query.ts';
@@ -10,6 +9,7 @@ import { hashPassword } from '../../platform/crypto/password.ts';
 import { Lockout } from '../authentication/lockout.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { userResource } from './userResource.ts';
+import { notifyUser } from '../notifications/systemMessages.ts';
 
 /** The user actions of console-reference §3.1 (api-contract §4.1), each behind its permission. */
 
@@ -33,7 +33,7 @@ async function removeFromOrg(ctx: ResourceCtx, rows: Row[]): Promise<void> {
 
 export function registerUserActions(app: FastifyInstance): void {
   const url = userResource.url;
-  const perm = (p: string) => ({ preHandler: async (req: FastifyRequest) => requirePerm(req, p) });
+  const perm = (p: string) => ({ config: { perm: p } });
 
   app.get(`${url}suggestions/`, perm('users.match_user'), async (req) => {
     const search = (req.query as Query).search;
@@ -83,8 +83,8 @@ export function registerUserActions(app: FastifyInstance): void {
   app.get<{ Params: { id: string } }>(`${url}:id/mfa/reset/`, perm('users.change_user'), async (req: IdReq) => {
     const row = await findVisible(userResource, ctxOf(req), req.params.id);
     if (row.id === req.user?.id) throw new ApiError(400, { error: MSG.resetSelf[req.lang] });
-    const cols = new Set(Object.keys(row));
-    await req.db.updateTable('users_user').set({ mfa_level: 0, ...(cols.has('otp_secret_key') ? ({ otp_secret_key: '' } as object) : {}) }).where('id', '=', row.id).execute();
+    await req.db.updateTable('users_user').set({ mfa_level: 0, otp_secret_key: null }).where('id', '=', row.id).execute();
+    await notifyUser(req, { id: row.id, username: row.username }, 'mfa_removed');
     await recordOperation(req.db, req, { action: 'update', def: userResource, resourceId: row.id, resourceName: `${row.name}(${row.username})`, orgId: req.org.id, diff: [{ field: 'mfa_level', before: String(row.mfa_level), after: '0' }] });
     return { msg: 'success' };
   });

@@ -8,13 +8,14 @@ export type Bool = boolean | number;
 export type { OrgTable, UserTable, RoleTable, RolePermissionTable, RoleBindingTable, SessionTable, SettingTable } from './tables/core.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { UsersAuditTables } from './tables/usersAudit.ts';
+import type { AuthTables } from './tables/auth.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
  * (`CoreTables & AuthTables & ...`);
  * its migrations carry names in its own range (see migrations/index.ts).
  */
-export type DB = CoreTables & UsersAuditTables;
+export type DB = CoreTables & UsersAuditTables & AuthTables;
 
 
 export function toBool(v: Bool | null | undefined): boolean {

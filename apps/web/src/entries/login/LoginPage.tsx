@@ -2,10 +2,13 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Form, Input, Segmented, Typography } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { CSRF_HEADER, LOGIN_PATH, type Language, type LoginResult, type PublicOpenSettings } from '@gatehouse/contract';
-import { csrfToken } from '../../lib/http.ts';
+import { LOGIN_PATH, type Language, type PublicOpenSettings } from '@gatehouse/contract';
+import { encryptSecret } from '../../lib/crypto.ts';
 import { LANGUAGE_NAMES, changeLanguage, currentLanguage } from '../../lib/i18n/index.ts';
 import styles from './LoginPage.module.css';
+import { LOGIN_OTP_START_URL, postJson, type LoginAnswer, type OtpBinding } from './loginApi.ts';
+import { MfaStep } from './MfaStep.tsx';
+import { OtpBindStep } from './OtpBindStep.tsx';
 
 interface Values {
   username: string;
@@ -13,22 +16,19 @@ interface Values {
   auto_login: boolean;
 }
 
-/** Sends the credentials to the login endpoint; the answer says where to go or what was wrong. */
-async function submitLogin(values: Values, next: string | null): Promise<LoginResult> {
-  const res = await fetch(LOGIN_PATH, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', [CSRF_HEADER]: csrfToken() ?? '' },
-    body: JSON.stringify({ ...values, next }),
-  });
-  return (await res.json()) as LoginResult;
+/** Sends the credentials, the password encrypted with the page's key (api-contract §2.2). */
+async function submitLogin(values: Values, next: string | null): Promise<LoginAnswer> {
+  return postJson<LoginAnswer>(LOGIN_PATH, { ...values, password: await encryptSecret(values.password), next });
 }
+
+type Step = { kind: 'password' } | { kind: 'mfa'; choices: string[] } | { kind: 'bind'; binding: OtpBinding };
 
 export function LoginPage({ onLanguage }: { onLanguage: (l: Language) => void }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [title, setTitle] = useState('Gatehouse');
+  const [step, setStep] = useState<Step>({ kind: 'password' });
   const next = new URLSearchParams(window.location.search).get('next');
 
   useEffect(() => {
@@ -51,11 +51,25 @@ export function LoginPage({ onLanguage }: { onLanguage: (l: Language) => void })
         window.location.assign(result.next ?? '/ui/');
         return;
       }
-      setError(result.msg ?? result.error);
+      if (result.error === 'mfa_required') {
+        setStep({ kind: 'mfa', choices: result.data?.choices ?? ['otp'] });
+      } else if (result.error === 'mfa_unset') {
+        const binding = await postJson<OtpBinding & LoginAnswer>(LOGIN_OTP_START_URL, {});
+        if (binding.qr_code) setStep({ kind: 'bind', binding });
+        else setError(binding.msg ?? result.msg);
+      } else {
+        setError(result.msg ?? result.error);
+      }
     } catch {
       setError(t('login.networkError'));
     }
     setBusy(false);
+  };
+
+  const done = (target: string) => window.location.assign(target);
+  const back = () => {
+    setError(undefined);
+    setStep({ kind: 'password' });
   };
 
   return (
@@ -71,20 +85,24 @@ export function LoginPage({ onLanguage }: { onLanguage: (l: Language) => void })
           </div>
         </div>
         {error && <Alert type="error" showIcon title={error} className={styles.error} role="alert" data-testid="login-error" />}
-        <Form<Values> layout="vertical" onFinish={onFinish} initialValues={{ auto_login: false }} requiredMark={false}>
-          <Form.Item name="username" label={t('login.username')} rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
-            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus size="large" />
-          </Form.Item>
-          <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" size="large" />
-          </Form.Item>
-          <Form.Item name="auto_login" valuePropName="checked">
-            <Checkbox>{t('login.autoLogin')}</Checkbox>
-          </Form.Item>
-          <Button type="primary" htmlType="submit" size="large" block loading={busy}>
-            {t('login.submit')}
-          </Button>
-        </Form>
+        {step.kind === 'mfa' && <MfaStep choices={step.choices} onDone={done} onError={setError} onBack={back} />}
+        {step.kind === 'bind' && <OtpBindStep binding={step.binding} onDone={done} onError={setError} onBack={back} />}
+        {step.kind === 'password' && (
+          <Form<Values> layout="vertical" onFinish={onFinish} initialValues={{ auto_login: false }} requiredMark={false}>
+            <Form.Item name="username" label={t('login.username')} rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
+              <Input prefix={<UserOutlined />} autoComplete="username" autoFocus size="large" />
+            </Form.Item>
+            <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
+              <Input.Password prefix={<LockOutlined />} autoComplete="current-password" size="large" />
+            </Form.Item>
+            <Form.Item name="auto_login" valuePropName="checked">
+              <Checkbox>{t('login.autoLogin')}</Checkbox>
+            </Form.Item>
+            <Button type="primary" htmlType="submit" size="large" block loading={busy}>
+              {t('login.submit')}
+            </Button>
+          </Form>
+        )}
         <div className={styles.languages}>
           <Segmented<Language>
             size="small"

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './m0001_init.ts';
 import * as m0002 from './m0002_groups_audit.ts';
 import * as m0003 from './m0003_binding_org_index.ts';
+import * as m0050 from './m0050_mfa_messages.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -13,4 +14,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_groups_audit': m0002,
   '0003_binding_org_index': m0003,
+  '0050_mfa_messages': m0050,
 };

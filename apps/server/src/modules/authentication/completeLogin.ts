@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CSRF_COOKIE, CSRF_HEADER, type LoginResult } from '@gatehouse/contract';
+import { setCsrfCookie, setSessionCookies } from '../../http/cookies.ts';
+import { randomToken } from '../../platform/crypto/password.ts';
+import { clearFlow } from './authFlow.ts';
+import { dropBrowserKey } from './browserKeys.ts';
+
+/**
+ * Ends a sign-in on the login page: a new session (any previous one of this browser ends), its
+ * cookies and CSRF token, the pending-step state cleared, and the browser's transport key dropped
+ * so the next page gets a new one (api-contract §2.2).
+ */
+export async function completeLogin(req: FastifyRequest, reply: FastifyReply, userId: string, autoLogin: boolean, next: string): Promise<FastifyReply> {
+  const { sessions, settings } = req.server.deps;
+  const age = await settings.sessionAgeSeconds();
+  if (req.session) await sessions.destroy(req.session.id);
+  const csrf = randomToken(24);
+  const { key } = await sessions.create(userId, { csrf, auto_login: autoLogin, login_time: new Date().toISOString(), oid: req.org.id }, age);
+  setSessionCookies(reply, key, autoLogin, age);
+  setCsrfCookie(reply, csrf);
+  await clearFlow(req);
+  await dropBrowserKey(req);
+  const result: LoginResult = { ok: true, next };
+  return reply.send(result);
+}
+
+/** The login page's failure answer (`LoginResult`), with optional data for the next step. */
+export function loginFail(reply: FastifyReply, status: number, error: string, msg: string, data?: Record<string, unknown>): FastifyReply {
+  return reply.code(status).send({ ok: false, error, msg, ...(data ? { data } : {}) });
+}
+
+/** Login CSRF: the page echoes the cookie it was given; a cross-site form cannot. */
+export function loginCsrfOk(req: FastifyRequest): boolean {
+  const cookie = req.cookies[CSRF_COOKIE];
+  return Boolean(cookie) && req.headers[CSRF_HEADER.toLowerCase()] === cookie;
+}

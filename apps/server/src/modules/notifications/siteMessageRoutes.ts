@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, validationError } from '../../http/errors.ts';
+import { formatDateTime } from '../../http/datetime.ts';
+import { t } from '../../http/messages.ts';
+import { toBool } from '../../platform/db/schema.ts';
+import { sanitizeMessageHtml } from './sanitize.ts';
+import { markRead, sendSiteMessage, unreadTotal } from './siteMessages.ts';
+
+/** `/api/v1/notifications/site-messages/` (api-contract §4.19): the caller's own messages. */
+const BASE = '/api/v1/notifications/site-messages/';
+const MAX_LIMIT = 100;
+
+type Query = Record<string, string | undefined>;
+
+function page(query: Query): { limit: number; offset: number } | undefined {
+  const l = query.limit;
+  if (!l || !/^\d+$/.test(l) || Number(l) <= 0) return undefined;
+  const o = query.offset;
+  return { limit: Math.min(Number(l), MAX_LIMIT), offset: o && /^\d+$/.test(o) ? Number(o) : 0 };
+}
+
+function pageUrl(req: FastifyRequest, limit: number, offset: number): string {
+  const u = new URL(req.url, `${req.protocol}://${req.host}`);
+  u.searchParams.set('limit', String(limit));
+  if (offset > 0) u.searchParams.set('offset', String(offset));
+  else u.searchParams.delete('offset');
+  return u.toString();
+}
+
+function baseQuery(req: FastifyRequest) {
+  let q = req.db
+    .selectFrom('notifications_sitemessage as m')
+    .innerJoin('notifications_messagecontent as c', 'c.id', 'm.content_id')
+    .leftJoin('users_user as s', 's.id', 'c.sender_id')
+    .where('m.user_id', '=', req.user!.id);
+  const hasRead = (req.query as Query).has_read;
+  if (hasRead === 'true' || hasRead === '1') q = q.where('m.has_read', '=', true);
+  if (hasRead === 'false' || hasRead === '0') q = q.where('m.has_read', '=', false);
+  return q;
+}
+
+function rowsQuery(req: FastifyRequest) {
+  return baseQuery(req)
+    .select([
+      'm.id', 'm.has_read', 'm.read_at', 'm.date_created', 'c.id as content_id', 'c.subject', 'c.message',
+      'c.date_created as content_created', 'c.date_updated as content_updated', 'c.sender_id', 's.name as sender_name',
+    ])
+    .orderBy('m.date_created', 'desc')
+    .orderBy('m.id');
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof rowsQuery>['execute']>>[number];
+
+function serialize(req: FastifyRequest, r: Row) {
+  return {
+    id: r.id,
+    has_read: toBool(r.has_read),
+    read_at: formatDateTime(r.read_at, req.tz),
+    content: {
+      id: r.content_id,
+      subject: r.subject,
+      message: sanitizeMessageHtml(r.message),
+      date_created: formatDateTime(r.content_created, req.tz),
+      date_updated: formatDateTime(r.content_updated, req.tz),
+      sender: r.sender_id ? { id: r.sender_id, name: r.sender_name ?? '' } : null,
+    },
+    date_created: formatDateTime(r.date_created, req.tz),
+  };
+}
+
+async function list(req: FastifyRequest) {
+  const p = page(req.query as Query);
+  if (!p) return (await rowsQuery(req).execute()).map((r) => serialize(req, r));
+  const counted = await baseQuery(req).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const count = Number(counted?.n ?? 0);
+  const rows = await rowsQuery(req).limit(p.limit).offset(p.offset).execute();
+  return {
+    count,
+    next: p.offset + p.limit < count ? pageUrl(req, p.limit, p.offset + p.limit) : null,
+    previous: p.offset > 0 ? pageUrl(req, p.limit, Math.max(0, p.offset - p.limit)) : null,
+    results: rows.map((r) => serialize(req, r)),
+  };
+}
+
+async function retrieve(req: FastifyRequest<{ Params: { id: string } }>) {
+  const row = await rowsQuery(req).where('m.id', '=', req.params.id).executeTakeFirst();
+  if (!row) throw new ApiError(404, { detail: 'SiteMessage object does not exist.', code: 'object_does_not_exist' });
+  return serialize(req, row);
+}
+
+async function markAsRead(req: FastifyRequest<{ Body: { ids?: unknown } }>) {
+  const ids = req.body?.ids;
+  if (!Array.isArray(ids) || ids.some((i) => typeof i !== 'string')) throw validationError({ ids: [t(req.lang, 'field_required')] });
+  await markRead(req.db, req.server.deps.bus, req.user!.id, ids as string[]);
+  return { detail: 'ok' };
+}
+
+async function markAllAsRead(req: FastifyRequest) {
+  await markRead(req.db, req.server.deps.bus, req.user!.id);
+  return { detail: 'ok' };
+}
+
+interface SendBody {
+  subject?: unknown;
+  message?: unknown;
+  user_ids?: unknown;
+  group_ids?: unknown;
+  is_broadcast?: unknown;
+}
+
+const stringList = (v: unknown): string[] | undefined => (v === undefined || v === null ? [] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
+
+/** `POST send/`: superusers (no builtin role holds `notifications.add_sitemessage`). */
+async function send(req: FastifyRequest<{ Body: SendBody }>, reply: FastifyReply) {
+  const body = req.body ?? {};
+  const errors: Record<string, string[]> = {};
+  const subject = typeof body.subject === 'string' ? body.subject.trim() : '';
+  const message = typeof body.message === 'string' ? body.message : '';
+  if (!subject) errors.subject = [t(req.lang, 'field_required')];
+  else if (subject.length > 1024) errors.subject = ['Ensure this field has no more than 1024 characters.'];
+  if (!message.trim()) errors.message = [t(req.lang, 'field_required')];
+  const userIds = stringList(body.user_ids);
+  const groupIds = stringList(body.group_ids);
+  if (!userIds) errors.user_ids = ['Expected a list of items.'];
+  if (!groupIds) errors.group_ids = ['Expected a list of items.'];
+  const isBroadcast = body.is_broadcast === true;
+  if (Object.keys(errors).length) throw validationError(errors);
+  const recipients = new Set<string>();
+  if (userIds!.length) {
+    for (const r of await req.db.selectFrom('users_user').select('id').where('id', 'in', userIds!).execute()) recipients.add(r.id);
+  }
+  if (groupIds!.length) {
+    const members = await req.db.selectFrom('users_user_groups').select('user_id').where('usergroup_id', 'in', groupIds!).execute();
+    for (const r of members) recipients.add(r.user_id);
+  }
+  if (!isBroadcast && recipients.size === 0) throw validationError({ non_field_errors: ['No recipient: give user_ids, group_ids or is_broadcast.'] });
+  await sendSiteMessage(req.db, req.server.deps.bus, { subject, message, userIds: [...recipients], senderId: req.user!.id, isBroadcast });
+  return reply.code(201).send({ detail: 'ok' });
+}
+
+export function registerSiteMessageRoutes(app: FastifyInstance): void {
+  app.get(BASE, list);
+  app.get(`${BASE}unread-total/`, async (req) => ({ total: await unreadTotal(req.db, req.user!.id) }));
+  app.patch(`${BASE}mark-as-read/`, markAsRead);
+  app.patch(`${BASE}mark-as-read-all/`, markAllAsRead);
+  app.post(`${BASE}send/`, { config: { perm: 'notifications.add_sitemessage' } }, send);
+  app.get(`${BASE}:id/`, retrieve);
+}

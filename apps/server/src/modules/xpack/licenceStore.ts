@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { text, type Language } from '@gatehouse/contract';
+import type { DB } from '../../platform/db/schema.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import { checkLicence, daysLeft, generateOperatorKeys, issueLicence, type LicencePayload } from './licence.ts';
+
+/**
+ * Where licences live: the current licence in the settings table (`LICENSE`); trusted public keys
+ * from `GATEHOUSE_LICENSE_PUBLIC_KEY` and this install's own key in `DATA_DIR/licence/`. A fresh
+ * install creates that key pair and issues itself an Enterprise licence, so every feature works
+ * from the first start.
+ */
+export const LICENCE_DIR = 'licence';
+const SELF_YEARS = 10;
+
+export const LICENCE_MSG = {
+  format: text('This file is not a Gatehouse licence.', '该文件不是 Gatehouse 许可证。', 'このファイルは Gatehouse ライセンスではありません。'),
+  signature: text('The licence signature is not valid: the file was changed or comes from an unknown issuer.', '许可证签名无效：文件已被修改或来自未知的签发方。', 'ライセンスの署名が無効です。ファイルが変更されたか、不明な発行元のものです。'),
+};
+
+export interface LicenceState {
+  valid: boolean;
+  payload?: LicencePayload;
+  expired?: boolean;
+  daysLeft?: number;
+}
+
+function ownKeyFiles(dataDir: string) {
+  const dir = path.join(dataDir, LICENCE_DIR);
+  return { dir, priv: path.join(dir, 'operator.key'), pub: path.join(dir, 'operator.pub') };
+}
+
+export function trustedKeys(dataDir: string, envKey: string | undefined): string[] {
+  const keys: string[] = [];
+  if (envKey) keys.push(envKey.includes('BEGIN') ? envKey : Buffer.from(envKey, 'base64').toString('utf8'));
+  const { pub } = ownKeyFiles(dataDir);
+  if (fs.existsSync(pub)) keys.push(fs.readFileSync(pub, 'utf8'));
+  return keys;
+}
+
+/** Creates this install's key pair and self-issued licence when none exists yet. */
+export async function ensureSelfLicence(db: Kysely<DB>, settings: SettingsStore, dataDir: string): Promise<void> {
+  const row = await db.selectFrom('settings_setting').select('name').where('name', '=', 'LICENSE').executeTakeFirst();
+  if (row) return;
+  const files = ownKeyFiles(dataDir);
+  fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+  if (!fs.existsSync(files.priv)) {
+    const keys = generateOperatorKeys();
+    fs.writeFileSync(files.priv, keys.privatePem, { mode: 0o600 });
+    fs.writeFileSync(files.pub, keys.publicPem, { mode: 0o644 });
+  }
+  const expires = new Date();
+  expires.setUTCFullYear(expires.getUTCFullYear() + SELF_YEARS);
+  const licence = issueLicence(fs.readFileSync(files.priv, 'utf8'), {
+    corporation: 'Gatehouse', edition: 'Enterprise', expired: expires.toISOString().slice(0, 10), asset_count: 0,
+  });
+  await settings.set('LICENSE', licence, 'license');
+}
+
+export async function licenceState(settings: SettingsStore, keys: string[]): Promise<LicenceState> {
+  const text = await settings.getRaw<string>('LICENSE');
+  if (!text) return { valid: false };
+  const check = checkLicence(text, keys);
+  if (!check.ok) return { valid: false };
+  const left = daysLeft(check.payload);
+  return { valid: left >= 0, payload: check.payload, expired: left < 0, daysLeft: left };
+}
+
+export function licenceError(reason: 'format' | 'signature', lang: Language): string {
+  return LICENCE_MSG[reason][lang];
+}
