@@ -1,4 +1,4 @@
-import { text, type I18nText, type Language } from '@gatehouse/contract';
+import { text, translator, type I18nText } from '@gatehouse/contract';
 
 /** Server-side messages in the three languages (api-contract §1.13: API messages are translated). */
 const MESSAGES = {
@@ -31,6 +31,4 @@ const MESSAGES = {
 
 export type MessageKey = keyof typeof MESSAGES;
 
-export function t(lang: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
-  return MESSAGES[key][lang].replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
-}
+export const t = translator(MESSAGES);

@@ -1,4 +1,4 @@
-import { text, type I18nText, type Language } from '@gatehouse/contract';
+import { text, translator, type I18nText } from '@gatehouse/contract';
 
 /** Validation and framework messages (DRF's texts, api-contract §1.7, §1.9, §1.11), in three languages. */
 const M = {
@@ -31,6 +31,4 @@ const M = {
 
 export type ResourceMessage = keyof typeof M;
 
-export function rt(lang: Language, key: ResourceMessage, params: Record<string, string | number> = {}): string {
-  return M[key][lang].replace(/\{(\w+)\}/g, (m, n: string) => (n in params ? String(params[n]) : m));
-}
+export const rt = translator(M);

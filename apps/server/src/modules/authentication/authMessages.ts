@@ -1,4 +1,4 @@
-import { text, type I18nText, type Language } from '@gatehouse/contract';
+import { text, translator, type I18nText } from '@gatehouse/contract';
 
 /** Messages of sign-in steps, MFA, re-verification and transported secrets, in the three languages. */
 const MESSAGES = {
@@ -43,6 +43,4 @@ const MESSAGES = {
 
 export type AuthMessageKey = keyof typeof MESSAGES;
 
-export function ta(lang: Language, key: AuthMessageKey, params: Record<string, string | number> = {}): string {
-  return MESSAGES[key][lang].replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
-}
+export const ta = translator(MESSAGES);
