@@ -4,3 +4,4 @@ export * from './categories.ts';
 export * from './permissions.ts';
 export * from './types.ts';
 export * from './i18nText.ts';
+export * from './routeMeta.ts';

@@ -1,11 +1,11 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ConfigProvider, App as AntApp } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@gatehouse/contract';
 import { ROUTES } from './routes.tsx';
-import { antdTheme } from './theme.ts';
+import { antdTheme, applyFavicon, applyTheme, primaryOf, storedThemeVariables, themeVariables } from './theme.ts';
 import { ANTD_LOCALES } from './antdLocale.ts';
 import { useAppStore } from './store.ts';
 
@@ -14,9 +14,13 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 export function App() {
   const { i18n } = useTranslation();
   const router = useMemo(() => createBrowserRouter(ROUTES as never, { basename: '/ui' }), []);
-  const primary = useAppStore((s) => s.publicSettings?.INTERFACE.theme_info.colors?.['--color-primary']);
+  const iface = useAppStore((s) => s.publicSettings?.INTERFACE);
+  // Until the public settings load, the colours of the last run (spec 01 §4 "Theme").
+  const theme = useMemo(() => (iface ? themeVariables(primaryOf(iface)) : storedThemeVariables() ?? themeVariables()), [iface]);
+  useEffect(() => applyTheme(theme), [theme]);
+  useEffect(() => applyFavicon(iface?.favicon), [iface?.favicon]);
   return (
-    <ConfigProvider theme={antdTheme(primary)} locale={ANTD_LOCALES[(i18n.language as Language) ?? 'en']}>
+    <ConfigProvider theme={antdTheme(theme)} locale={ANTD_LOCALES[(i18n.language as Language) ?? 'en']}>
       <AntApp>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />

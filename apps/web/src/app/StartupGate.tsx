@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from './store.ts';
 import { runStartup } from './startup.ts';
 import { Leaving } from './session.ts';
-import { BUILT_VIEWS, hasRoute } from './routes.tsx';
+import { BUILT_VIEWS, hasRoute } from './viewRoutes.ts';
+
+const currentPath = () => window.location.pathname.replace(/^\/ui(?=\/|$)/, '') || '/';
 
 /** Runs the startup sequence once per app state before any page renders. */
 export function StartupGate() {
@@ -16,14 +18,21 @@ export function StartupGate() {
   const { t } = useTranslation();
   const [error, setError] = useState<string>();
   const [attempt, setAttempt] = useState(0);
+  // The address the sequence sent the user to, until the router shows it.
+  const [redirecting, setRedirecting] = useState<string>();
 
   useEffect(() => {
     if (inited) return;
     let cancelled = false;
-    runStartup(location.pathname, { builtViews: BUILT_VIEWS, hasRoute })
+    // The browser's address is current even while the router is still rendering a navigation.
+    const path = currentPath();
+    runStartup(path, { builtViews: BUILT_VIEWS, hasRoute })
       .then((r) => {
         if (cancelled) return;
-        if (r.redirect && r.redirect !== location.pathname) navigate(r.redirect, { replace: true });
+        if (r.redirect && r.redirect !== path) {
+          setRedirecting(r.redirect);
+          void navigate(r.redirect, { replace: true });
+        }
         install({ ...r.state, inited: true });
       })
       .catch((e: unknown) => {
@@ -36,6 +45,10 @@ export function StartupGate() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [inited, attempt]);
 
+  useEffect(() => {
+    if (redirecting && location.pathname === redirecting) setRedirecting(undefined);
+  }, [redirecting, location.pathname]);
+
   if (error) {
     return (
       <Result
@@ -45,6 +58,7 @@ export function StartupGate() {
       />
     );
   }
-  if (!inited) return <Spin fullscreen tip={t('common.loading')} />;
+  // No page renders at the address the sequence turned away from (its catch-all would navigate on).
+  if (!inited || (redirecting && location.pathname !== redirecting)) return <Spin fullscreen tip={t('common.loading')} />;
   return <Outlet />;
 }

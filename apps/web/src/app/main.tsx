@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { initI18n } from '../lib/i18n/index.ts';
+import './global.css';
 
 initI18n();
 

@@ -1,28 +1,39 @@
 import { Navigate } from 'react-router';
-import { matchRoutes } from 'react-router';
 import { StartupGate } from './StartupGate.tsx';
 import type { AppRoute } from './routeTypes.ts';
-import { consoleRoute } from '../features/console/routes.tsx';
+import { PREPARED_VIEWS } from './viewRoutes.ts';
+import { prepareRoutes } from './routeRegistry.ts';
+import { Layout } from '../shell/Layout.tsx';
 import { NotFoundPage } from '../shell/NotFoundPage.tsx';
+import { RedirectPage } from '../shell/RedirectPage.tsx';
+import { RootPage } from '../shell/RootPage.tsx';
+import { SessionDetailRedirect } from '../shell/SessionDetailRedirect.tsx';
 
-/** Every view built into this console; features register theirs here. */
-export const VIEW_ROUTES: AppRoute[] = [consoleRoute];
+export { BUILT_VIEWS, hasRoute, VIEW_ROUTES } from './viewRoutes.ts';
 
-export const BUILT_VIEWS: ReadonlySet<string> = new Set(VIEW_ROUTES.map((r) => r.path!.replace(/\/$/, '')));
-
+/**
+ * The router of spec 01 §2 (basename /ui): the startup gate runs first; the root goes to the
+ * preferred view (or the overview); views, the not-found page and the refresh redirect render in
+ * the layout; unknown paths go to /404.
+ */
 export const ROUTES: AppRoute[] = [
   {
     path: '/',
     element: <StartupGate />,
     children: [
-      ...VIEW_ROUTES,
-      { path: '404', element: <NotFoundPage />, handle: { title: 'route.NotFound' } },
+      { index: true, element: <RootPage />, handle: { title: 'route.Overview' } },
+      {
+        element: <Layout />,
+        children: [
+          ...PREPARED_VIEWS,
+          ...prepareRoutes([
+            { path: '404', element: <NotFoundPage />, handle: { title: 'route.NotFound' } },
+            { path: 'redirect/*', element: <RedirectPage /> },
+          ]),
+        ] as AppRoute[],
+      },
+      { path: 'terminal/sessions/:id', element: <SessionDetailRedirect /> },
       { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },
 ];
-
-export function hasRoute(path: string): boolean {
-  const matches = matchRoutes(ROUTES as never, path);
-  return Boolean(matches?.length) && matches![matches!.length - 1]!.route.path !== '*';
-}

@@ -4,7 +4,7 @@ import { HttpError, http, httpContext } from '../lib/http.ts';
 import type { AppState } from './store.ts';
 import { checkSessionCookie, goToLogin } from './session.ts';
 import { chooseOrg, storeOrg, storedOrg } from './orgs.ts';
-import { isViewPermitted, preferredView, viewOfPath, type SwitchableView } from './views.ts';
+import { checkView } from './views.ts';
 
 export interface StartupEnv {
   /** Views that have routes built into this console. */
@@ -42,21 +42,9 @@ export async function runStartup(pathname: string, env: StartupEnv): Promise<Sta
   const settings = await http.get<PublicSettings>('/api/v1/settings/public/');
   httpContext.xpackEnabled = settings.XPACK_ENABLED;
 
-  let redirect: string | undefined;
-  let view = viewOfPath(pathname);
-  const checked = ['console', 'audit', 'workbench', 'tickets'] as const;
-  if ((checked as readonly string[]).includes(view)) {
-    const v = view as SwitchableView;
-    if (!env.builtViews.has(v) || !isViewPermitted(v, profile, settings)) {
-      const fallback = preferredView(profile, settings, env.builtViews);
-      redirect = fallback ? `/${fallback}` : '/404';
-      view = fallback ?? '';
-    }
-  } else if (view === '') {
-    const fallback = preferredView(profile, settings, env.builtViews);
-    if (pathname === '/' || pathname === '') redirect = fallback ? `/${fallback}` : '/404';
-    view = fallback ?? '';
-  }
+  const checked = checkView(pathname, profile, settings, env.builtViews);
+  let redirect = checked.redirect;
+  const view = checked.view;
 
   const current = await http.get<CurrentOrg>('/api/v1/orgs/orgs/current/');
   const remembered = storedOrg(profile.username) ?? current;

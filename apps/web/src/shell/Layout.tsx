@@ -1,65 +1,73 @@
-import { useMemo } from 'react';
-import { Link, Outlet, useLocation, useMatches } from 'react-router';
-import { Dropdown, Layout as AntLayout, Menu, Typography, type MenuProps } from 'antd';
-import { DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { useTranslation } from 'react-i18next';
-import { hasPermission } from '@gatehouse/contract';
-import type { AppRoute, RouteMeta } from '../app/routeTypes.ts';
-import { useAppStore } from '../app/store.ts';
-import { logout } from '../app/session.ts';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { Typography } from 'antd';
+import { viewOfPath } from '../app/views.ts';
+import type { ViewName } from '../app/orgs.ts';
+import { Footer } from './Footer.tsx';
+import { ForbiddenPage } from './ForbiddenPage.tsx';
+import { Navbar } from './Navbar.tsx';
+import { NotFoundPage } from './NotFoundPage.tsx';
+import { PageBanners } from './PageBanners.tsx';
+import { contentMargin, deviceOfWidth, useShellStore } from './shellStore.ts';
+import { Sidebar } from './Sidebar.tsx';
+import { TagsBar } from './TagsBar.tsx';
+import { useCurrentView, usePageAccess } from './useShellContext.ts';
 import { usePageTitle } from './usePageTitle.ts';
 import styles from './Layout.module.css';
 
-function menuItems(view: AppRoute, perms: ReadonlySet<string>, t: (k: string) => string): MenuProps['items'] {
-  const base = `/${view.path}`;
-  return (view.children ?? [])
-    .filter((r) => r.path && r.handle && !r.handle.hidden && hasPermission(perms, r.handle.permissions ?? []))
-    .map((r) => ({ key: `${base}/${r.path}`, icon: r.handle!.icon, label: <Link to={`${base}/${r.path}`}>{t(r.handle!.title)}</Link> }));
+/** Follows the window width: below 992 px the layout is mobile and the sidebar closes. */
+function useDevice(): void {
+  const setDevice = useShellStore((s) => s.setDevice);
+  useEffect(() => {
+    const update = () => setDevice(deviceOfWidth(window.innerWidth));
+    update();
+    window.addEventListener('resize', update);
+    return () => window.removeEventListener('resize', update);
+  }, [setDevice]);
 }
 
-/** The frame around every page of a view: sidebar menu, navbar, content. */
-export function Layout({ view }: { view: AppRoute }) {
-  const { t } = useTranslation();
-  const location = useLocation();
-  const matches = useMatches();
-  const profile = useAppStore((s) => s.profile);
-  const perms = useAppStore((s) => s.perms);
-  const org = useAppStore((s) => s.currentOrg);
+/** The frame around every page (spec 01 §2 "Layout shell"): sidebar, navbar, tags bar, heading, footer. */
+export function Layout() {
+  useDevice();
+  const { pathname } = useLocation();
+  const view = useCurrentView();
+  const viewName = view.handle.resolved.view as ViewName;
+  const setLastView = useShellStore((s) => s.setLastView);
+  const device = useShellStore((s) => s.device);
+  const opened = useShellStore((s) => s.sidebarOpened);
+  const closeSidebar = useShellStore((s) => s.closeSidebar);
   const title = usePageTitle();
-  const items = useMemo(() => menuItems(view, perms, t), [view, perms, t]);
-  const selected = matches.map((m) => m.pathname.replace(/\/$/, '')).filter((p) => p.startsWith(location.pathname.split('/').slice(0, 3).join('/')));
+  const access = usePageAccess();
+  const inView = viewOfPath(pathname) === viewName;
 
-  const account: MenuProps['items'] = [
-    { key: 'logout', icon: <LogoutOutlined />, label: t('common.logout'), onClick: () => { try { logout(); } catch { /* leaving */ } } },
-  ];
+  useEffect(() => {
+    if (inView) setLastView(viewName);
+  }, [inView, viewName, setLastView]);
+
+  // On a narrow screen, the overlay sidebar closes once a page is chosen.
+  useEffect(() => {
+    if (device === 'mobile') closeSidebar();
+  }, [pathname, device, closeSidebar]);
+
+  let page = <Outlet />;
+  if (access === 'forbidden') page = <ForbiddenPage />;
+  else if (access === 'notFound') page = <NotFoundPage />;
 
   return (
-    <AntLayout className={styles.root}>
-      <AntLayout.Sider width={200} className={styles.sider} theme="dark">
-        <Link to="/" className={styles.logo}>
-          <img src="/ui/logo-text.svg" alt="Gatehouse" height={28} />
-        </Link>
-        <div className={styles.viewName}>{t(view.handle?.title ?? '')}</div>
-        <Menu theme="dark" mode="inline" items={items} selectedKeys={selected} />
-      </AntLayout.Sider>
-      <AntLayout>
-        <AntLayout.Header className={styles.header}>
-          <Typography.Text className={styles.org} data-testid="current-org">
-            {org ? `${t('common.organization')}: ${org.name}` : null}
-          </Typography.Text>
-          <Dropdown menu={{ items: account }} trigger={['click']}>
-            <a className={styles.account} data-testid="account-menu" onClick={(e) => e.preventDefault()}>
-              <UserOutlined /> {profile?.name} <DownOutlined />
-            </a>
-          </Dropdown>
-        </AntLayout.Header>
-        <AntLayout.Content className={styles.content}>
-          {title && <Typography.Title level={4} className={styles.pageTitle}>{title}</Typography.Title>}
-          <Outlet />
-        </AntLayout.Content>
-      </AntLayout>
-    </AntLayout>
+    <div className={styles.root} data-device={device}>
+      <Sidebar view={view} />
+      <div className={styles.main} style={{ marginLeft: contentMargin(device, opened) }}>
+        <Navbar view={viewName} />
+        <TagsBar view={view} />
+        {inView && title && access === 'ok' && (
+          <div className={styles.heading}>
+            <Typography.Title level={1} className={styles.title}>{title}</Typography.Title>
+            <PageBanners />
+          </div>
+        )}
+        <main className={styles.content}>{page}</main>
+        <Footer />
+      </div>
+    </div>
   );
 }
-
-export type { RouteMeta };

@@ -41,6 +41,10 @@ export const userResource: ResourceDef = {
   fieldsSmall: ['id', 'name', 'username', 'email', 'is_active', 'source'],
   defaultOrder: ['name'],
   dateRangeField: 'date_joined',
+  extraFilters: {
+    group_id: (q, value, ctx) => q.where(sql.ref('users_user.id'), 'in', ctx.db.selectFrom('users_user_groups').select('user_id').where('usergroup_id', '=', value)),
+    exclude_group_id: (q, value, ctx) => q.where(sql.ref('users_user.id'), 'not in', ctx.db.selectFrom('users_user_groups').select('user_id').where('usergroup_id', '=', value)),
+  },
   nameOf: (r) => `${r.name}(${r.username})`,
 
   scope(q, ctx) {

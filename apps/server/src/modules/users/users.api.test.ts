@@ -201,6 +201,9 @@ describe('user groups (org-scoped)', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ name: 'ops', users: [{ id: a.id, name: 'User a' }], users_amount: 1, org_id: DEFAULT_ORG_ID, org_name: 'DEFAULT' });
     expect((await list('groups=ops')).map((u: { username: string }) => u.username)).toEqual(['user_a']);
+    const gid = res.json().id;
+    expect((await list(`group_id=${gid}`)).map((u: { username: string }) => u.username)).toEqual(['user_a']);
+    expect((await list(`exclude_group_id=${gid}&order=username`)).map((u: { username: string }) => u.username)).not.toContain('user_a');
     expect((await admin.post(G, { name: 'ops' })).json().name[0]).toMatch(/already exists/);
   });
 

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { E2E_ADMIN_PASSWORD } from './server.ts';
+import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+
+/** Issue 4, the application shell, as a person uses it: sidebar, views, tags, languages, help. */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => browser.close());
+
+interface Session {
+  ctx: BrowserContext;
+  page: Page;
+}
+
+/** A signed-in admin on the dashboard; the one-time view-switcher tip is already seen unless asked. */
+async function signedIn(opts: { width?: number; tip?: boolean } = {}): Promise<Session> {
+  const ctx = await newContext(browser, inject('baseURL'), { width: opts.width ?? 1400, height: 900 });
+  if (!opts.tip) await ctx.addInitScript(() => localStorage.setItem('viewSwitcherTip', '1'));
+  const page = await ctx.newPage();
+  await page.goto('/core/auth/login/');
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  await page.waitForURL('**/ui/console/dashboard');
+  await page.getByTestId('dashboard-welcome').waitFor();
+  return { ctx, page };
+}
+
+const path = (page: Page) => new URL(page.url()).pathname;
+const sidebar = (page: Page) => page.getByTestId('sidebar');
+const tags = (page: Page) => page.getByTestId('tag');
+const menuText = (page: Page) => page.getByTestId('sidebar-menu').innerText();
+
+/** An unknown address lands on the 404 page, which joins the dashboard in the tags bar. */
+async function openNotFound(page: Page): Promise<void> {
+  await page.goto('/ui/nowhere');
+  await page.waitForURL('**/ui/404');
+  await page.getByTestId('not-found').waitFor();
+  await expect.poll(() => tags(page).allInnerTexts()).toEqual(['Dashboard', 'Page not found']);
+}
+
+async function tagMenu(page: Page, tagPath: string, action: string): Promise<void> {
+  await page.locator(`[data-testid="tag"][data-path="${tagPath}"]`).click({ button: 'right' });
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+describe('the sidebar', () => {
+  it('collapses to 54 px, stays collapsed after a reload, and opens again to 200 px', async () => {
+    const { ctx, page } = await signedIn();
+    expect(await sidebar(page).getAttribute('data-state')).toBe('open');
+    expect((await sidebar(page).boundingBox())!.width).toBe(200);
+    await screenshot(page, 'shell-1400-sidebar-open');
+
+    await page.getByTestId('sidebar-toggle').click();
+    await expect.poll(async () => (await sidebar(page).boundingBox())!.width).toBe(54);
+    expect((await ctx.cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0');
+    await page.reload();
+    await page.getByTestId('dashboard-welcome').waitFor();
+    expect(await sidebar(page).getAttribute('data-state')).toBe('closed');
+    await expect.poll(async () => (await page.getByTestId('footer').boundingBox())!.x).toBe(54);
+    await screenshot(page, 'shell-1400-sidebar-closed');
+
+    await page.getByTestId('sidebar-toggle').click();
+    await expect.poll(async () => (await sidebar(page).boundingBox())!.width).toBe(200);
+    await expect.poll(async () => (await page.getByTestId('footer').boundingBox())!.x).toBe(200);
+    expect((await ctx.cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('1');
+    await ctx.close();
+  });
+
+  it('is closed at 800 px wide, opens over the page, and closes from the mask', async () => {
+    const { ctx, page } = await signedIn({ width: 800 });
+    expect(await sidebar(page).getAttribute('data-state')).toBe('closed');
+    await expect.poll(async () => (await sidebar(page).boundingBox())!.x + 200).toBeLessThanOrEqual(0);
+    expect((await page.getByTestId('footer').boundingBox())!.x).toBe(0);
+    await screenshot(page, 'shell-800-sidebar-closed');
+
+    await page.getByTestId('sidebar-toggle').click();
+    await expect.poll(async () => (await sidebar(page).boundingBox())!.x).toBe(0);
+    expect(await menuText(page)).toContain('Dashboard');
+    await screenshot(page, 'shell-800-sidebar-open');
+    await page.getByTestId('sidebar-mask').click({ position: { x: 700, y: 400 } });
+    expect(await sidebar(page).getAttribute('data-state')).toBe('closed');
+    // Closing it on a narrow screen is not a preference to keep.
+    expect((await ctx.cookies()).find((c) => c.name === 'sidebarStatus')).toBeUndefined();
+    await ctx.close();
+  });
+});
+
+describe('views', () => {
+  it('keep the chosen view in PreView across reloads, and send the root and unbuilt views to it', async () => {
+    const { ctx, page } = await signedIn({ tip: true });
+    const tip = page.getByTestId('view-switcher-tip');
+    await tip.waitFor();
+    await screenshot(page, 'shell-1400-view-switcher-tip');
+    await page.getByRole('button', { name: 'Got it' }).click();
+    await tip.waitFor({ state: 'hidden' });
+
+    await page.getByTestId('view-switcher').click();
+    await page.getByRole('menuitem', { name: 'Console' }).click();
+    await page.waitForURL('**/ui/console/dashboard');
+    await page.getByTestId('dashboard-welcome').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('PreView'))).toBe('console');
+
+    await page.reload();
+    await page.getByTestId('dashboard-welcome').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('PreView'))).toBe('console');
+    expect(await tip.count()).toBe(0);
+    await page.goto('/ui/');
+    await page.waitForURL('**/ui/console/dashboard');
+
+    // A view that is not built (audit) gives way to the stored one.
+    await page.goto('/ui/audit/dashboard');
+    await page.waitForURL('**/ui/console/dashboard');
+    await ctx.close();
+  });
+});
+
+describe('the tags bar', () => {
+  it('refreshes a page through the redirect path', async () => {
+    const { ctx, page } = await signedIn();
+    await openNotFound(page);
+    await page.getByTestId('not-found').evaluate((el) => el.setAttribute('data-stale', 'yes'));
+    await screenshot(page, 'shell-1400-tags');
+    await tagMenu(page, '/404', 'Refresh');
+    await expect.poll(() => page.locator('[data-testid="not-found"]:not([data-stale])').count()).toBe(1);
+    expect(path(page)).toBe('/ui/404');
+    await ctx.close();
+  });
+
+  it('closes the active tag and moves to the last remaining one; affix tags have no close', async () => {
+    const { ctx, page } = await signedIn();
+    await openNotFound(page);
+    await page.locator('[data-testid="tag"][data-path="/console/dashboard"]').click({ button: 'right' });
+    expect(await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem').allInnerTexts()).toEqual(['Refresh', 'Close others', 'Close all']);
+    await page.keyboard.press('Escape');
+    await tagMenu(page, '/404', 'Close');
+    await page.waitForURL('**/ui/console/dashboard');
+    await expect.poll(() => tags(page).allInnerTexts()).toEqual(['Dashboard']);
+    await ctx.close();
+  });
+
+  it('closes the other tags, and all of them but the affix ones', async () => {
+    const { ctx, page } = await signedIn();
+    await openNotFound(page);
+    await tagMenu(page, '/console/dashboard', 'Close others');
+    await page.waitForURL('**/ui/console/dashboard');
+    await expect.poll(() => tags(page).allInnerTexts()).toEqual(['Dashboard']);
+
+    await openNotFound(page);
+    await tagMenu(page, '/404', 'Close all');
+    await page.waitForURL('**/ui/console/dashboard');
+    await expect.poll(() => tags(page).allInnerTexts()).toEqual(['Dashboard']);
+    await ctx.close();
+  });
+});
+
+describe('languages', () => {
+  it('switch the menu and tags to Chinese and Japanese from the account menu, kept in django_language', async () => {
+    const { ctx, page } = await signedIn();
+    expect(await menuText(page)).toContain('Dashboard');
+    await page.getByTestId('account-menu').click();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await expect.poll(() => menuText(page)).toContain('仪表盘');
+    expect(await tags(page).allInnerTexts()).toEqual(['仪表盘']);
+    expect((await ctx.cookies()).find((c) => c.name === 'django_language')?.value).toBe('zh-hans');
+    await screenshot(page, 'shell-1400-zh');
+
+    await page.getByTestId('account-menu').click();
+    await page.getByRole('menuitem', { name: '日本語' }).click();
+    await expect.poll(() => menuText(page)).toContain('ダッシュボード');
+    expect((await ctx.cookies()).find((c) => c.name === 'django_language')?.value).toBe('ja');
+    await page.reload();
+    await page.getByTestId('dashboard-welcome').waitFor();
+    expect(await menuText(page)).toContain('ダッシュボード');
+    expect(await page.title()).toBe('ダッシュボード - Gatehouse');
+    await ctx.close();
+  });
+});
+
+describe('help', () => {
+  it('shows the product and version v3.7.1 in About', async () => {
+    const { ctx, page } = await signedIn();
+    await page.getByTestId('help-menu').click();
+    await page.getByRole('menuitem', { name: 'About' }).click();
+    const about = page.getByTestId('about-dialog');
+    await about.waitFor();
+    expect(await about.innerText()).toContain('Gatehouse');
+    expect(await about.innerText()).toContain('v3.7.1');
+    expect(await about.getByRole('link', { name: 'Download centre' }).getAttribute('href')).toBe('/core/download/');
+    expect(await about.getByRole('link', { name: 'Source code' }).getAttribute('target')).toBe('_blank');
+    await page.waitForTimeout(400); // let the dialog finish opening for the picture
+    await screenshot(page, 'shell-1400-about');
+    await ctx.close();
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { flattenRoutes, pathOfRouteName, prepareRoutes } from './routeRegistry.ts';
+import type { AppRoute } from './routeTypes.ts';
+
+const audit: AppRoute = {
+  path: 'audit',
+  handle: { title: 'route.Audit', showOrganization: true },
+  children: [
+    {
+      path: 'sessions',
+      handle: { title: 'route.Sessions', app: 'terminal' },
+      children: [
+        {
+          path: 'sessions',
+          handle: { title: 'route.SessionList' },
+          children: [
+            { index: true, handle: { title: 'route.SessionList', name: 'SessionList' } },
+            { path: ':id', handle: { title: 'route.SessionDetail', name: 'SessionDetail' } },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+const routes = prepareRoutes([audit]);
+const byName = (name: string) => flattenRoutes(routes).find((r) => r.handle.name === name)!.handle;
+
+describe('preparing routes', () => {
+  it('derives each route’s full path, type and permission from where it is mounted', () => {
+    expect(byName('SessionList').resolved).toMatchObject({
+      fullPath: '/audit/sessions/sessions', type: 'resource', action: 'list', permissions: ['terminal.view_session'],
+    });
+    expect(byName('SessionDetail').resolved).toMatchObject({
+      fullPath: '/audit/sessions/sessions/:id', type: 'crud', action: 'retrieve', activeMenu: '/audit/sessions/sessions',
+    });
+  });
+
+  it('keeps what a route states and passes the organisation flags down', () => {
+    expect(byName('SessionDetail').title).toBe('route.SessionDetail');
+    expect(byName('SessionDetail').resolved.showOrganization).toBe(true);
+    expect(routes[0]!.handle.resolved.permissions).toEqual([]);
+  });
+});
+
+describe('named routes', () => {
+  it('give the path of a built route with its parameters, and nothing for a route that is not built', () => {
+    expect(pathOfRouteName(routes, 'SessionDetail', { id: '42' })).toBe('/audit/sessions/sessions/42');
+    expect(pathOfRouteName(routes, 'SessionDetail', {})).toBeUndefined();
+    expect(pathOfRouteName(routes, 'TicketDetail', { id: '42' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,12 @@
+import { Navigate } from 'react-router';
+import type { AppRoute } from '../../../app/routeTypes.ts';
+import { resourceRoute } from '../../../resource/resourceRoute.tsx';
+import { groupPages } from './groupPages.tsx';
+import { userPages } from './userPages.tsx';
+
+/** The console's users app: `/console/users/users/*` and `/console/users/groups/*`. */
+export const usersRoutes: AppRoute[] = [
+  { index: true, element: <Navigate to="users/" replace /> },
+  resourceRoute(userPages),
+  resourceRoute(groupPages),
+];

@@ -1,0 +1,64 @@
+import { UserOutlined } from '@ant-design/icons';
+import { DetailCard } from '../../../resource/DetailCard.tsx';
+import type { CellFormatter } from '../../../resource/formatters.tsx';
+import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
+import { userFieldSpecs } from './fields.ts';
+
+const phone: CellFormatter = ({ value }) => {
+  const p = value as { code?: string; phone?: string } | null;
+  return p?.phone ? `${p.code ?? ''} ${p.phone}`.trim() : typeof value === 'string' && value ? value : '-';
+};
+
+/** Users (console-reference §3.1): `/console/users/users/` over `/api/v1/users/users/`. */
+export const userPages: ResourcePagesConfig = {
+  path: 'users',
+  url: '/api/v1/users/users/',
+  routeName: 'User',
+  titles: { list: 'users.route.UserList', create: 'users.route.UserCreate', update: 'users.route.UserUpdate', detail: 'users.route.UserDetail' },
+  kind: 'users.kind.User',
+  icon: <UserOutlined />,
+  list: {
+    name: 'UserList',
+    columnsExclude: [
+      'password', 'password_strategy', 'public_key', 'is_otp_secret_key_bound', 'mfa_enabled', 'is_superuser',
+      'mfa_force_enabled', 'is_service_account', 'avatar_url',
+    ],
+    columnsShow: { default: ['name', 'username', 'email', 'groups', 'system_roles', 'org_roles', 'source', 'is_valid'], min: ['name', 'username', 'actions'] },
+    columnsMeta: {
+      org_roles: { has: (ctx) => ctx.hasValidLicense && !ctx.isRootOrg },
+      phone: { formatter: phone },
+    },
+    headerActions: { bulkUpdateFields: ['groups', 'date_expired', 'comment'] },
+    rowActions: { canUpdate: (row, ctx) => !row.is_superuser || Boolean(ctx.profile?.is_superuser) },
+    fieldsMeta: userFieldSpecs,
+  },
+  form: {
+    groups: [
+      { title: 'users.group.Account', fields: ['name', 'username', 'email', 'groups'] },
+      { title: 'users.group.Authentication', fields: ['password_strategy', 'password', 'need_update_password', 'mfa_level', 'source'] },
+      { title: 'users.group.Secure', fields: ['system_roles', 'org_roles', 'is_active', 'date_expired'] },
+      { title: 'users.group.Other', fields: ['phone', 'wechat', 'comment'] },
+    ],
+    fieldsMeta: userFieldSpecs,
+  },
+  detail: {
+    tabs: [
+      {
+        name: 'UserInfo',
+        title: 'users.tab.UserInfo',
+        render: (user, { meta }) => (
+          <DetailCard
+            title="users.card.basic"
+            object={user}
+            meta={meta}
+            fields={[
+              'id', 'name', 'username', 'email', 'phone', 'groups', 'system_roles', 'org_roles', 'mfa_level', 'source', 'is_active',
+              'is_valid', 'created_by', 'date_joined', 'date_expired', 'date_password_last_updated', 'last_login', 'comment',
+            ]}
+            formatters={{ phone }}
+          />
+        ),
+      },
+    ],
+  },
+};

@@ -1,0 +1,74 @@
+import type { ReactNode } from 'react';
+import { Outlet, useParams, useResolvedPath, useSearchParams } from 'react-router';
+import type { AppRoute } from '../app/routeTypes.ts';
+import { RequirePermission } from '../shell/RequirePermission.tsx';
+import { ResourceDetail, type DetailTab } from './ResourceDetail.tsx';
+import { ResourceForm, type ResourceFormProps } from './ResourceForm.tsx';
+import { ResourceList, type ResourceListProps } from './ResourceList.tsx';
+import { resourcePaths, ResourcePathsContext } from './resourcePaths.ts';
+import { permissionFor, permissionNameFromUrl, type ResourcePermissionName } from './resourceUrl.ts';
+
+/** One resource's four pages (list, create, `:id/update`, `:id`: console-reference §3.0) as one declaration. */
+export interface ResourcePagesConfig {
+  /** The route segment, e.g. `users`. */
+  path: string;
+  /** The collection URL, e.g. `/api/v1/users/users/`. */
+  url: string;
+  /** Route name stem: `User` names UserList, UserCreate, UserUpdate and UserDetail. */
+  routeName: string;
+  /** i18n keys of the page titles. */
+  titles: { list: string; create: string; update: string; detail: string };
+  /** i18n key of the object kind ("User"), the prefix of detail titles. */
+  kind: string;
+  icon?: ReactNode;
+  permissions?: Partial<ResourcePermissionName>;
+  disableOrgsChange?: boolean;
+  list: Omit<ResourceListProps, 'url' | 'permissions' | 'disableOrgsChange'>;
+  form: Omit<ResourceFormProps, 'url' | 'id'>;
+  detail: { tabs: DetailTab[]; hasActivity?: boolean };
+}
+
+/** Gives the pages below it their paths, from where the resource route is mounted. */
+function ResourceScope() {
+  const base = useResolvedPath('.').pathname;
+  return (
+    <ResourcePathsContext.Provider value={resourcePaths(base)}>
+      <Outlet />
+    </ResourcePathsContext.Provider>
+  );
+}
+
+function FormPage({ cfg }: { cfg: ResourcePagesConfig }) {
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  return <ResourceForm key={`${id ?? 'new'}:${params.get('clone_from') ?? ''}`} url={cfg.url} id={id} {...cfg.form} />;
+}
+
+function DetailPage({ cfg }: { cfg: ResourcePagesConfig }) {
+  const { id } = useParams();
+  return <ResourceDetail key={id} url={cfg.url} id={id!} kind={cfg.kind} permissions={cfg.permissions} disableOrgsChange={cfg.disableOrgsChange} {...cfg.detail} />;
+}
+
+export function resourceRoute(cfg: ResourcePagesConfig): AppRoute {
+  const name = permissionNameFromUrl(cfg.url, cfg.permissions);
+  const view = permissionFor(name, 'view');
+  const add = permissionFor(name, 'add');
+  const change = permissionFor(name, 'change');
+  const guard = (perm: string, page: ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
+  const n = cfg.routeName;
+  return {
+    path: cfg.path,
+    element: <ResourceScope />,
+    handle: { title: cfg.titles.list, icon: cfg.icon, permissions: [view], app: name.app, resource: name.resource, disableOrgsChange: cfg.disableOrgsChange },
+    children: [
+      {
+        index: true,
+        handle: { title: cfg.titles.list, name: `${n}List`, permissions: [view] },
+        element: guard(view, <ResourceList url={cfg.url} permissions={cfg.permissions} disableOrgsChange={cfg.disableOrgsChange} urlQuery {...cfg.list} />),
+      },
+      { path: 'create', handle: { title: cfg.titles.create, name: `${n}Create`, permissions: [add], hidden: true }, element: guard(add, <FormPage cfg={cfg} />) },
+      { path: ':id/update', handle: { title: cfg.titles.update, name: `${n}Update`, permissions: [change], hidden: true }, element: guard(change, <FormPage cfg={cfg} />) },
+      { path: ':id', handle: { title: cfg.titles.detail, name: `${n}Detail`, permissions: [view], hidden: true }, element: guard(view, <DetailPage cfg={cfg} />) },
+    ],
+  };
+}

@@ -1,0 +1,29 @@
+import { afterEach, vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
+import { initI18n } from '../../lib/i18n/index.ts';
+
+/** What antd needs from a browser that jsdom lacks, and the English catalogue. */
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) => ({
+    matches: false, media: query, onchange: null,
+    addListener: () => {}, removeListener: () => {}, addEventListener: () => {}, removeEventListener: () => {}, dispatchEvent: () => false,
+  }) as MediaQueryList;
+}
+if (!('ResizeObserver' in window)) {
+  (window as unknown as { ResizeObserver: unknown }).ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+const computed = window.getComputedStyle.bind(window);
+// jsdom does not implement pseudo-element styles, which antd measures for scrollbars.
+window.getComputedStyle = (elt: Element) => computed(elt);
+
+// antd in jsdom is slow: a form filled key by key takes seconds.
+vi.setConfig({ testTimeout: 30_000 });
+initI18n('en');
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
