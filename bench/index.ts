@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { runUsersBench } from './usersBench.ts';
+import { runAssetsBench } from './assetsBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -22,5 +23,7 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
 
 console.log('# Gatehouse benchmarks');
 await runUsersBench();
+await runAssetsBench();
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pgUrl) await withPgSchema(pgUrl, (schema) => runUsersBench(pgUrl, schema));
+if (pgUrl) await withPgSchema(pgUrl, (schema) => runAssetsBench(pgUrl, schema));

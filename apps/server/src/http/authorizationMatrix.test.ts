@@ -85,7 +85,7 @@ describe('authorisation matrix', () => {
     const selfService = [
       /^\/api\/v1\/users\/profile\//, /^\/api\/v1\/authentication\//, /^\/api\/v1\/notifications\/site-messages\//,
       /^\/api\/v1\/settings\/public\/$/, /^\/api\/v1\/orgs\/orgs\/current\/$/, /^\/api\/v1\/assets\/categories\//,
-      /^\/api\/v1\/common\/resources\/cache\/$/,
+      /^\/api\/v1\/common\/resources\/cache\/$/, /^\/api\/v1\/assets\/favorite-assets\/$/, /^\/api\/v1\/ops\/celery\/task\/:id\/$/,
     ];
     const unguarded = t.app.routeTable
       .filter((r) => r.perm === undefined && !r.public && r.method !== 'OPTIONS')

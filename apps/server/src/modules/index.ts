@@ -16,7 +16,7 @@ import { registerActivityRoutes } from './audits/activityRoutes.ts';
 import { registerImportParsers } from '../resource/importParse.ts';
 import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
-import { registerCategoryRoutes } from './assets/categoryRoutes.ts';
+import { registerAssetsModule } from './assets/routes.ts';
 import { registerHealthRoutes } from './health/healthRoutes.ts';
 
 /** Every API module; each registers its own routes. */
@@ -39,5 +39,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerActivityRoutes(app);
   registerPublicSettingsRoutes(app);
   registerCurrentOrgRoutes(app);
-  registerCategoryRoutes(app);
+  registerAssetsModule(app);
 }

@@ -30,7 +30,8 @@ function notFound(def: ResourceDef, req: FastifyRequest): ApiError {
 }
 
 export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string): Promise<Row> {
-  const row = (await baseQuery(def, ctx).where(sql.ref(`${def.table}.id`), '=', id).executeTakeFirst()) as Row | undefined;
+  const q = def.lookup ? def.lookup(baseQuery(def, ctx), id, ctx) : baseQuery(def, ctx).where(sql.ref(`${def.table}.id`), '=', id);
+  const row = (await q.executeTakeFirst()) as Row | undefined;
   if (!row) throw notFound(def, ctx.req);
   return row;
 }
@@ -70,6 +71,7 @@ async function list(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) 
 
 async function create(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {
   const ctx = ctxOf(req);
+  await def.hooks?.beforeValidate?.(req.body, ctx);
   const many = Array.isArray(req.body);
   const items = many ? (req.body as unknown[]) : [req.body];
   const results = [];
@@ -86,6 +88,7 @@ async function create(def: ResourceDef, req: FastifyRequest, reply: FastifyReply
 async function update(def: ResourceDef, req: FastifyRequest<{ Params: { id: string } }>, partial: boolean) {
   const ctx = ctxOf(req);
   const before = await findVisible(def, ctx, req.params.id);
+  await def.hooks?.beforeValidate?.(req.body, ctx, before);
   const r = await validateObject(def, ctx, req.body, partial ? 'partial' : 'update', before.id, before);
   if (!r.ok) throw new ApiError(400, r.errors);
   return serializeOne(def, ctx, await updateObject(def, ctx, before, r.data));
@@ -93,10 +96,12 @@ async function update(def: ResourceDef, req: FastifyRequest<{ Params: { id: stri
 
 /** PUT/PATCH on the list: an array of objects with `id`, applied within the filtered rows. */
 async function bulkUpdate(def: ResourceDef, req: FastifyRequest, partial: boolean) {
-  const ctx = ctxOf(req);
+  const ctx: ResourceCtx = { ...ctxOf(req), bulk: true };
   if (!Array.isArray(req.body)) throw new ApiError(400, { non_field_errors: [`Expected a list of items but got type "dict".`] });
   const items = req.body as Row[];
-  const visible = new Map(((await (await listQuery(def, ctx, req.query as Query)).execute()) as Row[]).map((r) => [String(r.id), r]));
+  const wanted = items.map((i) => (i && typeof i === 'object' ? (i.id ?? i.pk) : undefined)).filter((v) => v !== undefined && v !== null).map(String);
+  const inItems = (await listQuery(def, ctx, req.query as Query)).where(sql.ref(`${def.table}.id`), 'in', wanted.length ? wanted : ['']);
+  const visible = new Map(((await inItems.execute()) as Row[]).map((r) => [String(r.id), r]));
   const checked: ({ before: Row; data: Row } | FieldErrors)[] = [];
   for (const item of items) {
     const id = item && typeof item === 'object' ? (item.id ?? item.pk) : undefined;
@@ -109,6 +114,7 @@ async function bulkUpdate(def: ResourceDef, req: FastifyRequest, partial: boolea
       checked.push({ id: [rt(req.lang, 'not_found', { model: def.label[req.lang] })] });
       continue;
     }
+    await def.hooks?.beforeValidate?.(item, ctx, before);
     const { id: _id, pk: _pk, ...rest } = item;
     void _id;
     void _pk;

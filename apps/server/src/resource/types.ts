@@ -24,6 +24,8 @@ export interface Choice {
 export interface ResourceCtx {
   req: FastifyRequest;
   db: Kysely<DB>;
+  /** Set while a bulk PUT/PATCH on the list is validated and applied. */
+  bulk?: boolean;
 }
 
 export function dyn(ctx: ResourceCtx): AnyDb {
@@ -89,6 +91,11 @@ export interface FieldDef {
   m2m?: M2MDef;
   /** Computes the output from the stored row (read-only fields). */
   read?: (row: Row, ctx: ResourceCtx) => unknown;
+  /**
+   * Replaces the type's coercion of an input value (e.g. a relation given by name, `name:value`
+   * labels); returns the stored value (relation ids for m2m) or an error message.
+   */
+  parse?: (value: unknown, ctx: ResourceCtx) => Promise<{ value?: unknown; error?: string }>;
   /** Turns accepted input into the stored value (e.g. hashing a password). */
   toStorage?: (value: unknown, ctx: ResourceCtx) => unknown | Promise<unknown>;
   validate?: Validator[];
@@ -129,6 +136,10 @@ export interface ResourceDef {
   nameOf?: (row: Row) => string;
   /** Loads per-row data that computed fields read (e.g. login blocks), once per page of rows. */
   prepare?: (rows: Row[], ctx: ResourceCtx) => Promise<void>;
+  /** The id of a new row (default: a uuid); e.g. integer ids of platforms. */
+  newId?: (ctx: ResourceCtx) => Promise<string | number>;
+  /** Narrows a query to the row a detail URL names (default: `id = <param>`); e.g. id or name. */
+  lookup?: (q: AnyQuery, param: string, ctx: ResourceCtx) => AnyQuery;
   /** Restricts every query (e.g. users: members of the current org). */
   scope?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery;
   /** Permission overrides per action (default: view/add/change/delete of the model). */
@@ -136,12 +147,19 @@ export interface ResourceDef {
   hooks?: {
     /** Checks the whole object after field validation; returns field errors. */
     validate?: (data: Row, ctx: ResourceCtx & { id?: string; before?: Row }) => Promise<Record<string, string[]> | undefined>;
+    /**
+     * Refuses a write before its body is validated (throws an ApiError): a create (`before`
+     * undefined, e.g. an abstract list) or an update of `before` (e.g. a builtin object).
+     */
+    beforeValidate?: (body: unknown, ctx: ResourceCtx, before?: Row) => Promise<void> | void;
     /** Fills stored columns not covered by fields (e.g. defaults computed from other fields). */
     beforeInsert?: (values: Row, data: Row, ctx: ResourceCtx) => Promise<void> | void;
     afterCreate?: (e: WriteEvent) => Promise<void> | void;
     afterUpdate?: (e: WriteEvent) => Promise<void> | void;
     /** Throws an ApiError to refuse. */
     beforeDelete?: (row: Row, ctx: ResourceCtx) => Promise<void> | void;
+    /** After rows were deleted, in the same transaction (e.g. recounting what referenced them). */
+    afterDelete?: (rows: Row[], ctx: ResourceCtx) => Promise<void> | void;
     /** Refuses a bulk delete that would go too far (e.g. all users). */
     beforeBulkDelete?: (ids: string[], ctx: ResourceCtx) => Promise<void> | void;
   };

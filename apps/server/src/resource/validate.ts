@@ -26,6 +26,7 @@ async function existingIds(ctx: ResourceCtx, table: string, ids: string[], choos
 /** One value to its stored form, or an error message. */
 async function coerce(f: FieldDef, v: unknown, ctx: ResourceCtx): Promise<{ value?: unknown; error?: string }> {
   const lang = ctx.req.lang;
+  if (f.parse && v !== null) return f.parse(v, ctx);
   if (v === null) return f.required ? { error: rt(lang, 'null') } : { value: null };
   switch (f.type) {
     case 'string':

@@ -31,7 +31,7 @@ function storedValues(def: ResourceDef, data: Row): Row {
   return out;
 }
 
-async function writeLinks(def: ResourceDef, ctx: ResourceCtx, id: string, data: Row): Promise<void> {
+async function writeLinks(def: ResourceDef, ctx: ResourceCtx, id: string | number, data: Row): Promise<void> {
   for (const [name, value] of Object.entries(data)) {
     const m = def.fields[name]!.m2m;
     if (!m || !Array.isArray(value)) continue;
@@ -53,7 +53,7 @@ async function inTransaction<T>(ctx: ResourceCtx, fn: (c: ResourceCtx) => Promis
   return ctx.db.transaction().execute((trx: Kysely<DB>) => fn({ ...ctx, db: trx }));
 }
 
-export async function loadRow(def: ResourceDef, ctx: ResourceCtx, id: string): Promise<Row | undefined> {
+export async function loadRow(def: ResourceDef, ctx: ResourceCtx, id: string | number): Promise<Row | undefined> {
   return (await dyn(ctx).selectFrom(def.table).selectAll().where('id', '=', id).executeTakeFirst()) as Row | undefined;
 }
 
@@ -63,7 +63,7 @@ export function nameOf(def: ResourceDef, row: Row): string {
 
 export async function createObject(def: ResourceDef, ctx0: ResourceCtx, data: Row): Promise<Row> {
   return inTransaction(ctx0, async (ctx) => {
-    const id = randomUUID();
+    const id = def.newId ? await def.newId(ctx) : randomUUID();
     const now = new Date().toISOString();
     const cols = await tableColumns(ctx, def.table);
     const values: Row = { id, ...storedValues(def, data) };
@@ -76,8 +76,8 @@ export async function createObject(def: ResourceDef, ctx0: ResourceCtx, data: Ro
     await writeLinks(def, ctx, id, data);
     const row = (await loadRow(def, ctx, id))!;
     const after = await serializeOne(def, ctx, row);
-    await def.hooks?.afterCreate?.({ ctx, id, data });
-    await recordOperation(ctx.db, ctx.req, { action: 'create', def, resourceId: id, resourceName: nameOf(def, row), orgId: row.org_id, diff: diffOf(def, undefined, after, data) });
+    await def.hooks?.afterCreate?.({ ctx, id: String(id), data });
+    await recordOperation(ctx.db, ctx.req, { action: 'create', def, resourceId: String(id), resourceName: nameOf(def, row), orgId: row.org_id, diff: diffOf(def, undefined, after, data) });
     return row;
   });
 }
@@ -106,6 +106,7 @@ export async function deleteObjects(def: ResourceDef, ctx0: ResourceCtx, rows: R
     for (const row of rows) await def.hooks?.beforeDelete?.(row, ctx);
     const outs = await Promise.all(rows.map((r) => serializeOne(def, ctx, r)));
     await dyn(ctx).deleteFrom(def.table).where('id', 'in', rows.map((r) => r.id)).execute();
+    await def.hooks?.afterDelete?.(rows, ctx);
     for (const [i, row] of rows.entries()) {
       await recordOperation(ctx.db, ctx.req, { action: 'delete', def, resourceId: row.id, resourceName: nameOf(def, row), orgId: row.org_id, diff: diffOf(def, outs[i], undefined) });
     }

@@ -13,11 +13,14 @@ const MSG = {
   noBulk: text('Organizations are deleted one at a time', '组织只能逐个删除', '組織は 1 つずつ削除してください'),
 };
 
-/** Tables counted per org; tables that do not exist yet (later areas) count as zero. */
-const COUNTED: [key: string, table: string, label: { en: string; zh: string; ja: string }][] = [
+/**
+ * Tables counted per org; tables that do not exist yet (later areas) count as zero. An org's root
+ * node (parent_key '') is created with its tree and never keeps an org from being deleted.
+ */
+const COUNTED: [key: string, table: string, label: { en: string; zh: string; ja: string }, where?: ReturnType<typeof sql.raw>][] = [
   ['groups_amount', 'users_usergroup', text('user groups', '用户组', 'ユーザーグループ')],
   ['assets_amount', 'assets_asset', text('assets', '资产', '資産')],
-  ['nodes_amount', 'assets_node', text('nodes', '节点', 'ノード')],
+  ['nodes_amount', 'assets_node', text('nodes', '节点', 'ノード'), sql.raw(`AND parent_key <> ''`)],
   ['domains_amount', 'assets_domain', text('domains', '网域', 'ドメイン')],
   ['gateways_amount', 'assets_gateway', text('gateways', '网关', 'ゲートウェイ')],
   ['asset_perms_amount', 'perms_assetpermission', text('asset permissions', '资产授权', '資産権限')],
@@ -33,10 +36,10 @@ async function statistics(ctx: ResourceCtx, orgIds: string[]): Promise<Map<strin
   const users = await ctx.db.selectFrom('rbac_rolebinding').select(['org_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
     .where('scope', '=', 'org').where('org_id', 'in', orgIds).groupBy('org_id').execute();
   for (const u of users) out.get(String(u.org_id))!.users_amount = Number(u.n);
-  for (const [key, table] of COUNTED) {
+  for (const [key, table, , where] of COUNTED) {
     for (const id of orgIds) out.get(id)![key] = 0;
     if (!tables.has(table)) continue;
-    const rows = await sql<{ org_id: string; n: number }>`SELECT org_id, count(*) AS n FROM ${sql.table(table)} WHERE org_id IN (${sql.join(orgIds)}) GROUP BY org_id`.execute(ctx.db);
+    const rows = await sql<{ org_id: string; n: number }>`SELECT org_id, count(*) AS n FROM ${sql.table(table)} WHERE org_id IN (${sql.join(orgIds)}) ${where ?? sql.raw('')} GROUP BY org_id`.execute(ctx.db);
     for (const r of rows.rows) out.get(r.org_id)![key] = Number(r.n);
   }
   return out;

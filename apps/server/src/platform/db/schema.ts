@@ -9,13 +9,14 @@ export type { OrgTable, UserTable, RoleTable, RolePermissionTable, RoleBindingTa
 import type { CoreTables } from './tables/core.ts';
 import type { UsersAuditTables } from './tables/usersAudit.ts';
 import type { AuthTables } from './tables/auth.ts';
+import type { AssetTables } from './tables/assets.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
  * (`CoreTables & AuthTables & ...`);
  * its migrations carry names in its own range (see migrations/index.ts).
  */
-export type DB = CoreTables & UsersAuditTables & AuthTables;
+export type DB = CoreTables & UsersAuditTables & AuthTables & AssetTables;
 
 
 export function toBool(v: Bool | null | undefined): boolean {

@@ -1,0 +1,72 @@
+import net from 'node:net';
+import ssh2 from 'ssh2';
+
+/** Reachability probes: a TCP connect, or for SSH a full protocol handshake (key exchange). */
+
+export interface ProbeResult {
+  name: string;
+  port: number;
+  ok: boolean;
+  error?: string;
+}
+
+const TIMEOUT_MS = 5000;
+
+export function tcpProbe(host: string, port: number, timeout = TIMEOUT_MS): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    const done = (err?: string) => {
+      s.destroy();
+      resolve(err);
+    };
+    s.setTimeout(timeout, () => done('timeout'));
+    s.once('connect', () => done());
+    s.once('error', (e) => done(e.message));
+  });
+}
+
+export function sshProbe(host: string, port: number, timeout = TIMEOUT_MS): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const c = new ssh2.Client();
+    let settled = false;
+    const done = (err?: string) => {
+      if (settled) return;
+      settled = true;
+      c.end();
+      resolve(err);
+    };
+    c.on('handshake', () => done());
+    c.on('error', (e: Error) => done(e.message));
+    c.on('close', () => done('connection closed before the SSH handshake'));
+    try {
+      c.connect({ host, port, username: 'gatehouse-probe', readyTimeout: timeout, tryKeyboard: false, authHandler: () => false });
+    } catch (e) {
+      done((e as Error).message);
+    }
+  });
+}
+
+/** Host and port a protocol connects to: URLs (http, k8s, chatgpt) carry their own. */
+export function targetOf(address: string, protocol: { name: string; port: number }): { host: string; port: number } {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(address)) {
+    try {
+      const u = new URL(address);
+      const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+      return { host: u.hostname, port };
+    } catch {
+      return { host: address, port: protocol.port };
+    }
+  }
+  return { host: address, port: protocol.port };
+}
+
+export async function probe(address: string, protocols: { name: string; port: number }[]): Promise<{ connectivity: 'ok' | 'err' | '-'; results: ProbeResult[] }> {
+  const results: ProbeResult[] = [];
+  for (const p of protocols) {
+    const t = targetOf(address, p);
+    const err = p.name === 'ssh' || p.name === 'sftp' ? await sshProbe(t.host, t.port) : await tcpProbe(t.host, t.port);
+    results.push({ name: p.name, port: t.port, ok: !err, ...(err ? { error: err } : {}) });
+  }
+  if (!results.length) return { connectivity: '-', results };
+  return { connectivity: results.every((r) => r.ok) ? 'ok' : 'err', results };
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { registerResource } from '../../resource/routes.ts';
+import { ASSET_KINDS, assetResource } from './assetResource.ts';
+import { registerCategoryRoutes } from './categoryRoutes.ts';
+import { domainResource, labelResource } from './domainLabelResources.ts';
+import { registerFavoriteRoutes } from './favoriteRoutes.ts';
+import { nodeResource } from './nodeResource.ts';
+import { registerNodeTreeRoutes } from './nodeTreeRoutes.ts';
+import { platformResource } from './platformResource.ts';
+import { registerAssetTaskRoutes } from './taskRoutes.ts';
+
+/** The assets module (issue 7): platforms, assets of every category, nodes, domains, labels, favourites, tasks. */
+export function registerAssetsModule(app: FastifyInstance): void {
+  registerCategoryRoutes(app);
+  registerResource(app, platformResource);
+  registerAssetTaskRoutes(app);
+  registerNodeTreeRoutes(app);
+  registerFavoriteRoutes(app);
+  for (const kind of ASSET_KINDS) registerResource(app, assetResource(kind));
+  registerResource(app, nodeResource);
+  registerResource(app, domainResource);
+  registerResource(app, labelResource);
+}
