@@ -1,4 +1,4 @@
-import { text, type I18nText, type Language } from '@gatehouse/contract';
+import { text, translator, type I18nText } from '@gatehouse/contract';
 
 /** Messages of the assets module (api-contract §4.3–§4.8), in three languages. */
 const M = {
@@ -31,6 +31,4 @@ const M = {
 
 export type AssetMessage = keyof typeof M;
 
-export function am(lang: Language, key: AssetMessage, params: Record<string, string | number> = {}): string {
-  return M[key][lang].replace(/\{(\w+)\}/g, (m, n: string) => (n in params ? String(params[n]) : m));
-}
+export const am = translator(M);
