@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, Form, Input, Segmented, Space, Typography } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LOGIN_MFA_URL, MFA_SEND_CODE_URL, OTP_LENGTH, SMS_RESEND_SECONDS, postJson, type LoginAnswer } from './loginApi.ts';
+import { LOGIN_MFA_URL, MFA_SEND_CODE_URL, OTP_LENGTH, SMS_RESEND_SECONDS, postJson } from './loginApi.ts';
+import { useCodeSubmit } from './useCodeSubmit.ts';
 
 interface Props {
   choices: string[];
@@ -15,7 +16,6 @@ interface Props {
 export function MfaStep({ choices, onDone, onError, onBack }: Props) {
   const { t } = useTranslation();
   const [type, setType] = useState(choices[0] ?? 'otp');
-  const [busy, setBusy] = useState(false);
   const [wait, setWait] = useState(0);
 
   useEffect(() => {
@@ -35,20 +35,7 @@ export function MfaStep({ choices, onDone, onError, onBack }: Props) {
     }
   };
 
-  const submit = async ({ code }: { code: string }) => {
-    const value = (code ?? '').trim();
-    if (value.length !== OTP_LENGTH) return onError(t('login.mfaCodeError'));
-    setBusy(true);
-    onError(undefined);
-    try {
-      const r = await postJson<LoginAnswer>(LOGIN_MFA_URL, { mfa_type: type, code: value });
-      if (r.ok) return onDone(r.next ?? '/ui/');
-      onError(r.msg ?? r.error);
-    } catch {
-      onError(t('login.networkError'));
-    }
-    setBusy(false);
-  };
+  const { busy, submit } = useCodeSubmit(LOGIN_MFA_URL, (code) => ({ mfa_type: type, code }), onDone, onError);
 
   return (
     <Form<{ code: string }> layout="vertical" onFinish={submit} requiredMark={false} data-testid="mfa-step">

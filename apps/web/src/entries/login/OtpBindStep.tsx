@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { Button, Form, Input, Typography } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LOGIN_OTP_BIND_URL, OTP_LENGTH, postJson, type LoginAnswer, type OtpBinding } from './loginApi.ts';
+import { LOGIN_OTP_BIND_URL, OTP_LENGTH, type OtpBinding } from './loginApi.ts';
+import { useCodeSubmit } from './useCodeSubmit.ts';
 
 interface Props {
   binding: OtpBinding;
@@ -14,22 +14,8 @@ interface Props {
 /** MFA is required but no authenticator is bound: bind one with its first code, which signs in. */
 export function OtpBindStep({ binding, onDone, onError, onBack }: Props) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
 
-  const submit = async ({ code }: { code: string }) => {
-    const value = (code ?? '').trim();
-    if (value.length !== OTP_LENGTH) return onError(t('login.mfaCodeError'));
-    setBusy(true);
-    onError(undefined);
-    try {
-      const r = await postJson<LoginAnswer>(LOGIN_OTP_BIND_URL, { code: value });
-      if (r.ok) return onDone(r.next ?? '/ui/');
-      onError(r.msg ?? r.error);
-    } catch {
-      onError(t('login.networkError'));
-    }
-    setBusy(false);
-  };
+  const { busy, submit } = useCodeSubmit(LOGIN_OTP_BIND_URL, (code) => ({ code }), onDone, onError);
 
   return (
     <Form<{ code: string }> layout="vertical" onFinish={submit} requiredMark={false} data-testid="otp-bind-step">
