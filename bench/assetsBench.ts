@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import { CSRF_COOKIE, DEFAULT_ORG_ID, LOGIN_PATH, SESSION_COOKIE } from '@gatehouse/contract';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { buildApp, openDeps } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import type { DB } from '../apps/server/src/platform/db/schema.ts';
 import { ancestorKeys, inSubtree, orgRoot, recountOrg, type NodeDb } from '../apps/server/src/modules/assets/nodeStore.ts';
-import { ms, percentile, ratio, timeIt } from './stats.ts';
+import { compareLine, timeIt } from './stats.ts';
+import { signIn } from './client.ts';
 
 /**
  * Issue 7's benchmark: BENCH_ASSETS assets (100k) in BENCH_NODES nodes (10k, depth 6). The asset
@@ -28,7 +29,7 @@ async function seed(n: NodeDb): Promise<SeededNode[]> {
   const now = new Date().toISOString();
   const nodes: SeededNode[] = [{ id: root.id, key: root.key }];
   const marks = new Map<string, number>();
-  const rows = [];
+  const rows: Insertable<DB['assets_node']>[] = [];
   // Breadth first, 7 children each: 7 + 49 + 343 + 2401 + the rest at depth 6.
   for (let i = 0; nodes.length < NODES; i++) {
     const parent = nodes[i]!;
@@ -65,22 +66,6 @@ async function seed(n: NodeDb): Promise<SeededNode[]> {
   return nodes;
 }
 
-async function login(base: string): Promise<Record<string, string>> {
-  const page = await fetch(new URL(LOGIN_PATH, base));
-  const csrf = /jms_csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join(';'))![1]!;
-  const res = await fetch(new URL(LOGIN_PATH, base), {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie: `${CSRF_COOKIE}=${csrf}`, 'x-csrftoken': csrf },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  const set = res.headers.getSetCookie().join(';');
-  const session = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(set)![1]!;
-  const fresh = new RegExp(`${CSRF_COOKIE}=([^;]+)`).exec(set)?.[1] ?? csrf;
-  return { cookie: `${SESSION_COOKIE}=${session}; ${CSRF_COOKIE}=${fresh}`, 'x-csrftoken': fresh, 'content-type': 'application/json' };
-}
-
-const line = (what: string, api: number[], raw: number[]) =>
-  console.log(`${what}: API p50 ${ms(percentile(api, 50))} p99 ${ms(percentile(api, 99))} | raw SQL p50 ${ms(percentile(raw, 50))} p99 ${ms(percentile(raw, 99))} | ratio p50 ${ratio(percentile(api, 50), percentile(raw, 50))}`);
-
 async function rawCounts(n: NodeDb, keys: string[]): Promise<void> {
   for (const key of keys) {
     await n.db.selectFrom('assets_asset_nodes as an').innerJoin('assets_node as n', 'n.id', 'an.node_id')
@@ -103,7 +88,7 @@ export async function runAssetsBench(databaseUrl?: string, pgSchema?: string): P
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   try {
-    const headers = await login(base);
+    const headers = await signIn(base, PASSWORD);
     const listUrl = `${base}/api/v1/assets/hosts/?limit=15&offset=0&search=host_4&order=-name&display=1&draw=1`;
     await timeIt(5, async () => (await fetch(listUrl, { headers })).json());
     const api = await timeIt(RUNS, async () => (await fetch(listUrl, { headers })).json());
@@ -115,7 +100,7 @@ export async function runAssetsBench(databaseUrl?: string, pgSchema?: string): P
       const ids = rows.rows.map((r) => r.id);
       await sql`SELECT * FROM assets_protocol WHERE asset_id IN (${sql.join(ids)})`.execute(db);
     });
-    line(`asset list page (search + order), ${RUNS} runs`, api, raw);
+    compareLine(`asset list page (search + order), ${RUNS} runs`, api, raw);
 
     const mid = nodes.find((x) => x.key.split(':').length === 4)!;
     const treeUrl = `${base}/api/v1/assets/nodes/children/tree/?key=${mid.key}&assets=1`;
@@ -126,7 +111,7 @@ export async function runAssetsBench(databaseUrl?: string, pgSchema?: string): P
       await db.selectFrom('assets_asset as a').innerJoin('assets_asset_nodes as an', 'an.asset_id', 'a.id').innerJoin('assets_node as nn', 'nn.id', 'an.node_id')
         .selectAll('a').where('nn.key', '=', mid.key).execute();
     });
-    line(`children tree of ${mid.key} with assets, ${RUNS} runs`, tApi, tRaw);
+    compareLine(`children tree of ${mid.key} with assets, ${RUNS} runs`, tApi, tRaw);
 
     // Move a depth-3 subtree back and forth between two depth-2 parents; the API recounts both branches.
     const [p1, p2] = nodes.filter((x) => x.key.split(':').length === 2);
@@ -140,7 +125,7 @@ export async function runAssetsBench(databaseUrl?: string, pgSchema?: string): P
     });
     const touched = [...new Set([...ancestorKeys(p1!.key), ...ancestorKeys(p2!.key)])];
     const mRaw = await timeIt(moveRuns, () => rawCounts(n, touched));
-    line(`move a subtree + recount ${touched.length} ancestor counts, ${moveRuns} runs`, mApi, mRaw);
+    compareLine(`move a subtree + recount ${touched.length} ancestor counts, ${moveRuns} runs`, mApi, mRaw);
   } finally {
     await app.close();
     await deps.close();

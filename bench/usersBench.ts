@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { BUILTIN_ROLE_IDS, CSRF_COOKIE, DEFAULT_ORG_ID, LOGIN_PATH, SESSION_COOKIE } from '@gatehouse/contract';
+import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { buildApp, openDeps } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
-import { ms, peakMemory, percentile, ratio, timeIt } from './stats.ts';
+import { compareLine, ms, peakMemory, ratio, timeIt } from './stats.ts';
+import { drain, signIn } from './client.ts';
 
 /**
  * Issue 3's benchmark: 100k users. A list page with search and order, and a CSV export of every
@@ -39,28 +40,6 @@ async function seedUsers(db: Awaited<ReturnType<typeof openDeps>>['database']['d
   });
 }
 
-async function login(base: string): Promise<Record<string, string>> {
-  const page = await fetch(new URL(LOGIN_PATH, base));
-  const csrf = /jms_csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join(';'))![1]!;
-  const res = await fetch(new URL(LOGIN_PATH, base), {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie: `${CSRF_COOKIE}=${csrf}`, 'x-csrftoken': csrf },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  const session = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(res.headers.getSetCookie().join(';'))![1]!;
-  return { cookie: `${SESSION_COOKIE}=${session}` };
-}
-
-/** Reads a streamed response to the end without keeping it; returns the byte count. */
-async function drain(res: Response): Promise<number> {
-  let bytes = 0;
-  const reader = res.body!.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return bytes;
-    bytes += value.byteLength;
-  }
-}
-
 export async function runUsersBench(databaseUrl?: string, pgSchema?: string): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
   const config = loadConfig({ DATA_DIR: dataDir, GATEHOUSE_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
@@ -76,7 +55,7 @@ export async function runUsersBench(databaseUrl?: string, pgSchema?: string): Pr
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   try {
-    const headers = await login(base);
+    const headers = await signIn(base, PASSWORD);
     const listUrl = `${base}/api/v1/users/users/?limit=15&offset=0&search=user_4&order=-username&display=1&draw=1`;
     await timeIt(5, async () => (await fetch(listUrl, { headers })).json()); // warm-up
     const api = await timeIt(RUNS, async () => (await fetch(listUrl, { headers })).json());
@@ -87,7 +66,7 @@ export async function runUsersBench(databaseUrl?: string, pgSchema?: string): Pr
       await sql`SELECT count(*) FROM users_user u WHERE u.is_service_account = ${false} AND ${members} AND ${match}`.execute(db);
       await sql`SELECT * FROM users_user u WHERE u.is_service_account = ${false} AND ${members} AND ${match} ORDER BY u.username DESC, u.id LIMIT 15`.execute(db);
     });
-    console.log(`list page (search + order), ${RUNS} runs: API p50 ${ms(percentile(api, 50))} p99 ${ms(percentile(api, 99))} | raw SQL p50 ${ms(percentile(raw, 50))} p99 ${ms(percentile(raw, 99))} | ratio p50 ${ratio(percentile(api, 50), percentile(raw, 50))}`);
+    compareLine(`list page (search + order), ${RUNS} runs`, api, raw);
 
     const exp = await peakMemory(async () => {
       const s = performance.now();

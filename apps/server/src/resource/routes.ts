@@ -10,6 +10,7 @@ import { createObject, deleteObjects, updateObject } from './write.ts';
 import { sendExport } from './export.ts';
 import { renderToJson } from './importParse.ts';
 import { registerDef } from './registry.ts';
+import { pageOfResults } from './pagination.ts';
 import type { Action, ResourceCtx, ResourceDef, Row } from './types.ts';
 
 /** Every endpoint of a declared resource (api-contract §1.1 BulkRouter routes, §1.3–§1.10). */
@@ -36,14 +37,6 @@ export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string
   return row;
 }
 
-function pageUrl(req: FastifyRequest, limit: number, offset: number): string {
-  const u = new URL(req.url, `${req.protocol}://${req.host}`);
-  u.searchParams.set('limit', String(limit));
-  if (offset > 0) u.searchParams.set('offset', String(offset));
-  else u.searchParams.delete('offset');
-  return u.toString();
-}
-
 /** The filtered, ordered rows of a list request (used by list, export and bulk operations). */
 export async function listQuery(def: ResourceDef, ctx: ResourceCtx, query: Query) {
   return applyOrder(def, await applyListParams(def, ctx, baseQuery(def, ctx), query), first(query, 'order'));
@@ -64,9 +57,7 @@ async function list(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) 
     .executeTakeFirst() as Promise<{ n: number | string }>;
   const count = Number((await counted).n);
   const rows = (await q.limit(page.limit).offset(page.offset).execute()) as Row[];
-  const next = page.offset + page.limit < count ? pageUrl(req, page.limit, page.offset + page.limit) : null;
-  const previous = page.offset > 0 ? pageUrl(req, page.limit, Math.max(0, page.offset - page.limit)) : null;
-  return { count, next, previous, results: await serializeRows(def, ctx, rows, fields) };
+  return pageOfResults(req, page, count, await serializeRows(def, ctx, rows, fields));
 }
 
 async function create(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {

@@ -6,20 +6,14 @@ import type { RouteObject } from 'react-router';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { deleteCookie, getCookie, setCookie } from '../lib/cookies.ts';
 import { DetailCard } from './DetailCard.tsx';
-import { resourceRoute, type ResourcePagesConfig } from './resourceRoute.tsx';
+import { resourceRoute } from './resourceRoute.tsx';
 import { callsTo, fail, on, resetHttp } from './testing/fakeHttp.ts';
-import { alice, USERS_URL, usersMeta } from './testing/fixtures.ts';
+import { alice, USERS_URL, userPages, usersMeta } from './testing/fixtures.ts';
 import { renderRoutes, type RenderOptions } from './testing/renderRoutes.tsx';
 
 vi.mock('../lib/http.ts', async (orig) => (await import('./testing/fakeHttp.ts')).fakeHttpModule(await orig()));
 
-const pages: ResourcePagesConfig = {
-  path: 'users',
-  routeName: 'User',
-  url: USERS_URL,
-  titles: { list: 'users.route.UserList', create: 'users.route.UserCreate', update: 'users.route.UserUpdate', detail: 'users.route.UserDetail' },
-  kind: 'users.kind.User',
-  list: {},
+const pages = userPages({
   form: { groups: [] },
   detail: {
     tabs: [
@@ -27,7 +21,7 @@ const pages: ResourcePagesConfig = {
       { name: 'Second', title: 'users.tab.GroupUser', render: () => <p>second tab</p> },
     ],
   },
-};
+});
 const routes = [{ path: '/console/users', children: [resourceRoute(pages)] }] as RouteObject[];
 const open = (query = '', opts?: RenderOptions) => renderRoutes(routes, `/console/users/users/${alice.id}${query}`, opts);
 const activeTab = () => document.querySelector('.ant-tabs-tab-active')?.textContent;

@@ -3,20 +3,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { RouteObject } from 'react-router';
-import { resourceRoute, type ResourcePagesConfig } from './resourceRoute.tsx';
+import { resourceRoute } from './resourceRoute.tsx';
 import { callsTo, fail, on, resetHttp } from './testing/fakeHttp.ts';
-import { alice, USERS_URL, usersMeta } from './testing/fixtures.ts';
+import { alice, USERS_URL, userPages, usersMeta } from './testing/fixtures.ts';
 import { renderRoutes } from './testing/renderRoutes.tsx';
 
 vi.mock('../lib/http.ts', async (orig) => (await import('./testing/fakeHttp.ts')).fakeHttpModule(await orig()));
 
-const pages: ResourcePagesConfig = {
-  path: 'users',
-  routeName: 'User',
-  url: USERS_URL,
-  titles: { list: 'users.route.UserList', create: 'users.route.UserCreate', update: 'users.route.UserUpdate', detail: 'users.route.UserDetail' },
-  kind: 'users.kind.User',
-  list: {},
+const pages = userPages({
   form: {
     groups: [
       { title: 'users.group.Account', fields: ['name', 'username', 'email', 'groups'] },
@@ -26,7 +20,7 @@ const pages: ResourcePagesConfig = {
     fieldsMeta: { groups: { url: '/api/v1/users/groups/' } },
   },
   detail: { tabs: [] },
-};
+});
 const routes = [{ path: '/console/users', children: [resourceRoute(pages)] }] as RouteObject[];
 const open = (at: string) => renderRoutes(routes, at);
 const field = (label: string) => screen.getByLabelText(label);

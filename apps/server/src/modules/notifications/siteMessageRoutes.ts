@@ -3,29 +3,15 @@ import { ApiError, validationError } from '../../http/errors.ts';
 import { formatDateTime } from '../../http/datetime.ts';
 import { t } from '../../http/messages.ts';
 import { toBool } from '../../platform/db/schema.ts';
+import { pageOfResults } from '../../resource/pagination.ts';
+import { pageOf } from '../../resource/query.ts';
 import { sanitizeMessageHtml } from './sanitize.ts';
 import { markRead, sendSiteMessage, unreadTotal } from './siteMessages.ts';
 
 /** `/api/v1/notifications/site-messages/` (api-contract §4.19): the caller's own messages. */
 const BASE = '/api/v1/notifications/site-messages/';
-const MAX_LIMIT = 100;
 
 type Query = Record<string, string | undefined>;
-
-function page(query: Query): { limit: number; offset: number } | undefined {
-  const l = query.limit;
-  if (!l || !/^\d+$/.test(l) || Number(l) <= 0) return undefined;
-  const o = query.offset;
-  return { limit: Math.min(Number(l), MAX_LIMIT), offset: o && /^\d+$/.test(o) ? Number(o) : 0 };
-}
-
-function pageUrl(req: FastifyRequest, limit: number, offset: number): string {
-  const u = new URL(req.url, `${req.protocol}://${req.host}`);
-  u.searchParams.set('limit', String(limit));
-  if (offset > 0) u.searchParams.set('offset', String(offset));
-  else u.searchParams.delete('offset');
-  return u.toString();
-}
 
 function baseQuery(req: FastifyRequest) {
   let q = req.db
@@ -69,17 +55,12 @@ function serialize(req: FastifyRequest, r: Row) {
 }
 
 async function list(req: FastifyRequest) {
-  const p = page(req.query as Query);
+  const p = pageOf(req.query as Query);
   if (!p) return (await rowsQuery(req).execute()).map((r) => serialize(req, r));
   const counted = await baseQuery(req).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
   const count = Number(counted?.n ?? 0);
   const rows = await rowsQuery(req).limit(p.limit).offset(p.offset).execute();
-  return {
-    count,
-    next: p.offset + p.limit < count ? pageUrl(req, p.limit, p.offset + p.limit) : null,
-    previous: p.offset > 0 ? pageUrl(req, p.limit, Math.max(0, p.offset - p.limit)) : null,
-    results: rows.map((r) => serialize(req, r)),
-  };
+  return pageOfResults(req, p, count, rows.map((r) => serialize(req, r)));
 }
 
 async function retrieve(req: FastifyRequest<{ Params: { id: string } }>) {

@@ -1,4 +1,5 @@
 import type { FieldMetaMap, ResourceMeta, ResourceObject } from '../types.ts';
+import type { ResourcePagesConfig } from '../resourceRoute.tsx';
 
 /** A users resource as the contract describes it (api-contract §4.1.1), for component tests. */
 export const USERS_URL = '/api/v1/users/users/';
@@ -46,3 +47,16 @@ export const bob: ResourceObject = {
   date_joined: '2024/03/06 09:00:00 +0000',
   comment: 'x',
 };
+
+/** The users pages declaration the component tests render, with the form and detail parts a test needs. */
+export function userPages(parts: Pick<ResourcePagesConfig, 'form' | 'detail'>): ResourcePagesConfig {
+  return {
+    path: 'users',
+    routeName: 'User',
+    url: USERS_URL,
+    titles: { list: 'users.route.UserList', create: 'users.route.UserCreate', update: 'users.route.UserUpdate', detail: 'users.route.UserDetail' },
+    kind: 'users.kind.User',
+    list: {},
+    ...parts,
+  };
+}
