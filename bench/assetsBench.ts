@@ -10,6 +10,7 @@ import type { DB } from '../apps/server/src/platform/db/schema.ts';
 import { ancestorKeys, inSubtree, orgRoot, recountOrg, type NodeDb } from '../apps/server/src/modules/assets/nodeStore.ts';
 import { compareLine, timeIt } from './stats.ts';
 import { signIn } from './client.ts';
+import { buildConsole, removeBuild, runAssetPageBench } from './pageBench.ts';
 
 /**
  * Issue 7's benchmark: BENCH_ASSETS assets (100k) in BENCH_NODES nodes (10k, depth 6). The asset
@@ -75,7 +76,11 @@ async function rawCounts(n: NodeDb, keys: string[]): Promise<void> {
 
 export async function runAssetsBench(databaseUrl?: string, pgSchema?: string): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, GATEHOUSE_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  // The browser scenario needs the built console; it runs on SQLite only (the page's work is the same).
+  const webDist = databaseUrl ? undefined : buildConsole();
+  const config = loadConfig({
+    DATA_DIR: dataDir, GATEHOUSE_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...(webDist ? { GATEHOUSE_WEB_DIST: webDist } : {}),
+  });
   const deps = await openDeps(config, pgSchema ? { pgSchema } : {});
   const label = deps.database.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   const db: Kysely<DB> = deps.database.db;
@@ -126,7 +131,14 @@ export async function runAssetsBench(databaseUrl?: string, pgSchema?: string): P
     const touched = [...new Set([...ancestorKeys(p1!.key), ...ancestorKeys(p2!.key)])];
     const mRaw = await timeIt(moveRuns, () => rawCounts(n, touched));
     compareLine(`move a subtree + recount ${touched.length} ancestor counts, ${moveRuns} runs`, mApi, mRaw);
+
+    if (webDist) {
+      // The browser signs in as a returning administrator (no first-login page).
+      await db.updateTable('users_user').set({ is_first_login: false }).where('username', '=', 'admin').execute();
+      await runAssetPageBench(base, headers, PASSWORD, RUNS);
+    }
   } finally {
+    removeBuild(webDist);
     await app.close();
     await deps.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { am } from './assetMessages.ts';
 import { CATEGORY_FIELDS, COMMON_FIELDS, labelFilter } from './assetFields.ts';
 import { assetValidate, assetWriteHooks, prepareAssets } from './assetHooks.ts';
 import { assetsUnder } from './assetParsers.ts';
+import { protocolsForExport } from './exportCells.ts';
 
 /**
  * Asset endpoints (api-contract §4.3): `assets/` over every category (no create), one endpoint per
@@ -76,7 +77,10 @@ export function assetResource(kind: AssetKind): ResourceDef {
       if (kind.gateway) return q.where(sql.ref(`${T}.platform_id`), 'in', ctx.db.selectFrom('assets_platform').select('id').where('name', '=', 'Gateway'));
       return kind.category ? q.where(sql.ref(`${T}.category`), '=', kind.category) : q;
     },
-    prepare: prepareAssets,
+    async prepare(rows, ctx) {
+      await prepareAssets(rows, ctx);
+      protocolsForExport(rows, ctx);
+    },
     hooks: {
       ...assetWriteHooks,
       beforeValidate(_body, ctx, before) {

@@ -1,57 +1,24 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { freePort, startSshd, type Sshd } from '../ops/sshdTesting.ts';
 
 /** The connectivity test against a real OpenSSH server on 127.0.0.1 and a closed port. */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ChildProcess;
-let dir: string;
+let sshd: Sshd;
 let sshPort: number;
 let closedPort: number;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((r) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('sshd did not start');
-}
-
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-sshd-'));
-  // sshd started as root insists on its privilege separation directory (systemd creates it for the service).
-  if (process.getuid?.() === 0) fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'host_key')]);
-  sshPort = await freePort();
+  sshd = await startSshd();
+  sshPort = sshd.port;
   closedPort = await freePort();
-  fs.writeFileSync(path.join(dir, 'sshd_config'), [
-    `Port ${sshPort}`, 'ListenAddress 127.0.0.1', `HostKey ${path.join(dir, 'host_key')}`, 'UsePAM no', 'PidFile none',
-    'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'StrictModes no',
-  ].join('\n'));
-  sshd = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', path.join(dir, 'sshd_config')], { stdio: 'ignore' });
-  await waitForPort(sshPort);
   t = await createTestApp();
   admin = await adminClient(t.app);
 }, 30_000);
 afterAll(async () => {
-  sshd?.kill();
+  sshd?.stop();
   await t?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 async function finished(task: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answer

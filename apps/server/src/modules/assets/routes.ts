@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { registerResource } from '../../resource/routes.ts';
 import { ASSET_KINDS, assetResource } from './assetResource.ts';
+import { registerAssetRelationRoutes } from './assetRelationRoutes.ts';
 import { registerCategoryRoutes } from './categoryRoutes.ts';
+import { registerCategoryTreeRoutes } from './categoryTreeRoutes.ts';
 import { domainResource, labelResource } from './domainLabelResources.ts';
 import { registerFavoriteRoutes } from './favoriteRoutes.ts';
 import { nodeResource } from './nodeResource.ts';
 import { registerNodeTreeRoutes } from './nodeTreeRoutes.ts';
 import { platformResource } from './platformResource.ts';
+import { registerSuggestionRoutes } from './suggestionRoutes.ts';
 import { registerAssetTaskRoutes } from './taskRoutes.ts';
 
 /** The assets module (issue 7): platforms, assets of every category, nodes, domains, labels, favourites, tasks. */
@@ -14,7 +17,10 @@ export function registerAssetsModule(app: FastifyInstance): void {
   registerCategoryRoutes(app);
   registerResource(app, platformResource);
   registerAssetTaskRoutes(app);
+  registerAssetRelationRoutes(app);
   registerNodeTreeRoutes(app);
+  registerCategoryTreeRoutes(app);
+  registerSuggestionRoutes(app);
   registerFavoriteRoutes(app);
   for (const kind of ASSET_KINDS) registerResource(app, assetResource(kind));
   registerResource(app, nodeResource);

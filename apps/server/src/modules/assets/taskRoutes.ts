@@ -5,6 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import { can } from '../../http/permissions.ts';
 import { am } from './assetMessages.ts';
 import { probe, type ProbeResult } from './connectivity.ts';
+import { openTaskLog, type TaskLogWriter } from '../ops/taskLog.ts';
 
 /**
  * Background tasks of assets (api-contract §4.3 "Tasks"): connectivity tests run after the answer;
@@ -26,31 +27,38 @@ export interface TaskState {
 const TTL = 24 * 3600;
 const key = (id: string) => `gh:task:${id}`;
 
-async function runTest(app: FastifyInstance, task: TaskState, assetIds: string[]): Promise<void> {
+async function runTest(app: FastifyInstance, task: TaskState, assetIds: string[], log: TaskLogWriter): Promise<void> {
   const { cache } = app.deps;
   const db = app.deps.database.db;
   task.state = 'STARTED';
   await cache.set(key(task.id), task, TTL);
+  await log.write(`>>> Task ${task.name} started: ${assetIds.length} asset(s)`);
   try {
     for (const id of assetIds) {
       const a = await db.selectFrom('assets_asset').select(['id', 'name', 'address']).where('id', '=', id).executeTakeFirst();
       if (!a) continue;
       const protocols = await db.selectFrom('assets_protocol').select(['name', 'port']).where('asset_id', '=', id).execute();
+      await log.write(`>>> ${a.name} (${a.address})`);
       const r = await probe(a.address, protocols);
+      for (const p of r.results) await log.write(`    ${p.name}/${p.port}: ${p.ok ? 'ok' : `failed${p.error ? ` (${p.error})` : ''}`}`);
+      await log.write(`    connectivity: ${r.connectivity}`);
       await db.updateTable('assets_asset').set({ connectivity: r.connectivity, date_verified: new Date().toISOString() }).where('id', '=', id).execute();
       task.done += 1;
       task.results.push({ asset: a.id, name: a.name, connectivity: r.connectivity, protocols: r.results });
       await cache.set(key(task.id), task, TTL);
     }
     task.state = 'SUCCESS';
-  } catch {
+  } catch (e) {
     task.state = 'FAILURE';
+    await log.write(`!!! ${(e as Error).message}`);
   }
   task.date_finished = new Date().toISOString();
   await cache.set(key(task.id), task, TTL);
+  await log.write(`>>> Task ${task.state}: ${task.done}/${task.total}`);
+  await log.end();
 }
 
-async function visibleAssetIds(req: FastifyRequest, ids: string[]): Promise<string[]> {
+export async function visibleAssetIds(req: FastifyRequest, ids: string[]): Promise<string[]> {
   if (!ids.length) return [];
   let q = req.db.selectFrom('assets_asset').select('id').where('id', 'in', ids);
   if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
@@ -58,7 +66,7 @@ async function visibleAssetIds(req: FastifyRequest, ids: string[]): Promise<stri
   return [...new Set(ids)].filter((id) => found.has(id));
 }
 
-async function start(req: FastifyRequest, ids: string[], action: unknown): Promise<{ task: string }> {
+export async function start(req: FastifyRequest, ids: string[], action: unknown): Promise<{ task: string }> {
   if (action === 'refresh') throw new ApiError(400, { error: am(req.lang, 'not_supported') });
   if (action !== 'test') throw new ApiError(400, { action: [am(req.lang, 'action_invalid', { value: String(action) })] });
   const task: TaskState = {
@@ -66,7 +74,8 @@ async function start(req: FastifyRequest, ids: string[], action: unknown): Promi
     date_start: new Date().toISOString(), date_finished: null,
   };
   await req.server.deps.cache.set(key(task.id), task, TTL);
-  void runTest(req.server, task, ids);
+  const log = await openTaskLog(req.server.deps.cache, task.id, task.user_id);
+  void runTest(req.server, task, ids, log);
   return { task: task.id };
 }
 

@@ -4,6 +4,9 @@ import { setCsrfCookie, setSessionCookies } from '../../http/cookies.ts';
 import { randomToken } from '../../platform/crypto/password.ts';
 import { clearFlow } from './authFlow.ts';
 import { dropBrowserKey } from './browserKeys.ts';
+import { loadFlow } from './authFlow.ts';
+import { writeLoginLog } from '../audits/loginLog.ts';
+import { findActiveUser } from '../users/userRepo.ts';
 
 /**
  * Ends a sign-in on the login page: a new session (any previous one of this browser ends), its
@@ -14,6 +17,9 @@ export async function completeLogin(req: FastifyRequest, reply: FastifyReply, us
   const { sessions, settings } = req.server.deps;
   const age = await settings.sessionAgeSeconds();
   if (req.session) await sessions.destroy(req.session.id);
+  const flow = await loadFlow(req);
+  const user = await findActiveUser(req.db, userId);
+  if (user) await writeLoginLog(req, { username: user.username, status: true, mfa: flow?.userId === userId ? 1 : 0 });
   const csrf = randomToken(24);
   const { key } = await sessions.create(userId, { csrf, auto_login: autoLogin, login_time: new Date().toISOString(), oid: req.org.id }, age);
   setSessionCookies(reply, key, autoLogin, age);

@@ -7,6 +7,7 @@ import { completeLogin, loginCsrfOk, loginFail } from './completeLogin.ts';
 import { loadMfaUser, type MfaUser } from './mfa/mfaUser.ts';
 import { confirmOtpBinding, startOtpBinding } from './mfa/otpBinding.ts';
 import { verifyMfaCode } from './mfa/verifyMfa.ts';
+import { writeLoginLog } from '../audits/loginLog.ts';
 
 /**
  * The login page's second step (api-contract §2.1 `login/mfa/`, `profile/otp/enable/...`):
@@ -39,7 +40,10 @@ async function mfa(req: FastifyRequest, reply: FastifyReply) {
   const p = await pending(req, reply);
   if (!('flow' in p)) return p;
   const check = await verifyMfaCode(req, p.user, field(req, 'mfa_type') || 'otp', field(req, 'code'));
-  if (!check.ok) return loginFail(reply, 400, check.error, check.msg);
+  if (!check.ok) {
+    await writeLoginLog(req, { username: p.flow.username, status: false, reason: check.error, mfa: 1 });
+    return loginFail(reply, 400, check.error, check.msg);
+  }
   return completeLogin(req, reply, p.user.id, p.flow.autoLogin, p.flow.next);
 }
 

@@ -6,16 +6,24 @@ import { toBool } from '../../platform/db/schema.ts';
 import { findUserWithPassword } from '../users/userRepo.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 import { Lockout } from './lockout.ts';
+import { writeLoginLog } from '../audits/loginLog.ts';
 
 export type LoginOutcome =
   | { ok: true; user: AuthUser }
   | { ok: false; error: 'password_failed' | 'block_login' | 'user_inactive' | 'user_expired'; msg: string };
 
+/** Checks the password (below) and writes a failure to the login log (api-contract §2.11). */
+export async function checkPasswordLogin(req: FastifyRequest, username: string, password: string): Promise<LoginOutcome> {
+  const outcome = await checkPassword(req, username, password);
+  if (!outcome.ok) await writeLoginLog(req, { username, status: false, reason: outcome.error, mfa: 2 });
+  return outcome;
+}
+
 /**
  * Checks a username and password with the lock policy of the security settings (api-contract §2.5):
  * a blocked username is refused before its password is even looked at.
  */
-export async function checkPasswordLogin(req: FastifyRequest, username: string, password: string): Promise<LoginOutcome> {
+async function checkPassword(req: FastifyRequest, username: string, password: string): Promise<LoginOutcome> {
   const { cache, settings } = req.server.deps;
   const lockout = new Lockout(cache);
   const policy = { limitCount: await settings.get('SECURITY_LOGIN_LIMIT_COUNT'), limitMinutes: await settings.get('SECURITY_LOGIN_LIMIT_TIME') };

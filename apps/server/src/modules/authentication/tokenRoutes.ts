@@ -9,6 +9,7 @@ import { clearFlow, loadFlow, saveFlow } from './authFlow.ts';
 import { decryptSecret } from './browserKeys.ts';
 import { mfaStepFor } from './mfa/mfaStep.ts';
 import { checkPasswordLogin } from './passwordLogin.ts';
+import { writeLoginLog } from '../audits/loginLog.ts';
 
 interface TokenBody {
   username?: unknown;
@@ -53,6 +54,7 @@ async function createToken(req: FastifyRequest<{ Body: TokenBody }>, reply: Fast
   await cache.set(tokenCacheKey(token), outcome.user.id, ttl);
   await cache.set(reuseKey, token, ttl);
   req.user = outcome.user;
+  await writeLoginLog(req, { username: outcome.user.username, status: true, mfa: step.required ? 1 : 0 });
   return reply.code(201).send({
     token,
     keyword: 'Bearer',

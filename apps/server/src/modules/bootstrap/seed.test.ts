@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, SYSTEM_ORG_ID } from '@gatehouse/contract';
 import { createTestApp, type TestApp } from '../../testing/testApp.ts';
 import { verifyPassword } from '../../platform/crypto/password.ts';
-import { ADMIN_PASSWORD_FILE, seed } from './seed.ts';
+import { ADMIN_PASSWORD_FILE, adminFirstLogin, seed } from './seed.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -43,5 +43,24 @@ describe('first start', () => {
     expect(await verifyPassword(first.generatedAdminPassword!, hash)).toBe(true);
     const second = await seed(db, { dataDir: t.dataDir });
     expect(second).toEqual({ adminCreated: false });
+  });
+});
+
+describe('the first-login flag of the seeded admin', () => {
+  it('is set unless GATEHOUSE_ADMIN_FIRST_LOGIN turns it off', () => {
+    expect(adminFirstLogin({})).toBe(true);
+    expect(adminFirstLogin({ GATEHOUSE_ADMIN_FIRST_LOGIN: '1' })).toBe(true);
+    expect(adminFirstLogin({ GATEHOUSE_ADMIN_FIRST_LOGIN: '0' })).toBe(false);
+    expect(adminFirstLogin({ GATEHOUSE_ADMIN_FIRST_LOGIN: 'false' })).toBe(false);
+  });
+
+  it('is stored as asked', async () => {
+    t = await createTestApp();
+    const db = t.deps.database.db;
+    await db.deleteFrom('rbac_rolebinding').execute();
+    await db.deleteFrom('users_user').where('username', '=', 'admin').execute();
+    await seed(db, { adminPassword: 'Adm1n-secret!', dataDir: t.dataDir, adminFirstLogin: false });
+    const admin = await db.selectFrom('users_user').select('is_first_login').where('username', '=', 'admin').executeTakeFirstOrThrow();
+    expect(Boolean(admin.is_first_login)).toBe(false);
   });
 });

@@ -48,7 +48,16 @@ export interface SeedResult {
  * Creates what a fresh install needs: the Default and system-setting organisations, the builtin
  * roles, and the `admin` user with the SystemAdmin role. Idempotent; runs at every start.
  */
-export async function seed(db: Kysely<DB>, opts: { adminPassword?: string; dataDir: string }): Promise<SeedResult> {
+/**
+ * Whether the new admin must go through the first-login page: yes, unless
+ * `GATEHOUSE_ADMIN_FIRST_LOGIN` is `0` or `false` (test and automated installs).
+ */
+export function adminFirstLogin(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env.GATEHOUSE_ADMIN_FIRST_LOGIN ?? '').trim().toLowerCase();
+  return !(v === '0' || v === 'false' || v === 'no');
+}
+
+export async function seed(db: Kysely<DB>, opts: { adminPassword?: string; dataDir: string; adminFirstLogin?: boolean }): Promise<SeedResult> {
   await ensureOrgs(db);
   await ensureRoles(db);
   const existing = await db.selectFrom('users_user').select('id').where('username', '=', 'admin').executeTakeFirst();
@@ -63,7 +72,7 @@ export async function seed(db: Kysely<DB>, opts: { adminPassword?: string; dataD
       .insertInto('users_user')
       .values({
         id, username: 'admin', name: 'Administrator', email: 'admin@example.com',
-        password: await hashPassword(password), is_active: true, is_first_login: true,
+        password: await hashPassword(password), is_active: true, is_first_login: opts.adminFirstLogin ?? adminFirstLogin(),
         need_update_password: false, is_service_account: false, source: 'local', mfa_level: 0,
         phone: '', wechat: '', comment: '', date_expired: defaultDateExpired(), date_joined: now,
         last_login: null, date_password_last_updated: now, created_by: 'System', updated_by: 'System', date_updated: now,

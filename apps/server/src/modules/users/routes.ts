@@ -5,8 +5,10 @@ import { groupResource } from './groupResource.ts';
 import { registerUserActions } from './userActions.ts';
 import { registerGroupRelations } from './groupRelations.ts';
 import { registerProfileRoutes } from './profile.ts';
+import { registerExportGuard } from './exportGuard.ts';
 
 export function registerUsersModule(app: FastifyInstance): void {
+  registerExportGuard(app);
   registerProfileRoutes(app);
   registerUserActions(app);
   registerGroupRelations(app);

@@ -6,6 +6,7 @@ import { hashPassword } from '../../platform/crypto/password.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
+import { notifyUser } from '../notifications/systemMessages.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { USER_FIELDS } from './userFields.ts';
 
@@ -111,6 +112,10 @@ export const userResource: ResourceDef = {
     async afterUpdate({ ctx, id, data }) {
       if (data.password) {
         await ctx.db.updateTable('users_user').set({ password: await hashPassword(String(data.password)), date_password_last_updated: new Date().toISOString() }).where('id', '=', id).execute();
+        // The owner hears of it through a site message, as after changing it themselves. Not
+        // awaited: this runs inside the write's transaction, and the message is written after it.
+        const owner = await ctx.db.selectFrom('users_user').select(['id', 'username']).where('id', '=', id).executeTakeFirst();
+        if (owner) void notifyUser(ctx.req, owner, 'password_changed');
       }
     },
     async beforeDelete(row, ctx) {

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './m0001_init.ts';
 import * as m0002 from './m0002_groups_audit.ts';
 import * as m0003 from './m0003_binding_org_index.ts';
+import * as m0010 from './m0010_user_login_log.ts';
 import * as m0050 from './m0050_mfa_messages.ts';
 import * as m0150 from './m0150_assets.ts';
 import * as m0151 from './m0151_builtin_platforms.ts';
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_groups_audit': m0002,
   '0003_binding_org_index': m0003,
+  '0010_user_login_log': m0010,
   '0050_mfa_messages': m0050,
   '0150_assets': m0150,
   '0151_builtin_platforms': m0151,

@@ -1,0 +1,38 @@
+import WebSocket from 'ws';
+import { TASK_LOG_SOCKET_PATH } from './taskLogSocket.ts';
+
+/** Test helpers: a client of the task-log socket (and, re-exported, the loopback sshd). */
+export { freePort, startSshd, type Sshd } from './sshdTesting.ts';
+
+export interface TaskLogMessage {
+  message?: string;
+  event?: string;
+  task?: string;
+}
+
+/** Opens the task-log socket, asks for a task and collects messages until the end (or a timeout). */
+export async function collectTaskLog(base: string, headers: Record<string, string>, task: string, timeoutMs = 5000): Promise<{ messages: TaskLogMessage[]; closeCode?: number }> {
+  const ws = new WebSocket(`${base}${TASK_LOG_SOCKET_PATH}`, { headers });
+  const messages: TaskLogMessage[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      ws.close();
+      resolve({ messages });
+    }, timeoutMs);
+    ws.on('open', () => ws.send(JSON.stringify({ task, type: 'celery' })));
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data)) as TaskLogMessage;
+      messages.push(m);
+      if (m.event === 'end') {
+        clearTimeout(timer);
+        ws.close();
+        resolve({ messages });
+      }
+    });
+    ws.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ messages, closeCode: code });
+    });
+    ws.on('error', reject);
+  });
+}

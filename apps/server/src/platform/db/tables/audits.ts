@@ -1,0 +1,24 @@
+import type { Bool } from '../schema.ts';
+
+/** Audit logs beyond the operate/activity logs (migration 0010). */
+export interface UserLoginLogTable {
+  id: string;
+  username: string;
+  /** W web, T terminal, U unknown. */
+  type: string;
+  ip: string;
+  city: string;
+  user_agent: string;
+  /** 0 disabled, 1 enabled, 2 unknown. */
+  mfa: number;
+  /** A reason code (`password_failed`…), empty on success. */
+  reason: string;
+  /** A backend code (`password`…). */
+  backend: string;
+  status: Bool;
+  datetime: string;
+}
+
+export interface AuditTables {
+  audits_userloginlog: UserLoginLogTable;
+}
