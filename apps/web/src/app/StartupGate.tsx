@@ -1,17 +1,22 @@
 import { useEffect, useState } from 'react';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from './store.ts';
 import { runStartup } from './startup.ts';
 import { Leaving } from './session.ts';
 import { BUILT_VIEWS, hasRoute } from './viewRoutes.ts';
+import { HttpError } from '../lib/http.ts';
+import { errorAction } from '../lib/httpErrors.ts';
+
+const IMPROVEMENT_PATH = '/profile/improvement';
 
 const currentPath = () => window.location.pathname.replace(/^\/ui(?=\/|$)/, '') || '/';
 
 /** Runs the startup sequence once per app state before any page renders. */
 export function StartupGate() {
   const inited = useAppStore((s) => s.inited);
+  const firstLogin = useAppStore((s) => s.profile?.is_first_login === true);
   const install = useAppStore((s) => s.set);
   const location = useLocation();
   const navigate = useNavigate();
@@ -36,7 +41,12 @@ export function StartupGate() {
         install({ ...r.state, inited: true });
       })
       .catch((e: unknown) => {
-        if (!cancelled && !(e instanceof Leaving)) setError(e instanceof Error ? e.message : String(e));
+        if (cancelled || e instanceof Leaving) return;
+        // The public settings refuse an untrusted host with a 400: say what to configure (spec 01 §8).
+        const action = e instanceof HttpError ? errorAction(e.status, e.url, e.data, e.message) : undefined;
+        if (action?.kind === 'trustedDomains') setError(t('session.error.trustedDomains'));
+        else if (action?.kind === 'toast' && action.message) setError(action.message);
+        else setError(e instanceof Error ? e.message : String(e));
       });
     return () => {
       cancelled = true;
@@ -60,5 +70,7 @@ export function StartupGate() {
   }
   // No page renders at the address the sequence turned away from (its catch-all would navigate on).
   if (!inited || (redirecting && location.pathname !== redirecting)) return <Spin fullscreen tip={t('common.loading')} />;
+  // The first login stays in the profile until the improvement page is finished (spec 02).
+  if (firstLogin && hasRoute(IMPROVEMENT_PATH) && !location.pathname.startsWith('/profile/')) return <Navigate to={IMPROVEMENT_PATH} replace />;
   return <Outlet />;
 }

@@ -8,6 +8,7 @@ import { NotFoundPage } from '../shell/NotFoundPage.tsx';
 import { RedirectPage } from '../shell/RedirectPage.tsx';
 import { RootPage } from '../shell/RootPage.tsx';
 import { SessionDetailRedirect } from '../shell/SessionDetailRedirect.tsx';
+import { opsTaskLogRoutes } from '../features/ops/routes.tsx';
 
 export { BUILT_VIEWS, hasRoute, VIEW_ROUTES } from './viewRoutes.ts';
 
@@ -33,6 +34,7 @@ export const ROUTES: AppRoute[] = [
         ] as AppRoute[],
       },
       { path: 'terminal/sessions/:id', element: <SessionDetailRedirect /> },
+      ...opsTaskLogRoutes,
       { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },

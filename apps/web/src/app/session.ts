@@ -1,5 +1,7 @@
-import { HEARTBEAT_INTERVAL_MS, LOGIN_PATH, LOGOUT_PATH, SESSION_EXPIRE_CLOSE_COOKIE_MS, SESSION_EXPIRE_COOKIE } from '@gatehouse/contract';
+import { ACTIVITY_TIMER_MS, HEARTBEAT_INTERVAL_MS, LOGIN_PATH, LOGOUT_PATH, SESSION_EXPIRE_CLOSE_COOKIE_MS, SESSION_EXPIRE_COOKIE } from '@gatehouse/contract';
 import { getCookie, setCookie } from '../lib/cookies.ts';
+import { http, httpContext } from '../lib/http.ts';
+import { PROFILE_URL } from '../lib/httpErrors.ts';
 
 /** Session rules of spec 01 §4 "Session". */
 
@@ -31,27 +33,47 @@ export function logout(): never {
 let heartbeat: number | undefined;
 
 /**
- * `jms_session_expire` must exist, else log out. With `close`, a heartbeat keeps the cookie alive
- * for 2 minutes at a time, so the session ends soon after the browser closes.
+ * `jms_session_expire` must exist, else log out. A heartbeat every 10 s checks that it still does;
+ * with `close` it also keeps the cookie alive for 2 minutes at a time, so the session ends soon
+ * after the browser closes; with `age` the cookie expires by its own age.
  */
 export function checkSessionCookie(): void {
   const value = getCookie(SESSION_EXPIRE_COOKIE);
   if (!value) logout();
-  if (value === 'close' && heartbeat === undefined) {
-    const refresh = () => {
-      if (!getCookie(SESSION_EXPIRE_COOKIE)) {
-        window.clearInterval(heartbeat);
-        heartbeat = undefined;
-        try {
-          logout();
-        } catch {
-          /* navigating away */
-        }
-        return;
+  if (heartbeat !== undefined) return;
+  const beat = () => {
+    const now = getCookie(SESSION_EXPIRE_COOKIE);
+    if (!now) {
+      window.clearInterval(heartbeat);
+      heartbeat = undefined;
+      try {
+        logout();
+      } catch {
+        /* navigating away */
       }
-      setCookie(SESSION_EXPIRE_COOKIE, 'close', { maxAge: SESSION_EXPIRE_CLOSE_COOKIE_MS / 1000 });
-    };
-    refresh();
-    heartbeat = window.setInterval(refresh, HEARTBEAT_INTERVAL_MS);
-  }
+      return;
+    }
+    if (now === 'close') setCookie(SESSION_EXPIRE_COOKIE, 'close', { maxAge: SESSION_EXPIRE_CLOSE_COOKIE_MS / 1000 });
+  };
+  beat();
+  heartbeat = window.setInterval(beat, HEARTBEAT_INTERVAL_MS);
+}
+
+const isProfileUrl = (url: string) => new URL(url, window.location.origin).pathname === PROFILE_URL;
+
+let activity: number | undefined;
+
+/**
+ * Each successful response (except the profile's own) restarts a 30-second timer that then asks
+ * for the profile, which keeps the server session alive while the console is in use.
+ */
+export function startActivityTimer(): void {
+  httpContext.onResponse = (url) => {
+    if (isProfileUrl(url)) return;
+    window.clearTimeout(activity);
+    activity = window.setTimeout(() => {
+      activity = undefined;
+      http.get(PROFILE_URL).catch(() => undefined);
+    }, ACTIVITY_TIMER_MS);
+  };
 }

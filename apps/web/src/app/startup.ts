@@ -2,7 +2,7 @@ import { ORG_COOKIE, type CategoryOut, type CurrentOrg, type Profile, type Publi
 import { getCookie } from '../lib/cookies.ts';
 import { HttpError, http, httpContext } from '../lib/http.ts';
 import type { AppState } from './store.ts';
-import { checkSessionCookie, goToLogin } from './session.ts';
+import { checkSessionCookie, goToLogin, startActivityTimer } from './session.ts';
 import { chooseOrg, storeOrg, storedOrg } from './orgs.ts';
 import { checkView } from './views.ts';
 
@@ -37,6 +37,7 @@ export async function runStartup(pathname: string, env: StartupEnv): Promise<Sta
   httpContext.xpackEnabled = open.XPACK_ENABLED;
 
   checkSessionCookie();
+  startActivityTimer();
   httpContext.currentOrgId = getCookie(ORG_COOKIE);
   let profile = await fetchProfile();
   const settings = await http.get<PublicSettings>('/api/v1/settings/public/');

@@ -1,7 +1,9 @@
 import {
-  COOKIE_PREFIX, CSRF_HEADER, DEFAULT_ORG_ID, ORG_HEADER, PREFIX_COOKIE, REQUEST_TIMEOUT_MS, SYSTEM_ORG_ID, TZ_HEADER,
+  COOKIE_PREFIX, CSRF_HEADER, DEFAULT_ORG_ID, ORG_HEADER, PREFIX_COOKIE, REQUEST_TIMEOUT_MS, SQL_COUNT_HEADER, SYSTEM_ORG_ID, TZ_HEADER,
 } from '@gatehouse/contract';
 import { getCookie } from './cookies.ts';
+import { confirmCodeOf, type ConfirmCode } from './httpErrors.ts';
+import { sqlDigest } from './sqlDigest.ts';
 
 /**
  * The console's one HTTP client (spec 01 §7): 120 s timeout without retry, the CSRF header, the
@@ -23,6 +25,10 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** A re-verification answer is returned as an error instead of opening the dialog. */
+  noConfirm?: boolean;
+  /** Only whether the call is allowed: a successful body is not read (e.g. before a download). */
+  probe?: boolean;
 }
 
 export interface RawResponse<T> {
@@ -35,8 +41,15 @@ export interface RawResponse<T> {
 export const httpContext = {
   currentOrgId: undefined as string | undefined,
   xpackEnabled: false,
-  /** Called with each successful response (the activity timer, the SQL digest). */
+  /** Called with each successful response (the activity timer); every response also goes to the SQL digest. */
   onResponse: undefined as ((url: string, res: Response) => void) | undefined,
+  /** Called with each failed response (the error catalogue, `shell/session/`). */
+  onError: undefined as ((err: HttpError, opts: RequestOptions) => void) | undefined,
+  /**
+   * Opens the re-verification dialog for a call answered with the confirm-required 400; resolves
+   * true once confirmed, and the call is then sent again (spec 01 §4 "Re-verification").
+   */
+  confirm: undefined as ((type: ConfirmCode) => Promise<boolean>) | undefined,
 };
 
 export function csrfToken(): string | undefined {
@@ -78,6 +91,12 @@ async function send<T>(method: string, url: string, opts: RequestOptions = {}): 
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
   const full = buildUrl(url, opts.params);
   const res = await fetch(full, { method, headers, body, signal, credentials: 'same-origin' });
+  if (opts.probe && res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    sqlDigest.record(full, res.headers.get(SQL_COUNT_HEADER));
+    httpContext.onResponse?.(full, res);
+    return { status: res.status, headers: res.headers, data: undefined as T };
+  }
   const text = await res.text();
   let data: unknown = text;
   if (text && (res.headers.get('content-type') ?? '').includes('json')) {
@@ -87,7 +106,16 @@ async function send<T>(method: string, url: string, opts: RequestOptions = {}): 
       data = text;
     }
   }
-  if (!res.ok) throw new HttpError(res.status, data, full);
+  sqlDigest.record(full, res.headers.get(SQL_COUNT_HEADER));
+  if (!res.ok) {
+    const confirmType = confirmCodeOf(res.status, data);
+    if (confirmType && !opts.noConfirm && httpContext.confirm && (await httpContext.confirm(confirmType))) {
+      return send<T>(method, url, { ...opts, noConfirm: true });
+    }
+    const err = new HttpError(res.status, data, full);
+    httpContext.onError?.(err, opts);
+    throw err;
+  }
   httpContext.onResponse?.(full, res);
   return { status: res.status, headers: res.headers, data: data as T };
 }

@@ -45,10 +45,16 @@ export function BulkUpdateDialog({ open, url, rows, fields, fieldsMeta = {}, onC
       onClose(true);
     } catch (e) {
       if (e instanceof HttpError && e.status === 400) {
-        const first = Array.isArray(e.data) ? e.data.find((x) => messagesOf(x).length) : e.data;
-        const mapped = mapFormErrors(first, checked, (f) => write[f]?.label);
-        form.setFields(mapped.fields);
-        setErrors(mapped.nonField);
+        const perRow = Array.isArray(e.data) ? e.data.map((x, i) => ({ row: rows[i], msgs: messagesOf(x) })).filter((x) => x.msgs.length) : [];
+        if (perRow.length > 1 || (perRow.length === 1 && rows.length > 1)) {
+          // Several rows: say which row was refused and why (the others were not changed either).
+          setErrors(perRow.map((x) => `${x.row?.name ?? x.row?.id ?? ''}: ${x.msgs.join(' ')}`));
+        } else {
+          const first = Array.isArray(e.data) ? e.data.find((x) => messagesOf(x).length) : e.data;
+          const mapped = mapFormErrors(first, checked, (f) => write[f]?.label);
+          form.setFields(mapped.fields);
+          setErrors(mapped.nonField);
+        }
       } else setErrors([errorMessage(e, t)]);
     } finally {
       setSaving(false);
@@ -67,7 +73,7 @@ export function BulkUpdateDialog({ open, url, rows, fields, fieldsMeta = {}, onC
       width="60%"
       destroyOnHidden
     >
-      {errors.length > 0 && <Alert type="error" showIcon title={errors.join(' ')} style={{ marginBottom: 12 }} />}
+      {errors.length > 0 && <Alert type="error" showIcon title={errors.length > 1 ? <ul data-testid="bulk-row-errors" style={{ margin: 0, paddingLeft: 16 }}>{errors.map((x, i) => <li key={i}>{x}</li>)}</ul> : errors[0]} style={{ marginBottom: 12 }} />}
       <Form.Item label={t('resource.bulkUpdate.select')}>
         <Checkbox.Group
           value={checked}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { App, Form, Modal, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { http } from '../lib/http.ts';
 import { errorMessage } from './errorMessage.ts';
 import { download, exportHref, exportScopes, type ExportScope, type FileFormat } from './exportUrl.ts';
 import { cacheResources } from './spm.ts';
@@ -36,7 +37,10 @@ export function ExportDialog({ open, url, tableQuery, searchKeys, hasFilter, sel
     setBusy(true);
     try {
       const spm = scope === 'selected' ? await cacheResources(selected.map((r) => r.id)) : undefined;
-      download(exportHref(url, scope, format, { tableQuery, searchKeys, spm }));
+      const href = exportHref(url, scope, format, { tableQuery, searchKeys, spm });
+      // A guarded export answers with the re-verification first; the client asks and retries.
+      await http.raw('GET', href, { probe: true });
+      download(href);
       onClose();
     } catch (e) {
       void message.error(errorMessage(e, t));

@@ -25,6 +25,8 @@ export interface FieldSpec {
   disabled?: boolean;
   rules?: FormRule[];
   choices?: Choice[];
+  /** A custom input (one element: the form item gives it `value` and `onChange`) instead of the metadata's widget. */
+  render?(): ReactNode;
 }
 
 export interface FormFieldProps {
@@ -64,7 +66,9 @@ export function FormField({ name, meta, spec = {}, seed }: FormFieldProps) {
   const kind = spec.widget ?? widgetFor(name, meta);
   const typing = ['input', 'textarea', 'password', 'email', 'json', 'number'].includes(kind);
   const rules: FormRule[] = [];
-  if (meta.required) rules.push({ required: true, message: t('resource.form.required'), validateTrigger: typing ? 'onBlur' : 'onChange' });
+  // List values are checked as arrays (a required rule types its value as a string by default).
+  const many = ['list', 'm2m_related_field', 'multiple choice'].includes(meta.type);
+  if (meta.required) rules.push({ required: true, ...(many ? { type: 'array' as const } : {}), message: t('resource.form.required'), validateTrigger: typing ? 'onBlur' : 'onChange' });
   if (kind === 'email') rules.push({ type: 'email', message: t('resource.form.invalidEmail'), validateTrigger: 'onBlur' });
   if (kind === 'json') {
     rules.push({
@@ -86,7 +90,7 @@ export function FormField({ name, meta, spec = {}, seed }: FormFieldProps) {
       validateTrigger={['onChange', 'onBlur']}
       valuePropName={kind === 'switch' ? 'checked' : 'value'}
     >
-      {control(kind, meta, spec, seed)}
+      {spec.render ? spec.render() : control(kind, meta, spec, seed)}
     </Form.Item>
   );
 }

@@ -22,6 +22,8 @@ export interface ListToolbarProps {
   columns: ToolbarAction;
   /** The search box and date range. */
   filters: ReactNode;
+  /** More entries of the batch menu (after delete and update). */
+  batchExtra?: { key: string; label: string; disabled?: boolean; onClick(): void }[];
 }
 
 function IconAction({ action, title, icon, testId }: { action: ToolbarAction; title: string; icon: ReactNode; testId: string }) {
@@ -40,8 +42,14 @@ export function ListToolbar(p: ListToolbarProps) {
     { key: 'label', type: 'group', label: t('resource.batch', { count: p.selectedCount }) },
     ...(p.bulkDelete.has ? [{ key: 'bulkDelete', danger: true, label: t('resource.bulkDelete'), disabled: !p.bulkDelete.can || p.selectedCount === 0 }] : []),
     ...(p.bulkUpdate.has ? [{ key: 'bulkUpdate', label: t('resource.bulkUpdate.action'), disabled: !p.bulkUpdate.can || p.selectedCount === 0 }] : []),
+    ...(p.batchExtra ?? []).map((x) => ({ key: x.key, label: x.label, disabled: x.disabled || p.selectedCount === 0 })),
   ];
-  const hasMore = p.bulkDelete.has || p.bulkUpdate.has;
+  const hasMore = p.bulkDelete.has || p.bulkUpdate.has || Boolean(p.batchExtra?.length);
+  const onMenu = (key: string) => {
+    if (key === 'bulkDelete') p.bulkDelete.onClick();
+    else if (key === 'bulkUpdate') p.bulkUpdate.onClick();
+    else p.batchExtra?.find((x) => x.key === key)?.onClick();
+  };
   return (
     <div className={styles.toolbar}>
       <div className={styles.toolbarSide}>
@@ -53,7 +61,7 @@ export function ListToolbar(p: ListToolbarProps) {
         {hasMore && (
           <Dropdown
             trigger={['click']}
-            menu={{ items: more, onClick: ({ key }) => (key === 'bulkDelete' ? p.bulkDelete.onClick() : p.bulkUpdate.onClick()) }}
+            menu={{ items: more, onClick: ({ key }) => onMenu(key) }}
           >
             <Button data-testid="list-more">
               {t('resource.moreActions')} <DownOutlined />

@@ -34,6 +34,9 @@ export interface ResourceDetailProps extends PermsOptions {
   tabs: DetailTab[];
   hasActivity?: boolean;
   getObjectName?(object: ResourceObject): string;
+  /** Object conditions on the heading's Update and Delete (e.g. builtin objects are read-only). */
+  canUpdate?(object: ResourceObject): boolean;
+  canDelete?(object: ResourceObject): boolean;
 }
 
 export const ACTIVITY_TAB = 'Activity';
@@ -46,7 +49,7 @@ export function detailTitle(kind: string, name: string): string {
 }
 
 /** A detail page (console-reference §2.7): back, title, Update and Delete, tabs with an Activity tab. */
-export function ResourceDetail({ url, id, kind, tabs, hasActivity = true, getObjectName, ...permOpts }: ResourceDetailProps) {
+export function ResourceDetail({ url, id, kind, tabs, hasActivity = true, getObjectName, canUpdate, canDelete, ...permOpts }: ResourceDetailProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -81,12 +84,12 @@ export function ResourceDetail({ url, id, kind, tabs, hasActivity = true, getObj
           <Typography.Title level={4} style={{ margin: 0 }} data-testid="detail-title">{detailTitle(t(kind), name)}</Typography.Title>
         </Space>
         <Space>
-          {paths && perms.canUpdate && (
+          {paths && perms.canUpdate && (canUpdate?.(obj) ?? true) && (
             <Button type="primary" icon={<EditOutlined />} onClick={() => navigate({ pathname: paths.update(id), search: location.search })}>
               {t('resource.update')}
             </Button>
           )}
-          {perms.may.delete && (
+          {perms.may.delete && (canDelete?.(obj) ?? true) && (
             <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(obj, () => paths && navigate(paths.list))}>
               {t('resource.delete.action')}
             </Button>

@@ -38,13 +38,17 @@ export interface ResourceFormProps {
   /** Last change of the body before encryption and sending. */
   cleanValues?(values: Values, ctx: FormContext): Values;
   encryptedFields?: string[];
+  /** Adjusts the loaded values (update, clone) before they fill the form, e.g. a structured list field. */
+  afterGetFormValue?(values: Values, object: ResourceObject | undefined): Values;
+  /** Where to go after a save (default the list); e.g. back to the detail page. */
+  successRoute?(saved: ResourceObject, ctx: FormContext): string;
 }
 
 /**
  * The create/update page body (console-reference §2.6): field groups over `actions.POST|PUT`,
  * POST on create and PUT on update, clone_from, 400 errors on their fields, then back to the list.
  */
-export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanValues, encryptedFields = ENCRYPTED_FIELDS }: ResourceFormProps) {
+export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanValues, encryptedFields = ENCRYPTED_FIELDS, successRoute, afterGetFormValue }: ResourceFormProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -78,7 +82,10 @@ export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanV
   const visible = (f: string) => editable(f) && !fieldsMeta[f]?.hidden?.(watched, ctx);
 
   const initialValues = useMemo(
-    () => ({ ...toFormValues(undefined, writeMeta, allFields), ...initial, ...toFormValues(object, writeMeta, allFields) }),
+    () => {
+      const values = { ...toFormValues(undefined, writeMeta, allFields), ...initial, ...(object ? toFormValues(object, writeMeta, allFields) : {}) };
+      return afterGetFormValue ? afterGetFormValue(values, object) : values;
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- allFields and initial are declarations, fixed per page
     [writeMeta, object],
   );
@@ -111,6 +118,7 @@ export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanV
       const link = paths && saved?.id ? <a onClick={() => navigate(paths.detail(saved.id))}>{name}</a> : name;
       void message.success(<span data-testid="form-success">{link} {t(id ? 'resource.form.updated' : 'resource.form.created')}</span>);
       if (stay) form.resetFields();
+      else if (successRoute && saved) setTimeout(() => navigate(successRoute(saved, ctx)), 100);
       else if (paths) setTimeout(() => navigate(`${paths.list}?order=-date_updated`), 100);
     } catch (e) {
       if (e instanceof HttpError && e.status === 400) {

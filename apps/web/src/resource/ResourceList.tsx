@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type HTMLAttributes } from 'react';
 import { Alert, Table, type TableColumnsType } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -41,6 +41,10 @@ export interface HeaderActionsConfig {
   hasSearch?: boolean;
   /** Fields offered by "Batch update"; without them the action is not offered. */
   bulkUpdateFields?: string[];
+  /** Replaces "go to the create page" (e.g. a picker first). */
+  onCreate?(): void;
+  /** More batch actions on the selected rows. */
+  batchExtra?: { key: string; label: string; has?: boolean; onClick(rows: ResourceObject[], reload: () => void): void }[];
 }
 
 export interface RowActionsConfig {
@@ -70,6 +74,10 @@ export interface ResourceListProps extends ColumnsConfig, PermsOptions {
   paths?: ResourcePaths | null;
   /** Where a name links; default the resource's detail page. */
   detailPath?(row: ResourceObject): string | undefined;
+  /** Extra attributes of each table row (e.g. to make rows draggable). */
+  onRow?(row: ResourceObject, selected: ResourceObject[]): HTMLAttributes<HTMLElement>;
+  /** Told the selected rows whenever the selection changes. */
+  onSelectionChange?(rows: ResourceObject[]): void;
 }
 
 /** A server-paged table built from the list's OPTIONS metadata, with its header and row actions. */
@@ -108,6 +116,7 @@ export function ResourceList(props: ResourceListProps) {
   const reload = () => void list.refetch();
   const afterDelete = () => {
     setSelected(new Map());
+    props.onSelectionChange?.([]);
     reload();
   };
   const detailPath = props.detailPath ?? (paths ? (row: ResourceObject) => paths.detail(row.id) : undefined);
@@ -159,13 +168,14 @@ export function ResourceList(props: ResourceListProps) {
     <div data-testid="resource-list">
       <ListToolbar
         selectedCount={selected.size}
-        create={{ has: h.hasCreate !== false && Boolean(paths) && perms.may.add, can: perms.canCreate, onClick: () => paths && navigate(paths.create) }}
+        create={{ has: h.hasCreate !== false && (Boolean(paths) || Boolean(h.onCreate)) && perms.may.add, can: perms.canCreate, onClick: () => (h.onCreate ? h.onCreate() : paths && navigate(paths.create)) }}
         bulkDelete={{ has: h.hasBulkDelete !== false && perms.may.delete, can: perms.canDelete, onClick: () => confirmBulkDelete(selectedRows, afterDelete) }}
         bulkUpdate={{ has: Boolean(h.bulkUpdateFields?.length) && perms.may.change, can: perms.canBulkUpdate, onClick: () => setDialog('bulkUpdate') }}
         importing={{ has: h.hasImport !== false && (perms.may.add || perms.may.change), can: perms.canImportCreate || perms.canImportUpdate, onClick: () => setDialog('import') }}
         exporting={{ has: h.hasExport !== false && perms.may.view, can: perms.canExport, onClick: () => setDialog('export') }}
         refresh={{ has: h.hasRefresh !== false, can: true, onClick: reload }}
         columns={{ has: h.hasColumnSetting !== false, can: columns.length > 0, onClick: () => setDialog('columns') }}
+        batchExtra={h.batchExtra?.filter((x) => x.has !== false).map((x) => ({ key: x.key, label: x.label, onClick: () => x.onClick(selectedRows, afterDelete) }))}
         filters={
           <>
             {h.hasSearch !== false && <SearchTags options={options} tags={state.tags} onChange={state.setTags} />}
@@ -181,10 +191,15 @@ export function ResourceList(props: ResourceListProps) {
         dataSource={rows}
         columns={tableColumns}
         scroll={{ x: 'max-content' }}
+        onRow={props.onRow ? (row) => props.onRow!(row, selectedRows) : undefined}
         rowSelection={{
           selectedRowKeys: [...selected.keys()],
           preserveSelectedRowKeys: true,
-          onChange: (keys) => setSelected(new Map(keys.map((k) => [String(k), selected.get(String(k)) ?? rows.find((r) => r.id === k)!]))),
+          onChange: (keys) => {
+            const next = new Map(keys.map((k) => [String(k), selected.get(String(k)) ?? rows.find((r) => r.id === k)!]));
+            setSelected(next);
+            props.onSelectionChange?.([...next.values()]);
+          },
         }}
         pagination={{
           current: state.page,

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Outlet, useParams, useResolvedPath, useSearchParams } from 'react-router';
 import type { AppRoute } from '../app/routeTypes.ts';
 import { RequirePermission } from '../shell/RequirePermission.tsx';
-import { ResourceDetail, type DetailTab } from './ResourceDetail.tsx';
+import { ResourceDetail, type DetailTab, type ResourceDetailProps } from './ResourceDetail.tsx';
 import { ResourceForm, type ResourceFormProps } from './ResourceForm.tsx';
 import { ResourceList, type ResourceListProps } from './ResourceList.tsx';
 import { resourcePaths, ResourcePathsContext } from './resourcePaths.ts';
@@ -25,7 +25,7 @@ export interface ResourcePagesConfig {
   disableOrgsChange?: boolean;
   list: Omit<ResourceListProps, 'url' | 'permissions' | 'disableOrgsChange'>;
   form: Omit<ResourceFormProps, 'url' | 'id'>;
-  detail: { tabs: DetailTab[]; hasActivity?: boolean };
+  detail: { tabs: DetailTab[]; hasActivity?: boolean } & Pick<ResourceDetailProps, 'canUpdate' | 'canDelete'>;
 }
 
 /** Gives the pages below it their paths, from where the resource route is mounted. */

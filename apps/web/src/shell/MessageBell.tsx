@@ -2,6 +2,7 @@ import { Badge } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_BADGE_MAX } from './navbarGates.ts';
+import { badgeText } from './messages/messageFormat.ts';
 import { useShellStore } from './shellStore.ts';
 import styles from './Layout.module.css';
 
@@ -16,7 +17,7 @@ export function MessageBell({ count }: { count?: number }) {
   const unread = count ?? stored;
   return (
     <button type="button" className={styles.navButton} aria-label={t('shell.nav.messages')} title={t('shell.nav.messages')} onClick={() => setOpen(true)} data-testid="message-bell">
-      <Badge count={unread} overflowCount={MESSAGE_BADGE_MAX} size="small" offset={[2, -2]}>
+      <Badge count={unread > 0 ? badgeText(unread) : 0} overflowCount={MESSAGE_BADGE_MAX} size="small" offset={[2, -2]}>
         <BellOutlined style={{ fontSize: 17, color: 'inherit' }} />
       </Badge>
     </button>

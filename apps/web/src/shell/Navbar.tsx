@@ -6,6 +6,9 @@ import { hasRoute } from '../app/viewRoutes.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { HelpMenu } from './HelpMenu.tsx';
 import { MessageBell } from './MessageBell.tsx';
+import { MessageServices } from './messages/MessageServices.tsx';
+import { SessionServices } from './session/SessionServices.tsx';
+import { SqlDigestTags } from './session/SqlDigestTags.tsx';
 import { navbarGates, SETTINGS_PATH, TICKETS_PATH, webTerminalUrl } from './navbarGates.ts';
 import { OrgSelector } from './OrgSelector.tsx';
 import { useShellStore } from './shellStore.ts';
@@ -37,6 +40,7 @@ export function Navbar({ view }: { view: ViewName }) {
           {opened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
         </button>
         <OrgSelector view={view} />
+        <SqlDigestTags />
       </div>
       <div className={styles.headerRight}>
         <MessageBell />
@@ -64,6 +68,8 @@ export function Navbar({ view }: { view: ViewName }) {
         )}
         <HelpMenu />
         <AccountMenu />
+        <SessionServices />
+        <MessageServices />
       </div>
     </header>
   );

@@ -65,11 +65,13 @@ const looksLikeId = (value: string) => UUID.test(value) || /^\d+$/.test(value);
 /**
  * The address to reload after switching org (spec 01 §4): without id-like path segments and
  * without query values that look like an id or a number (the platform value stays); the root when
- * what is left is not a page.
+ * what is left is not a page. Dropping an id keeps the collection's trailing slash.
  */
 export function orgSwitchTarget(pathname: string, search: string, hasRoute: (path: string) => boolean): string {
-  const trailing = pathname.endsWith('/') ? '/' : '';
-  const segments = pathname.split('/').filter((s) => s && !looksLikeId(s));
+  const all = pathname.split('/').filter(Boolean);
+  const segments = all.filter((s) => !looksLikeId(s));
+  // A dropped id leaves the collection, whose page ends with a slash (`…/users/<id>` → `…/users/`).
+  const trailing = pathname.endsWith('/') || segments.length < all.length ? '/' : '';
   const path = segments.length ? `/${segments.join('/')}${trailing}` : '/';
   const query = new URLSearchParams(search);
   for (const [key, value] of [...query.entries()]) {

@@ -1,8 +1,10 @@
+import { Space } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { DetailCard } from '../../../resource/DetailCard.tsx';
 import type { CellFormatter } from '../../../resource/formatters.tsx';
 import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
 import { userFieldSpecs } from './fields.ts';
+import { UserRolesCard } from './roles/UserRolesCard.tsx';
 
 const phone: CellFormatter = ({ value }) => {
   const p = value as { code?: string; phone?: string } | null;
@@ -46,7 +48,8 @@ export const userPages: ResourcePagesConfig = {
       {
         name: 'UserInfo',
         title: 'users.tab.UserInfo',
-        render: (user, { meta }) => (
+        render: (user, { meta, reload }) => (
+          <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <DetailCard
             title="users.card.basic"
             object={user}
@@ -57,6 +60,8 @@ export const userPages: ResourcePagesConfig = {
             ]}
             formatters={{ phone }}
           />
+          <UserRolesCard key={JSON.stringify([user.system_roles, user.org_roles])} user={user} reload={reload} />
+          </Space>
         ),
       },
     ],

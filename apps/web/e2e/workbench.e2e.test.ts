@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { E2E_ADMIN_PASSWORD } from './server.ts';
+import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+
+/** The workbench view: always offered, its home with the user card and the recent logins. */
+let browser: Browser;
+const WB_PASSWORD = 'Wb-user-pass1!';
+const DEFAULT_ORG = '00000000-0000-0000-0000-000000000002';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+async function session(): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await newContext(browser, inject('baseURL'));
+  return { ctx, page: await ctx.newPage() };
+}
+
+/** Calls the API with the page's session, as the console does. */
+async function api(ctx: BrowserContext, page: Page, method: string, url: string, data?: unknown, headers: Record<string, string> = {}) {
+  const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
+  const res = await page.request.fetch(url, { method, data, headers: { 'X-CSRFToken': csrf, ...headers } });
+  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
+  return res.json() as Promise<unknown>;
+}
+
+describe('the workbench', () => {
+  it('is where a plain org member lands when asking for the console, with their recent logins', async () => {
+    const admin = await session();
+    await admin.page.goto('/core/auth/login/');
+    await signIn(admin.page, 'admin', E2E_ADMIN_PASSWORD);
+    await admin.page.waitForURL('**/ui/**');
+    // Only a member of Default (OrgUser there): no console or audit organisations.
+    await api(admin.ctx, admin.page, 'POST', '/api/v1/users/users/', {
+      name: 'Wendy Bench', username: 'wb_wendy', email: 'wendy@e2e.test', password_strategy: 'custom', password: WB_PASSWORD,
+    }, { 'X-JMS-ORG': DEFAULT_ORG });
+    await admin.ctx.close();
+
+    const { ctx, page } = await session();
+    await page.goto('/core/auth/login/');
+    await signIn(page, 'wb_wendy', 'not-the-password');
+    await page.getByText('The username or password you entered is incorrect').waitFor();
+    await signIn(page, 'wb_wendy', WB_PASSWORD);
+    await page.waitForURL('**/ui/**').catch(async (e: unknown) => {
+      await screenshot(page, 'workbench-signin-failed');
+      throw e;
+    });
+    // A new user completes the first-login page; here through the same API call it makes.
+    await api(ctx, page, 'PATCH', '/api/v1/users/profile/', { is_first_login: false });
+    const profile = await api(ctx, page, 'GET', '/api/v1/users/profile/') as { console_orgs: unknown[]; audit_orgs: unknown[] };
+    expect(profile.console_orgs).toEqual([]);
+    expect(profile.audit_orgs).toEqual([]);
+
+    await page.goto('/ui/console');
+    await page.waitForURL('**/ui/workbench/home');
+    // The one-time view-switcher tip of a new browser would cover the screenshot.
+    await page.getByTestId('view-switcher-tip').waitFor();
+    await page.getByRole('button', { name: 'Got it' }).click();
+    await page.getByTestId('view-switcher-tip').waitFor({ state: 'hidden' });
+    const card = page.getByTestId('workbench-user-card');
+    await expect.poll(() => card.textContent()).toContain('Wendy Bench');
+    expect(await card.textContent()).toContain('wb_wendy');
+    const logins = page.getByTestId('workbench-recent-logins');
+    const rows = logins.locator('tbody tr.ant-table-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain('Success');
+    expect(await rows.nth(0).textContent()).toContain('127.0.0.1');
+    expect(await rows.nth(1).textContent()).toContain('Failed');
+    expect(await page.getByTestId('view-switcher').textContent()).toContain('Workbench');
+    await screenshot(page, 'workbench-home');
+
+    await page.goto('/ui/workbench/');
+    await page.waitForURL('**/ui/workbench/home');
+    await ctx.close();
+  });
+
+  it('stays the chosen view (PreView) after a reload', async () => {
+    const { ctx, page } = await session();
+    await page.goto('/core/auth/login/');
+    await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+    await page.waitForURL('**/ui/console/**');
+    await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+    await page.getByTestId('view-switcher').click();
+    await page.getByRole('menuitem', { name: 'Workbench' }).click();
+    await page.waitForURL('**/ui/workbench/home');
+    await page.getByTestId('workbench-recent-logins').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('PreView'))).toBe('workbench');
+
+    await page.reload();
+    await page.getByTestId('workbench-home').waitFor();
+    await page.goto('/ui/');
+    await page.waitForURL('**/ui/workbench/home');
+    expect(await page.evaluate(() => localStorage.getItem('PreView'))).toBe('workbench');
+    await ctx.close();
+  });
+});

@@ -1,0 +1,35 @@
+import { Outlet } from 'react-router';
+import { SafetyOutlined } from '@ant-design/icons';
+import type { AppRoute } from '../../../../app/routeTypes.ts';
+import { resourcePaths, ResourcePathsContext } from '../../../../resource/resourcePaths.ts';
+import { RequirePermission } from '../../../../shell/RequirePermission.tsx';
+import { RoleDetailPage } from './RoleDetailPage.tsx';
+import { RoleFormPage } from './RoleFormPage.tsx';
+import { RoleListPage, ROLES_PATH } from './RoleListPage.tsx';
+
+const VIEW = 'rbac.view_orgrole | rbac.view_systemrole';
+const ADD = 'rbac.add_orgrole | rbac.add_systemrole';
+const CHANGE = 'rbac.change_orgrole | rbac.change_systemrole';
+
+function RolesScope() {
+  return (
+    <ResourcePathsContext.Provider value={resourcePaths(ROLES_PATH)}>
+      <Outlet />
+    </ResourcePathsContext.Provider>
+  );
+}
+
+const guard = (perm: string, page: React.ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
+
+/** `/console/users/roles/*` (console-reference §3.3): licensed, the org selector locked. */
+export const rolesRoute: AppRoute = {
+  path: 'roles',
+  element: <RolesScope />,
+  handle: { title: 'roles.route.RoleList', icon: <SafetyOutlined />, permissions: [VIEW], licenseRequired: true, disableOrgsChange: true, app: 'rbac', resource: 'role' },
+  children: [
+    { index: true, handle: { title: 'roles.route.RoleList', name: 'RoleList', permissions: [VIEW] }, element: guard(VIEW, <RoleListPage />) },
+    { path: 'create', handle: { title: 'roles.route.RoleCreate', name: 'RoleCreate', permissions: [ADD], hidden: true }, element: guard(ADD, <RoleFormPage />) },
+    { path: ':id/update', handle: { title: 'roles.route.RoleUpdate', name: 'RoleUpdate', permissions: [CHANGE], hidden: true }, element: guard(CHANGE, <RoleFormPage />) },
+    { path: ':id', handle: { title: 'roles.route.RoleDetail', name: 'RoleDetail', permissions: [VIEW], hidden: true }, element: guard(VIEW, <RoleDetailPage />) },
+  ],
+};

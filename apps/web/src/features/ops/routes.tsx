@@ -1,0 +1,12 @@
+import type { AppRoute } from '../../app/routeTypes.ts';
+import { TaskLogPage } from './TaskLogPage.tsx';
+
+/**
+ * The hidden task-log pages of spec 01 §2 (`/ops/{celery,ansible,task}/task/:id/log/`), outside any
+ * view and without the layout: they open in a window of their own.
+ */
+export const opsTaskLogRoutes: AppRoute[] = ['celery', 'ansible', 'task'].map((type) => ({
+  path: `ops/${type}/task/:id/log`,
+  element: <TaskLogPage />,
+  handle: { title: 'ops.taskLog.title', hidden: true, permissions: [] },
+}));

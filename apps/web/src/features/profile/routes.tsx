@@ -1,0 +1,23 @@
+import { Navigate } from 'react-router';
+import { IdcardOutlined, SettingOutlined } from '@ant-design/icons';
+import type { AppRoute } from '../../app/routeTypes.ts';
+import { ImprovementPage } from './ImprovementPage.tsx';
+import { ProfileInfoPage } from './ProfileInfoPage.tsx';
+import { ProfileSettingPage } from './ProfileSettingPage.tsx';
+
+/**
+ * The profile view (spec 02 "Profile children"): every signed-in user's own pages, outside any
+ * organisation. `/profile` goes to the info page; the improvement page is not in the menu.
+ */
+const open = { permissions: [] as string[], showOrganization: false };
+
+export const profileRoute: AppRoute = {
+  path: 'profile',
+  handle: { title: 'profile.route.profile', ...open },
+  children: [
+    { index: true, element: <Navigate to="info" replace /> },
+    { path: 'info', element: <ProfileInfoPage />, handle: { title: 'profile.route.info', name: 'UserProfile', icon: <IdcardOutlined />, ...open } },
+    { path: 'setting', element: <ProfileSettingPage />, handle: { title: 'profile.route.setting', name: 'ProfileSetting', icon: <SettingOutlined />, ...open } },
+    { path: 'improvement', element: <ImprovementPage />, handle: { title: 'profile.route.improvement', name: 'Improvement', hidden: true, ...open } },
+  ],
+};

@@ -1,0 +1,20 @@
+import { Col, Row } from 'antd';
+import { RecentLoginsCard } from './RecentLoginsCard.tsx';
+import { UserCard } from './UserCard.tsx';
+
+/**
+ * `/workbench/home` (console-reference §3.14): the user card and the recent logins. The recent
+ * sessions and assigned-tickets cards come with the terminal and ticket areas.
+ */
+export function WorkbenchHomePage() {
+  return (
+    <Row gutter={[16, 16]} data-testid="workbench-home">
+      <Col xs={24} lg={8}>
+        <UserCard />
+      </Col>
+      <Col xs={24} lg={16}>
+        <RecentLoginsCard />
+      </Col>
+    </Row>
+  );
+}

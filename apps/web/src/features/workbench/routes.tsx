@@ -1,0 +1,19 @@
+import { Navigate } from 'react-router';
+import { HomeOutlined } from '@ant-design/icons';
+import type { AppRoute } from '../../app/routeTypes.ts';
+import { WorkbenchHomePage } from './WorkbenchHomePage.tsx';
+
+/**
+ * The workbench view (spec 02 "Workbench children"): always offered (spec 01 §2), marked for the
+ * view switcher. `/workbench` goes to the home page; the other children come with their areas.
+ */
+const open = { permissions: [] as string[] };
+
+export const workbenchRoute: AppRoute = {
+  path: 'workbench',
+  handle: { title: 'route.Workbench', switchable: true, ...open },
+  children: [
+    { index: true, element: <Navigate to="home" replace /> },
+    { path: 'home', element: <WorkbenchHomePage />, handle: { title: 'workbench.route.home', name: 'WorkbenchHome', icon: <HomeOutlined />, affix: true, ...open } },
+  ],
+};

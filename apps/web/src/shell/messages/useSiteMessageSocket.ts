@@ -1,0 +1,41 @@
+import { useEffect } from 'react';
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useShellStore } from '../shellStore.ts';
+import { unreadOfFrame } from './messageFormat.ts';
+
+export const SITE_MSG_SOCKET_PATH = '/ws/notifications/site-msg/';
+
+export function socketUrl(loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${SITE_MSG_SOCKET_PATH}`;
+}
+
+/**
+ * Keeps the unread count of the bell live (spec 01 §4 "Site messages"): the server pushes
+ * `{unread_count}` on connect and on every change. A connection error shows the websocket error
+ * message; a frame that does not parse is only logged. Like the original, it does not reconnect.
+ */
+export function useSiteMessageSocket(): void {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const setUnread = useShellStore((s) => s.setUnreadMessages);
+  useEffect(() => {
+    const ws = new WebSocket(socketUrl());
+    let closing = false;
+    ws.onmessage = (ev: MessageEvent) => {
+      try {
+        const n = unreadOfFrame(String(ev.data));
+        if (n !== undefined) setUnread(n);
+      } catch (e) {
+        console.error('site-message socket: unreadable frame', e);
+      }
+    };
+    ws.onerror = () => {
+      if (!closing) void message.error(t('messages.socketError'));
+    };
+    return () => {
+      closing = true;
+      ws.close();
+    };
+  }, [message, setUnread, t]);
+}
