@@ -1,8 +1,9 @@
 import { Navigate } from 'react-router';
-import { DashboardOutlined, UserOutlined } from '@ant-design/icons';
+import { DashboardOutlined, HddOutlined, UserOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../app/routeTypes.ts';
 import { DashboardPage } from './dashboard/DashboardPage.tsx';
 import { usersRoutes } from './users/routes.tsx';
+import { assetsRoutes } from './assets/routes.tsx';
 
 /**
  * The console's pages (spec 02 §2 "Console children"); each business area adds its routes here.
@@ -17,6 +18,7 @@ const children: AppRoute[] = [
     handle: { title: 'route.Dashboard', name: 'AdminDashboard', icon: <DashboardOutlined />, permissions: ['rbac.view_console'], affix: true },
   },
   { path: 'users', handle: { title: 'route.Users', icon: <UserOutlined /> }, children: usersRoutes },
+  { path: 'assets', handle: { title: 'assets.route.Assets', icon: <HddOutlined /> }, children: assetsRoutes },
 ];
 
 /** The console view; the shell (app/routes.tsx) frames it with the layout. */

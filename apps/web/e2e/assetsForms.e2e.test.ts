@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startSshd, type Sshd } from '../../server/src/modules/ops/sshdTesting.ts';
+import { E2E_ADMIN_PASSWORD } from './server.ts';
+import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+
+/**
+ * Issue 7 as an administrator uses it: a Linux host created through its form and tested against a
+ * real OpenSSH server, the protocol editor's rules, the asset detail, platforms, and a CSV import.
+ */
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+let sshd: Sshd;
+let tmp: string;
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  browser = await launchBrowser();
+  ctx = await newContext(browser, inject('baseURL'));
+  page = await ctx.newPage();
+  await page.goto('/core/auth/login/');
+  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
+  await page.waitForURL('**/ui/**');
+  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-assets-e2e-'));
+});
+afterAll(async () => {
+  await browser?.close();
+  sshd?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function api<T>(method: string, url: string, data?: unknown): Promise<T> {
+  const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
+  const res = await page.request.fetch(url, { method, data, headers: { 'X-CSRFToken': csrf } });
+  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
+  return (res.status() === 204 ? undefined : await res.json()) as T;
+}
+
+const form = () => page.getByTestId('resource-form');
+const field = (label: string) => form().getByLabel(label, { exact: true });
+/** Waits until no table or card is loading, so screenshots show the page as people see it. */
+async function settled() {
+  await expect.poll(() => page.locator('.ant-spin-spinning').count(), { timeout: 10_000 }).toBe(0);
+}
+
+/** The form item holding a custom input (by its test id). */
+const itemOf = (testId: string) => form().locator('.ant-form-item').filter({ has: page.getByTestId(testId) });
+
+describe('assets forms', () => {
+  let hostId: string;
+
+  it('creates a Linux host through its form (platform from ?platform=) with its SSH port on a real sshd', async () => {
+    const linux = await api<Row>('GET', '/api/v1/assets/platforms/Linux/');
+    await page.goto(`/ui/console/assets/hosts/create?platform=${linux.id}`);
+    await form().waitFor();
+    await page.getByTestId('protocol-row-0').waitFor();
+    // The platform's primary (ssh) and default (sftp) protocols come first.
+    expect(await page.getByTestId('protocol-row-0').locator('.ant-select').textContent()).toContain('ssh');
+    expect(await page.getByTestId('protocol-row-1').locator('.ant-select').textContent()).toContain('sftp');
+    await field('Name').fill('e2e-ssh-host');
+    await field('IP/Host').fill('127.0.0.1');
+
+    // Protocol rules: a bad port is refused with its message; the primary and the last row stay.
+    await page.getByTestId('protocol-port-0').fill('99999');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await itemOf('protocols-field').getByText('Port Error, please check').waitFor();
+    await page.getByTestId('protocol-port-0').fill(String(sshd.port));
+    await expect.poll(() => itemOf('protocols-field').getByText('Port Error, please check').count(), { timeout: 10_000 }).toBe(0);
+    expect(await page.getByTestId('protocol-remove-0').isDisabled()).toBe(true);
+    await page.getByTestId('protocol-remove-1').click();
+    await expect.poll(() => page.getByTestId('protocol-row-1').count(), { timeout: 10_000 }).toBe(0);
+    expect(await page.getByTestId('protocol-remove-0').isDisabled()).toBe(true);
+
+    // Labels must be name:value.
+    const labels = page.getByTestId('labels-field');
+    await labels.click();
+    await page.keyboard.type('oops');
+    await page.keyboard.press('Enter');
+    await itemOf('labels-field').getByText('Format error, correct format is name:value').waitFor();
+    await labels.locator('.ant-tag-close-icon').first().click();
+    await labels.click();
+    await page.keyboard.type('env:e2e');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => itemOf('labels-field').getByText('Format error, correct format is name:value').count(), { timeout: 10_000 }).toBe(0);
+    await page.keyboard.press('Escape');
+    await field('Comment').click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'assets-host-create');
+
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByTestId('form-success').waitFor();
+    await page.waitForURL('**/ui/console/assets/assets/**');
+    const [host] = await api<Row[]>('GET', '/api/v1/assets/hosts/?name=e2e-ssh-host');
+    expect(host).toMatchObject({ address: '127.0.0.1', platform: { name: 'Linux' } });
+    expect(host!.protocols).toEqual([{ name: 'ssh', port: sshd.port }]);
+    expect(host!.labels.map((l: Row) => `${l.name}:${l.value}`)).toEqual(['env:e2e']);
+    hostId = host!.id;
+  });
+
+  it('tests connectivity from the detail page, opening the task log, and shows Reachable', async () => {
+    await page.goto(`/ui/console/assets/assets/${hostId}`);
+    await page.getByTestId('asset-quick-actions').waitFor();
+    expect(await page.getByTestId('asset-connectivity').getAttribute('data-value')).toBe('-');
+    const popup = ctx.waitForEvent('page');
+    await page.getByTestId('asset-test').click();
+    const log = await popup;
+    await expect.poll(() => log.url(), { timeout: 10_000 }).toMatch(/\/ui\/ops\/celery\/task\/[\w-]+\/log\/$/);
+    await log.close();
+    await expect.poll(() => page.getByTestId('asset-connectivity').getAttribute('data-value'), { timeout: 20_000 }).toBe('ok');
+    expect(await page.getByTestId('asset-connectivity').textContent()).toBe('Reachable');
+    expect(await page.getByTestId('asset-labels-card').textContent()).toContain('env:e2e');
+    await settled();
+    await screenshot(page, 'assets-detail');
+
+    // Update goes to the host form and back to the detail page.
+    await page.getByRole('button', { name: 'Update' }).click();
+    await page.waitForURL(`**/ui/console/assets/hosts/${hostId}/update`);
+    await form().waitFor();
+    await expect.poll(() => page.getByTestId('protocol-port-0').inputValue(), { timeout: 10_000 }).toBe(String(sshd.port));
+    await field('Comment').fill('tested');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(`**/ui/console/assets/assets/${hostId}`);
+    expect((await api<Row>('GET', `/api/v1/assets/hosts/${hostId}/`)).comment).toBe('tested');
+  });
+
+  it('imports ten hosts from a CSV naming the platform and the node path, on the Host tab', async () => {
+    const lines = ['*Name,*IP/Host,*Platform,Protocols,Node path'];
+    for (let i = 1; i <= 10; i++) lines.push(`e2e-imp-${String(i).padStart(2, '0')},10.77.0.${i},Linux,ssh/22,/Default/e2e-import`);
+    const file = path.join(tmp, 'hosts.csv');
+    fs.writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+    await page.goto('/ui/console/assets/assets/?activeTab=host');
+    await page.getByTestId('list-import').click();
+    const d = page.getByRole('dialog', { name: 'Import' });
+    await d.locator('input[type="file"]').setInputFiles(file);
+    await d.getByTestId('import-review').waitFor();
+    await page.getByTestId('import-button').click();
+    await expect.poll(() => page.getByTestId('import-button').textContent(), { timeout: 30_000 }).toBe('Finished');
+    await page.getByTestId('import-button').click();
+    await d.waitFor({ state: 'hidden' });
+    const imported = await api<{ count: number; results: Row[] }>('GET', '/api/v1/assets/hosts/?search=e2e-imp-&limit=20&offset=0');
+    expect(imported.count).toBe(10);
+    expect(imported.results[0]).toMatchObject({ platform: { name: 'Linux' }, protocols: [{ name: 'ssh', port: 22 }] });
+    expect(imported.results[0]!.nodes_display ?? imported.results[0]!.nodes.map((n: Row) => n.name)).toEqual(expect.arrayContaining([expect.stringContaining('e2e-import')]));
+    await page.getByTestId('search-input').fill('e2e-imp-');
+    await page.getByTestId('search-input').press('Enter');
+    const rows = page.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(10);
+  });
+
+  it('lists platforms; builtin ones cannot be changed; a custom one is created with its protocols', async () => {
+    await page.goto('/ui/console/assets/platforms/');
+    const rows = page.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(5);
+    expect(await rows.filter({ hasText: 'MySQL' }).count()).toBe(0);
+    await settled();
+    await screenshot(page, 'assets-platform-list');
+    await page.getByRole('tab', { name: 'Database' }).click();
+    await expect.poll(() => rows.filter({ hasText: 'MySQL' }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await rows.filter({ hasText: 'Linux' }).count()).toBe(0);
+    const linux = await api<Row>('GET', '/api/v1/assets/platforms/Linux/');
+    await page.goto(`/ui/console/assets/platforms/${linux.id}`);
+    await page.getByTestId('detail-title').waitFor();
+    expect(await page.getByRole('button', { name: 'Update' }).count()).toBe(0);
+
+    await page.goto('/ui/console/assets/platforms/create?category=host&type=linux');
+    await form().waitFor();
+    await screenshot(page, 'assets-platform-create');
+    await field('Name').fill('E2E-Linux');
+    await page.getByTestId('protocol-port-0').fill('2222');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByTestId('form-success').waitFor();
+    const mine = await api<Row>('GET', '/api/v1/assets/platforms/E2E-Linux/');
+    expect(mine.protocols[0]).toMatchObject({ name: 'ssh', port: 2222, primary: true });
+  });
+
+  it('creates a domain, then a gateway from its Gateways tab, and shows labels with their colour', async () => {
+    await page.goto('/ui/console/assets/domains/create');
+    await form().waitFor();
+    await field('Name').fill('e2e-dmz');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByTestId('form-success').waitFor();
+    const [domain] = await api<Row[]>('GET', '/api/v1/assets/domains/?name=e2e-dmz');
+
+    await page.goto(`/ui/console/assets/domains/${domain!.id}?activeTab=GatewayList`);
+    await page.getByTestId('list-create').click();
+    await page.waitForURL(`**/ui/console/assets/gateways/create?domain=${domain!.id}`);
+    await form().waitFor();
+    await expect.poll(() => form().locator('.ant-form-item').filter({ hasText: 'Platform' }).textContent(), { timeout: 10_000 }).toContain('Gateway');
+    await field('Name').fill('e2e-gw');
+    await field('IP/Host').fill('127.0.0.1');
+    await page.getByTestId('protocol-port-0').fill(String(sshd.port));
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(`**/ui/console/assets/domains/${domain!.id}?activeTab=GatewayList`);
+    const rows = page.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
+    await expect.poll(() => rows.filter({ hasText: 'e2e-gw' }).count(), { timeout: 10_000 }).toBe(1);
+    await settled();
+    await screenshot(page, 'assets-domain-gateways');
+    expect((await api<Row[]>('GET', `/api/v1/assets/gateways/?domain=${domain!.id}`))[0]).toMatchObject({ name: 'e2e-gw', platform: { name: 'Gateway' } });
+
+    await page.goto('/ui/console/assets/labels/');
+    await expect.poll(() => page.getByTestId('label-tag').filter({ hasText: 'env:e2e' }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByTestId('label-tag').filter({ hasText: 'env:e2e' }).getAttribute('class')).toMatch(/ant-tag-\w+/);
+    await settled();
+    await screenshot(page, 'assets-labels');
+  });
+});

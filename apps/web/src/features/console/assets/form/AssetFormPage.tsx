@@ -1,0 +1,131 @@
+import { useMemo } from 'react';
+import { Result, Spin } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useParams, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { CategoryValue } from '@gatehouse/contract';
+import { http } from '../../../../lib/http.ts';
+import { errorMessage } from '../../../../resource/errorMessage.ts';
+import type { FieldSpec } from '../../../../resource/FormField.tsx';
+import { ResourceForm } from '../../../../resource/ResourceForm.tsx';
+import { ResourcePathsContext, type ResourcePaths } from '../../../../resource/resourcePaths.ts';
+import type { ResourceObject } from '../../../../resource/types.ts';
+import { useResourceObject } from '../../../../resource/useResourceObject.ts';
+import { relatedId } from '../../../../resource/values.ts';
+import { ASSET_LIST_PATH, assetDetailPath } from '../categories.ts';
+import { LabelsField, labelsRule, useLabels } from '../fields/LabelsField.tsx';
+import { ProtocolsField, protocolsRule } from '../fields/ProtocolsField.tsx';
+import { initialProtocols, markPrimary, protocolsPayload, type ProtocolChoice, type ProtocolRow } from '../fields/protocolRules.ts';
+import { categoryForm } from './categoryFields.ts';
+import { PlatformPicker } from './PlatformPicker.tsx';
+
+export interface Platform extends ResourceObject {
+  type: { value: string; label: string } | string;
+  domain_enabled?: boolean;
+  protocols_enabled?: boolean;
+  protocols: ProtocolChoice[];
+}
+
+export interface AssetFormPageProps {
+  category: CategoryValue;
+  /** The API collection, e.g. `/api/v1/assets/hosts/`. */
+  url: string;
+  /** Gateways: the platform is `Gateway` and the domain comes from the query (console-reference §3.6). */
+  gateway?: boolean;
+}
+
+const PATHS: ResourcePaths = { list: ASSET_LIST_PATH, create: ASSET_LIST_PATH, update: (id) => `${assetDetailPath(id)}/update`, detail: assetDetailPath };
+const typeOf = (p: Platform | undefined) => (p ? String(relatedId(p.type)) : undefined);
+
+/** The platform a create/update page works with: `?platform=`, else the object's, else a default. */
+function usePlatform(category: CategoryValue, gateway: boolean, ref: string | null | undefined) {
+  const target = gateway ? 'Gateway' : ref;
+  return useQuery({
+    queryKey: ['asset-form-platform', category, target ?? ''],
+    queryFn: async () => {
+      if (target) return http.get<Platform>(`/api/v1/assets/platforms/${encodeURIComponent(target)}/`);
+      const page = await http.get<{ results: Platform[] }>('/api/v1/assets/platforms/', { params: { category, limit: 1, offset: 0 } });
+      if (!page.results[0]) throw new Error('no platform');
+      return page.results[0];
+    },
+  });
+}
+
+/** Create and update of one asset category (console-reference §3.4 "Form"). */
+export function AssetFormPage({ category, url, gateway = false }: AssetFormPageProps) {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  const cloneFrom = id ? null : params.get('clone_from');
+  const source = useResourceObject(url, id ?? cloneFrom);
+  const platformRef = params.get('platform') ?? (source.data ? String(relatedId(source.data.platform)) : undefined);
+  const waiting = Boolean(id ?? cloneFrom) && source.isPending;
+  const platform = usePlatform(category, gateway, waiting ? null : platformRef);
+  const labels = useLabels();
+  const knownLabelIds = useMemo(() => new Set((labels.data?.results ?? []).map((l) => String(l.id))), [labels.data]);
+
+  if (waiting || platform.isPending) return <Spin />;
+  if (platform.error) return <Result status="error" title={errorMessage(platform.error, t)} />;
+  const p = platform.data;
+  const choices = p.protocols ?? [];
+  const primaryName = choices.find((c) => c.primary)?.name;
+  const extra = categoryForm(category, typeOf(p), t);
+  const domainParam = params.get('domain');
+
+  const fieldsMeta: Record<string, FieldSpec> = {
+    platform: { render: () => <PlatformPicker category={category} disabled={gateway} />, disabled: gateway },
+    nodes: { url: '/api/v1/assets/nodes/', optionLabel: (o) => String(o.full_value ?? o.value ?? o.name) },
+    domain: { url: '/api/v1/assets/domains/', hidden: () => p.domain_enabled === false, disabled: gateway && Boolean(domainParam) },
+    protocols: {
+      render: () => <ProtocolsField choices={choices} mode="asset" />,
+      rules: [protocolsRule(t, choices, 'asset')],
+      hidden: () => p.protocols_enabled === false || choices.length === 0,
+    },
+    labels: { render: () => <LabelsField />, rules: [labelsRule(t, () => knownLabelIds)] },
+    ...extra.fieldsMeta,
+  };
+  const groups = [
+    { title: 'assets.group.Basic', fields: ['name', 'address', 'platform', 'nodes', ...(extra.basic ?? [])] },
+    { title: 'assets.group.Protocol', fields: ['protocols'] },
+    ...(extra.groups ?? []),
+    { title: 'assets.group.Other', fields: ['domain', 'labels', 'is_active', 'comment'] },
+  ];
+  const node = params.get('node');
+  const initial: Record<string, unknown> = {
+    is_active: true,
+    ...extra.initial,
+    nodes: node ? [node] : [],
+    protocols: initialProtocols(choices),
+    ...(domainParam ? { domain: domainParam } : {}),
+  };
+  const domainRoute = (saved: ResourceObject) => {
+    const d = relatedId(saved.domain) ?? domainParam;
+    return d ? `/console/assets/domains/${String(d)}?activeTab=GatewayList` : '/console/assets/domains/';
+  };
+
+  return (
+    <ResourcePathsContext.Provider value={PATHS}>
+      <ResourceForm
+        key={`${id ?? 'new'}:${cloneFrom ?? ''}:${String(p.id)}`}
+        url={url}
+        id={id}
+        groups={groups}
+        fieldsMeta={fieldsMeta}
+        initial={initial}
+        afterGetFormValue={(values, object) => ({
+          ...values,
+          platform: String(p.id),
+          // A changed platform starts from its own protocols; otherwise the object's, marked with the primary.
+          protocols: object && String(relatedId(object.platform)) === String(p.id) && Array.isArray(object.protocols)
+            ? markPrimary(object.protocols as ProtocolRow[], primaryName)
+            : initialProtocols(choices),
+        })}
+        cleanValues={(values) => ({
+          ...values,
+          ...(Array.isArray(values.protocols) ? { protocols: protocolsPayload(values.protocols as ProtocolRow[], false) } : {}),
+        })}
+        successRoute={(saved, ctx) => (gateway ? domainRoute(saved) : ctx.isUpdate ? assetDetailPath(saved.id) : `${ASSET_LIST_PATH}?order=-date_updated`)}
+      />
+    </ResourcePathsContext.Provider>
+  );
+}
