@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startSshd, type Sshd } from '../../server/src/modules/ops/sshdTesting.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { apiCall, openAsAdmin, screenshot } from './browser.ts';
 
 /**
  * Issue 7 as an administrator uses it: a Linux host created through its form and tested against a
@@ -21,13 +21,7 @@ type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 beforeAll(async () => {
   sshd = await startSshd();
-  browser = await launchBrowser();
-  ctx = await newContext(browser, inject('baseURL'));
-  page = await ctx.newPage();
-  await page.goto('/core/auth/login/');
-  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-  await page.waitForURL('**/ui/**');
-  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  ({ browser, ctx, page } = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD));
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-assets-e2e-'));
 });
 afterAll(async () => {
@@ -36,12 +30,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function api<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
-  const res = await page.request.fetch(url, { method, data, headers: { 'X-CSRFToken': csrf } });
-  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? undefined : await res.json()) as T;
-}
+const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiCall<T>(ctx, method, url, data);
 
 const form = () => page.getByTestId('resource-form');
 const field = (label: string) => form().getByLabel(label, { exact: true });

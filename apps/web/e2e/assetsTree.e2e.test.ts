@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { apiCall, openAsAdmin, screenshot } from './browser.ts';
 
 /**
  * Issue 7, the asset list with its node tree: nodes made through the right-click menu, a host
@@ -18,22 +18,11 @@ let ctx: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  ctx = await newContext(browser, inject('baseURL'));
-  page = await ctx.newPage();
-  await page.goto('/core/auth/login/');
-  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-  await page.waitForURL('**/ui/**');
-  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  ({ browser, ctx, page } = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD));
 });
 afterAll(async () => browser.close());
 
-async function api<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
-  const res = await page.request.fetch(url, { method, data, headers: { 'X-CSRFToken': csrf } });
-  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? undefined : await res.json()) as T;
-}
+const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiCall<T>(ctx, method, url, data);
 
 const tree = () => page.getByTestId('node-tree');
 const nodeTitle = (name: string) => tree().getByTestId('node-title').filter({ hasText: new RegExp(`^${name} \\(\\d+\\)$`) });

@@ -30,3 +30,31 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** Signs the admin in through the login page and dismisses the shell's one-time view-switcher tip. */
+export async function signInAdmin(page: Page, password: string): Promise<void> {
+  await page.goto('/core/auth/login/');
+  await signIn(page, 'admin', password);
+  await page.waitForURL('**/ui/**');
+  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+}
+
+/**
+ * Calls the API with a browser context's session and CSRF token (the way the console does), for
+ * test set-up and for reading back what the page saved. A failed call throws with its body.
+ */
+export async function apiCall<T>(c: BrowserContext, method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const csrf = (await c.cookies()).find((k) => k.name === 'jms_csrftoken')?.value ?? '';
+  const res = await c.request.fetch(url, { method, data: data as Record<string, unknown>, headers: { 'X-CSRFToken': csrf, ...headers } });
+  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
+  return (res.status() === 204 ? undefined : await res.json()) as T;
+}
+
+/** A new browser with one page where the admin is signed in. */
+export async function openAsAdmin(baseURL: string, password: string): Promise<{ browser: Browser; ctx: BrowserContext; page: Page }> {
+  const browser = await launchBrowser();
+  const ctx = await newContext(browser, baseURL);
+  const page = await ctx.newPage();
+  await signInAdmin(page, password);
+  return { browser, ctx, page };
+}

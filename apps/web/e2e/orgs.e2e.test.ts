@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BUILTIN_ROLE_IDS, ORG_COOKIE } from '@gatehouse/contract';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { apiCall, newContext, openAsAdmin, screenshot, signIn } from './browser.ts';
 
 /**
  * Issue 6, organisations: create one in the settings view, switch to it from the navbar selector
@@ -16,24 +16,14 @@ const stamp = Date.now().toString(36);
 const ORG_B = `Org B ${stamp}`;
 
 /** Calls the API with a context's session (and an org, as the X-JMS-ORG header). */
-async function api<T>(c: BrowserContext, method: string, url: string, data?: unknown, org?: string): Promise<T> {
-  const csrf = (await c.cookies()).find((k) => k.name === 'jms_csrftoken')?.value ?? '';
-  const headers: Record<string, string> = { 'X-CSRFToken': csrf, ...(org ? { 'X-JMS-ORG': org } : {}) };
-  const res = await c.request.fetch(url, { method, data: data as Record<string, unknown>, headers });
-  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? undefined : await res.json()) as T;
-}
+/** Calls the API as a context's user, in an org when given (the X-JMS-ORG header). */
+const api = <T>(c: BrowserContext, method: string, url: string, data?: unknown, org?: string): Promise<T> =>
+  apiCall<T>(c, method, url, data, org ? { 'X-JMS-ORG': org } : {});
 
 const rows = () => page.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  ctx = await newContext(browser, inject('baseURL'));
-  page = await ctx.newPage();
-  await page.goto('/core/auth/login/');
-  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-  await page.waitForURL('**/ui/**');
-  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  ({ browser, ctx, page } = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD));
 });
 afterAll(async () => {
   await browser.close();
@@ -93,7 +83,7 @@ describe('organisations', () => {
     await screenshot(page, 'orgs-switched-to-b');
   });
 
-  it('offers an Org Auditor of B the audit view only: no console, sent to the workbench while audit is not built', async () => {
+  it('offers an Org Auditor of B the audit view only: no console, and B\'s login logs', async () => {
     const username = `auditb_${stamp}`;
     await api(ctx, 'POST', '/api/v1/users/users/', {
       name: `Auditor B ${stamp}`, username, email: `${username}@e2e.test`, password_strategy: 'custom', password: 'Auditor-pass1',
@@ -109,16 +99,26 @@ describe('organisations', () => {
     expect(profile.audit_orgs.map((o) => o.id)).toEqual([orgB]);
     expect(profile.console_orgs).toEqual([]);
 
-    // The console is not offered: asking for it lands in the preferred usable view.
+    // The console is not offered: asking for it lands in the audit view, in B.
     await p.goto('/ui/console/users/users/');
-    await p.waitForURL('**/ui/workbench/**');
-    await p.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
-    const switcher = p.getByTestId('view-switcher');
-    if (await switcher.count()) {
-      await switcher.click();
-      await expect.poll(() => p.getByRole('menuitem').allTextContents()).not.toContain('Console');
-      await p.keyboard.press('Escape');
-    }
+    await p.waitForURL('**/ui/audit/audits/login-logs/**');
+    await expect.poll(() => p.getByTestId('org-selector').textContent(), { timeout: 10_000 }).toContain(ORG_B);
+    // B's login logs: the auditor's own sign-in is there, the admin (no member of B) is not.
+    const logRows = p.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
+    await expect.poll(() => logRows.filter({ hasText: username }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await logRows.filter({ hasText: 'admin' }).count()).toBe(0);
+    await p.getByRole('button', { name: 'Got it' }).click({ timeout: 5000 }).catch(() => undefined);
+    await screenshot(p, 'audit-login-logs');
+    await p.getByTestId('view-switcher').click();
+    await expect.poll(() => p.getByRole('menuitem').allTextContents()).toContain('Audit');
+    expect(await p.getByRole('menuitem').allTextContents()).not.toContain('Console');
+    await p.keyboard.press('Escape');
+
+    // The detail of a log is one card, read-only.
+    await logRows.filter({ hasText: username }).first().getByRole('link').first().click();
+    await p.getByTestId('detail-card').waitFor();
+    expect(await p.getByTestId('detail-card').textContent()).toContain(username);
+    expect(await p.getByRole('button', { name: 'Update' }).count()).toBe(0);
     await auditor.close();
   });
 });

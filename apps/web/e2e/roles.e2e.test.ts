@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
+import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, GLOBAL_ORG_NAME } from '@gatehouse/contract';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { apiCall, newContext, openAsAdmin, screenshot, signIn } from './browser.ts';
 
 /**
  * Issue 6, roles: a custom org role gets a few permissions ticked in the permission tree, is
@@ -16,12 +16,7 @@ const stamp = Date.now().toString(36);
 const ROLE = `Viewer ${stamp}`;
 const PASSWORD = 'Viewer-pass1';
 
-async function api<T>(c: BrowserContext, method: string, url: string, data?: unknown): Promise<T> {
-  const csrf = (await c.cookies()).find((k) => k.name === 'jms_csrftoken')?.value ?? '';
-  const res = await c.request.fetch(url, { method, data: data as Record<string, unknown>, headers: { 'X-CSRFToken': csrf } });
-  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? undefined : await res.json()) as T;
-}
+const api = apiCall;
 
 const tree = () => page.getByTestId('permission-tree');
 const treeNode = (code: string) => tree().locator('.ant-tree-treenode').filter({ has: page.locator(`[title="${code}"]`) });
@@ -36,13 +31,7 @@ async function expand(code: string): Promise<void> {
 const tick = (code: string) => treeNode(code).locator('.ant-tree-checkbox').click();
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  ctx = await newContext(browser, inject('baseURL'));
-  page = await ctx.newPage();
-  await page.goto('/core/auth/login/');
-  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-  await page.waitForURL('**/ui/**');
-  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  ({ browser, ctx, page } = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD));
 });
 afterAll(async () => {
   await browser.close();
@@ -63,6 +52,16 @@ describe('roles', () => {
     await expect.poll(() => tree().textContent()).toContain('Builtin roles cannot be changed.');
     expect(await tree().getByRole('button', { name: 'Save permissions' }).count()).toBe(0);
     expect(await tree().locator('.ant-tree-checkbox-disabled').count()).toBeGreaterThan(0);
+
+    // Roles are worked on in the global org, with the selector locked; leaving the roles pages
+    // puts the user back in the org they were in.
+    const selector = page.getByTestId('org-selector');
+    await expect.poll(() => selector.textContent()).toContain(GLOBAL_ORG_NAME);
+    expect(await page.locator('button:has([data-testid="org-selector"])').count()).toBe(0);
+    await page.getByRole('menuitem', { name: 'User list' }).click();
+    await page.waitForURL(/\/ui\/console\/users\/users\/?$/);
+    await expect.poll(() => selector.textContent()).toContain('DEFAULT');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('jms_current_org_admin') ?? '{}').name)).toBe('DEFAULT');
   });
 
   it('creates an org role and ticks a few permissions in the tree', async () => {
@@ -97,7 +96,7 @@ describe('roles', () => {
     const user = await api<{ id: string }>(ctx, 'POST', '/api/v1/users/users/', {
       name: `Bound user ${stamp}`, username, email: `${username}@e2e.test`, password_strategy: 'custom', password: PASSWORD,
       system_roles: [BUILTIN_ROLE_IDS.User], org_roles: [BUILTIN_ROLE_IDS.OrgUser],
-    });
+    }, { 'X-JMS-ORG': DEFAULT_ORG_ID }); // the page is still on the roles pages, in the global org
     await page.goto(`/ui/console/users/users/${user.id}`);
     const card = page.getByTestId('user-roles');
     await card.waitFor();

@@ -109,8 +109,8 @@ describe('views', () => {
     await page.goto('/ui/');
     await page.waitForURL('**/ui/console/dashboard');
 
-    // A view that is not built (audit) gives way to the stored one.
-    await page.goto('/ui/audit/dashboard');
+    // A view that is not built (tickets) gives way to the stored one.
+    await page.goto('/ui/tickets/my-tickets');
     await page.waitForURL('**/ui/console/dashboard');
     await ctx.close();
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { apiCall, launchBrowser, newContext, screenshot, signInAdmin } from './browser.ts';
 import { freePort, startSshd, type Sshd } from '../../server/src/modules/ops/sshdTesting.ts';
 
 /** The hidden task-log page: a connectivity test against a real sshd on loopback, streamed into xterm. */
@@ -15,21 +15,14 @@ beforeAll(async () => {
   browser = await launchBrowser();
   ctx = await newContext(browser, inject('baseURL'), { width: 900, height: 600 });
   page = await ctx.newPage();
-  await page.goto('/core/auth/login/');
-  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-  await page.waitForURL('**/ui/**');
+  await signInAdmin(page, E2E_ADMIN_PASSWORD);
 });
 afterAll(async () => {
   await browser.close();
   sshd?.stop();
 });
 
-async function api<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
-  const res = await page.request.fetch(url, { method, data, headers: { 'X-CSRFToken': csrf } });
-  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiCall<T>(ctx, method, url, data);
 
 describe('the task-log page', () => {
   it('shows the log lines of a connectivity test and its final state', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { apiCall, openAsAdmin, screenshot } from './browser.ts';
 
 /**
  * Issue 3 as an administrator uses it: the generic list, form, detail, export and import screens
@@ -19,14 +19,7 @@ let page: Page;
 let tmp: string;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  ctx = await newContext(browser, inject('baseURL'));
-  page = await ctx.newPage();
-  await page.goto('/core/auth/login/');
-  await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-  await page.waitForURL('**/ui/**');
-  // The shell's one-time view-switcher tip would cover the screenshots.
-  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  ({ browser, ctx, page } = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD));
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-users-e2e-'));
 });
 afterAll(async () => {
@@ -43,12 +36,7 @@ interface User {
 }
 
 /** Calls the API with the page's session, as the console does. */
-async function api<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
-  const res = await page.request.fetch(url, { method, data, headers: { 'X-CSRFToken': csrf } });
-  if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? undefined : await res.json()) as T;
-}
+const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiCall<T>(ctx, method, url, data);
 
 const findUser = async (username: string) => (await api<User[]>('GET', `${USERS}?username=${username}`))[0];
 const createUser = (username: string) => api<User>('POST', USERS, { name: `E2E ${username}`, username, email: `${username}@e2e.test` });

@@ -42,7 +42,8 @@ export async function listQuery(def: ResourceDef, ctx: ResourceCtx, query: Query
   return applyOrder(def, await applyListParams(def, ctx, baseQuery(def, ctx), query), first(query, 'order'));
 }
 
-async function list(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {
+/** A list request's answer: a page, every row (no limit), or a CSV/XLSX export. */
+export async function listResponse(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {
   const ctx = ctxOf(req);
   const query = req.query as Query;
   const format = first(query, 'format');
@@ -136,7 +137,7 @@ export function registerResource(app: FastifyInstance, def: ResourceDef): void {
   const meta = async (req: FastifyRequest) => metadata(def, req.lang);
   app.options(def.url, meta);
   app.options(detail, meta);
-  app.get(def.url, guard('list'), (req, reply) => list(def, req, reply));
+  app.get(def.url, guard('list'), (req, reply) => listResponse(def, req, reply));
   app.post(def.url, guard('create'), (req, reply) => create(def, req, reply));
   app.put(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, false));
   app.patch(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, true));

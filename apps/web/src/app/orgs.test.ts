@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, ORG_COOKIE, ROOT_ORG_ID, SYSTEM_ORG_ID, type OrgRef, type Profile } from '@gatehouse/contract';
 import { getCookie } from '../lib/cookies.ts';
 import { httpContext } from '../lib/http.ts';
-import { chooseOrg, defaultOrg, previousOrg, storedOrg, storeOrg, usingOrgs } from './orgs.ts';
+import { chooseOrg, defaultOrg, enterGlobalOrg, previousOrg, storedOrg, storeOrg, usingOrgs } from './orgs.ts';
 
 const org = (id: string, name: string, extra: Partial<OrgRef> = {}): OrgRef => ({ id, name, is_default: false, is_root: false, ...extra });
 const ROOT = org(ROOT_ORG_ID, 'Global', { is_root: true });
@@ -46,6 +46,34 @@ describe('choosing the org to work in', () => {
     storeOrg('alice', SYSTEM, B);
     expect(previousOrg('alice')).toEqual(B);
     expect(chooseOrg(p, 'console', SYSTEM)).toEqual(B);
+  });
+});
+
+describe('entering the global org for the roles pages (console-reference §1.6)', () => {
+  it('switches to the global org, remembers the org in use, and restores it on leaving', () => {
+    const p = profile({ console_orgs: [ROOT, DEFAULT, B] });
+    storeOrg('alice', B);
+    const entered = enterGlobalOrg(p, B)!;
+    expect(entered.root).toEqual(ROOT);
+    expect(storedOrg('alice')).toMatchObject(ROOT);
+    expect(httpContext.currentOrgId).toBe(ROOT_ORG_ID);
+    expect(previousOrg('alice')).toEqual(B);
+    expect(entered.leave()).toEqual(B);
+    expect(storedOrg('alice')).toEqual(B);
+    expect(getCookie(ORG_COOKIE)).toBe(B.id);
+  });
+
+  it('does nothing for a user without the global org, or already in it', () => {
+    expect(enterGlobalOrg(profile({ console_orgs: [DEFAULT, B] }), B)).toBeUndefined();
+    expect(enterGlobalOrg(profile({ console_orgs: [ROOT, B] }), ROOT)).toBeUndefined();
+  });
+
+  it('a global org entered by the console gives way to the previous org at the next start, one chosen by the user stays', () => {
+    const p = profile({ console_orgs: [ROOT, DEFAULT, B] });
+    enterGlobalOrg(p, B);
+    expect(chooseOrg(p, 'console', storedOrg('alice'))).toEqual(B);
+    storeOrg('alice', ROOT, B);
+    expect(chooseOrg(p, 'console', storedOrg('alice'))).toEqual(ROOT);
   });
 });
 

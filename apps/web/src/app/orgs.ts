@@ -21,16 +21,19 @@ export function defaultOrg(orgs: OrgRef[]): OrgRef | undefined {
   return orgs.find((o) => o.is_default) ?? orgs.find((o) => o.id !== ROOT_ORG_ID && o.id !== SYSTEM_ORG_ID);
 }
 
-export function storedOrg(username: string): OrgRef | undefined {
+export function storedOrg(username: string): StoredOrg | undefined {
   try {
     const raw = localStorage.getItem(storageKey(username));
-    return raw ? (JSON.parse(raw) as OrgRef) : undefined;
+    return raw ? (JSON.parse(raw) as StoredOrg) : undefined;
   } catch {
     return undefined;
   }
 }
 
-export function storeOrg(username: string, org: OrgRef, previous?: OrgRef): void {
+/** An org the console entered by itself (the global org of the roles pages), not one the user chose. */
+export type StoredOrg = OrgRef & { autoEnter?: number };
+
+export function storeOrg(username: string, org: StoredOrg, previous?: OrgRef): void {
   if (previous) localStorage.setItem(preKey(username), JSON.stringify(previous));
   localStorage.setItem(storageKey(username), JSON.stringify(org));
   setCookie(ORG_COOKIE, org.id, { maxAge: 365 * 86400 });
@@ -47,15 +50,35 @@ export function previousOrg(username: string): OrgRef | undefined {
 }
 
 /**
- * The org to work in: the remembered one when the view permits it; the system-setting org gives
- * way to the previous org; otherwise the default org of the view.
+ * The org to work in: the remembered one when the view permits it; the system-setting org, or a
+ * global org the console entered by itself, gives way to the previous org; otherwise the default
+ * org of the view.
  */
-export function chooseOrg(profile: Profile, view: ViewName, current: OrgRef | undefined): OrgRef | undefined {
+export function chooseOrg(profile: Profile, view: ViewName, current: StoredOrg | undefined): OrgRef | undefined {
   const orgs = usingOrgs(profile, view);
-  if (current?.id === SYSTEM_ORG_ID) {
+  if (current?.id === SYSTEM_ORG_ID || current?.autoEnter) {
     const pre = previousOrg(profile.username);
     if (pre && orgs.some((o) => o.id === pre.id)) return pre;
   }
-  if (current && orgs.some((o) => o.id === current.id)) return orgs.find((o) => o.id === current.id);
+  if (current && !current.autoEnter && orgs.some((o) => o.id === current.id)) return orgs.find((o) => o.id === current.id);
   return defaultOrg(orgs) ?? orgs.find((o) => o.id === DEFAULT_ORG_ID);
+}
+
+/**
+ * Enters the global org for a page that works across organisations (console-reference §1.6
+ * `globalOrg.vue`): the org in use is remembered as the previous one. Returns how to leave (back to
+ * that org), or nothing when the user has no global org or is in it already.
+ */
+export function enterGlobalOrg(profile: Profile, current: OrgRef | null): { root: OrgRef; leave(): OrgRef | undefined } | undefined {
+  const root = profile.console_orgs.find((o) => o.id === ROOT_ORG_ID);
+  if (!root || current?.id === ROOT_ORG_ID) return undefined;
+  storeOrg(profile.username, { ...root, autoEnter: Date.now() }, current ?? undefined);
+  return {
+    root,
+    leave() {
+      const back = previousOrg(profile.username) ?? current ?? undefined;
+      if (back) storeOrg(profile.username, back);
+      return back;
+    },
+  };
 }

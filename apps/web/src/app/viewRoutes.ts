@@ -1,4 +1,5 @@
 import { matchRoutes } from 'react-router';
+import { auditRoute } from '../features/audit/routes.tsx';
 import { consoleRoute } from '../features/console/routes.tsx';
 import { profileRoute } from '../features/profile/routes.tsx';
 import { workbenchRoute } from '../features/workbench/routes.tsx';
@@ -7,7 +8,7 @@ import { prepareRoutes } from './routeRegistry.ts';
 import type { AppRoute, PreparedRoute } from './routeTypes.ts';
 
 /** Every view built into this console; each feature exports its view route and it is listed here. */
-export const VIEW_ROUTES: AppRoute[] = [consoleRoute, profileRoute, workbenchRoute, settingsRoute];
+export const VIEW_ROUTES: AppRoute[] = [consoleRoute, auditRoute, profileRoute, workbenchRoute, settingsRoute];
 
 /** The view routes with their metadata derived (spec 01 §2 "Route metadata rules"). */
 export const PREPARED_VIEWS: PreparedRoute[] = prepareRoutes(VIEW_ROUTES);

@@ -74,6 +74,8 @@ export interface ResourceListProps extends ColumnsConfig, PermsOptions {
   paths?: ResourcePaths | null;
   /** Where a name links; default the resource's detail page. */
   detailPath?(row: ResourceObject): string | undefined;
+  /** The column that links to the detail; default `name`. */
+  linkColumn?: string;
   /** Extra attributes of each table row (e.g. to make rows draggable). */
   onRow?(row: ResourceObject, selected: ResourceObject[]): HTMLAttributes<HTMLElement>;
   /** Told the selected rows whenever the selection changes. */
@@ -156,7 +158,7 @@ export function ResourceList(props: ResourceListProps) {
       render: (value: unknown, row: ResourceObject) => {
         if (c.key === ACTIONS) return <RowActions row={row} actions={rowActions(row)} />;
         const cell = c.formatter({ row, field: c.key, value, meta: c.meta, lang: i18n.language, t });
-        const to = c.key === 'name' && perms.canView ? detailPath?.(row) : undefined;
+        const to = c.key === (props.linkColumn ?? 'name') && perms.canView ? detailPath?.(row) : undefined;
         return to ? <Link to={to}>{cell}</Link> : cell;
       },
     }));

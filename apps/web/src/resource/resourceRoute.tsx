@@ -8,7 +8,10 @@ import { ResourceList, type ResourceListProps } from './ResourceList.tsx';
 import { resourcePaths, ResourcePathsContext } from './resourcePaths.ts';
 import { permissionFor, permissionNameFromUrl, type ResourcePermissionName } from './resourceUrl.ts';
 
-/** One resource's four pages (list, create, `:id/update`, `:id`: console-reference §3.0) as one declaration. */
+/**
+ * One resource's four pages (list, create, `:id/update`, `:id`: console-reference §3.0) as one
+ * declaration; a read-only resource (an audit log) declares no form and gets the list and detail.
+ */
 export interface ResourcePagesConfig {
   /** The route segment, e.g. `users`. */
   path: string;
@@ -16,15 +19,16 @@ export interface ResourcePagesConfig {
   url: string;
   /** Route name stem: `User` names UserList, UserCreate, UserUpdate and UserDetail. */
   routeName: string;
-  /** i18n keys of the page titles. */
-  titles: { list: string; create: string; update: string; detail: string };
+  /** i18n keys of the page titles (create and update only where there is a form). */
+  titles: { list: string; create?: string; update?: string; detail: string };
   /** i18n key of the object kind ("User"), the prefix of detail titles. */
   kind: string;
   icon?: ReactNode;
   permissions?: Partial<ResourcePermissionName>;
   disableOrgsChange?: boolean;
   list: Omit<ResourceListProps, 'url' | 'permissions' | 'disableOrgsChange'>;
-  form: Omit<ResourceFormProps, 'url' | 'id'>;
+  /** Without a form the resource is read-only: no create or update pages. */
+  form?: Omit<ResourceFormProps, 'url' | 'id'>;
   detail: { tabs: DetailTab[]; hasActivity?: boolean } & Pick<ResourceDetailProps, 'canUpdate' | 'canDelete'>;
 }
 
@@ -38,10 +42,10 @@ function ResourceScope() {
   );
 }
 
-function FormPage({ cfg }: { cfg: ResourcePagesConfig }) {
+function FormPage({ url, form }: { url: string; form: NonNullable<ResourcePagesConfig['form']> }) {
   const { id } = useParams();
   const [params] = useSearchParams();
-  return <ResourceForm key={`${id ?? 'new'}:${params.get('clone_from') ?? ''}`} url={cfg.url} id={id} {...cfg.form} />;
+  return <ResourceForm key={`${id ?? 'new'}:${params.get('clone_from') ?? ''}`} url={url} id={id} {...form} />;
 }
 
 function DetailPage({ cfg }: { cfg: ResourcePagesConfig }) {
@@ -66,8 +70,10 @@ export function resourceRoute(cfg: ResourcePagesConfig): AppRoute {
         handle: { title: cfg.titles.list, name: `${n}List`, permissions: [view] },
         element: guard(view, <ResourceList url={cfg.url} permissions={cfg.permissions} disableOrgsChange={cfg.disableOrgsChange} urlQuery {...cfg.list} />),
       },
-      { path: 'create', handle: { title: cfg.titles.create, name: `${n}Create`, permissions: [add], hidden: true }, element: guard(add, <FormPage cfg={cfg} />) },
-      { path: ':id/update', handle: { title: cfg.titles.update, name: `${n}Update`, permissions: [change], hidden: true }, element: guard(change, <FormPage cfg={cfg} />) },
+      ...(cfg.form ? [
+        { path: 'create', handle: { title: cfg.titles.create ?? cfg.titles.list, name: `${n}Create`, permissions: [add], hidden: true }, element: guard(add, <FormPage url={cfg.url} form={cfg.form} />) },
+        { path: ':id/update', handle: { title: cfg.titles.update ?? cfg.titles.detail, name: `${n}Update`, permissions: [change], hidden: true }, element: guard(change, <FormPage url={cfg.url} form={cfg.form} />) },
+      ] : []),
       { path: ':id', handle: { title: cfg.titles.detail, name: `${n}Detail`, permissions: [view], hidden: true }, element: guard(view, <DetailPage cfg={cfg} />) },
     ],
   };

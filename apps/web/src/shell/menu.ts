@@ -19,8 +19,11 @@ export interface MenuEntry {
   children?: MenuEntry[];
 }
 
-/** Menus open at first when present (spec 01 §2). */
-export const DEFAULT_OPEN_MENUS: readonly string[] = ['/audit/sessions', '/audit/logs', '/workbench/ops'];
+/**
+ * Menus open at first when present (spec 01 §2). The audit logs group is `/audit/logs` there and
+ * `/audit/audits` in the route map of console-reference §3.0, which the paths follow.
+ */
+export const DEFAULT_OPEN_MENUS: readonly string[] = ['/audit/sessions', '/audit/logs', '/audit/audits', '/workbench/ops'];
 
 interface Node extends MetaNode<PublicSettings> {
   meta: ResolvedRouteMeta<PublicSettings>;

@@ -1,6 +1,6 @@
-import { BUILTIN_ROLE_LABELS, text, type BuiltinRoleName } from '@gatehouse/contract';
+import { BUILTIN_ROLE_LABELS, ROOT_ORG_ID, text, type BuiltinRoleName } from '@gatehouse/contract';
 import { f, L } from '../../resource/fields.ts';
-import type { FieldDef, ResourceCtx, Row } from '../../resource/types.ts';
+import type { FieldDef, ResourceCtx, Row, Validator } from '../../resource/types.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
 import { MFA_LEVEL_LABELS, SOURCE_LABELS } from './labels.ts';
@@ -25,6 +25,15 @@ function roleOutput(r: Row, ctx: ResourceCtx): Row {
 const now = () => Date.now();
 const isExpired = (row: Row) => new Date(row.date_expired).getTime() <= now();
 
+const ORG_ROLES_IN_GLOBAL_ORG = text(
+  'Org roles are given inside an organisation: switch to one first',
+  '组织角色只能在组织内设置，请先切换到一个组织',
+  '組織ロールは組織内でのみ設定できます。先に組織を切り替えてください',
+);
+
+/** Org roles bind to the request's org: the global org is no organisation to bind in. */
+const notInGlobalOrg: Validator = (v, c) => (c.req.org.id === ROOT_ORG_ID && Array.isArray(v) && v.length ? ORG_ROLES_IN_GLOBAL_ORG[c.req.lang] : undefined);
+
 function roleField(label: { en: string; zh: string; ja: string }, scope: 'system' | 'org'): FieldDef {
   return f.m2m(label, {
     table: 'rbac_role',
@@ -35,7 +44,7 @@ function roleField(label: { en: string; zh: string; ja: string }, scope: 'system
       values: (ctx) => ({ created_by: ctx.req.user?.username ?? 'System', date_created: new Date().toISOString() }),
     },
     choosable: (q) => q.where('rbac_role.scope' as never, '=', scope as never),
-  }, { filter: (q, value, ctx) => q.where((eb) => eb.exists(
+  }, { validate: scope === 'org' ? [notInGlobalOrg] : [], filter: (q, value, ctx) => q.where((eb) => eb.exists(
     ctx.db.selectFrom('rbac_rolebinding').innerJoin('rbac_role', 'rbac_role.id', 'rbac_rolebinding.role_id')
       .select('rbac_rolebinding.id').whereRef('rbac_rolebinding.user_id', '=', 'users_user.id' as never)
       .where('rbac_rolebinding.scope', '=', scope).where((e) => e.or([e('rbac_role.id', '=', value), e('rbac_role.name', '=', value)])),

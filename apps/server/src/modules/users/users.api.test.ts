@@ -207,6 +207,18 @@ describe('user groups (org-scoped)', () => {
     expect((await admin.post(G, { name: 'ops' })).json().name[0]).toMatch(/already exists/);
   });
 
+  it('creates a user from the global organisation, but refuses org roles there with a clear message', async () => {
+    const body = { ...user('g'), system_roles: [BUILTIN_ROLE_IDS.User] };
+    const refused = await admin.post(U, { ...body, org_roles: [BUILTIN_ROLE_IDS.OrgUser] }, { 'x-jms-org': ROOT_ORG_ID });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ org_roles: ['Org roles are given inside an organisation: switch to one first'] });
+    expect(await list('username=user_g')).toEqual([]);
+    const made = await admin.post(U, body, { 'x-jms-org': ROOT_ORG_ID });
+    expect(made.statusCode).toBe(201);
+    expect(made.json().org_roles).toEqual([]);
+    expect((await admin.request({ method: 'DELETE', url: `${U}${made.json().id}/`, headers: { 'x-jms-org': ROOT_ORG_ID } })).statusCode).toBe(204);
+  });
+
   it('refuses creation in the global organisation', async () => {
     const res = await admin.post(G, { name: 'nowhere' }, { 'x-jms-org': ROOT_ORG_ID });
     expect(res.statusCode).toBe(400);

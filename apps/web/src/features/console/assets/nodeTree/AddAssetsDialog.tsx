@@ -3,7 +3,7 @@ import { Alert, Modal, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../../lib/http.ts';
-import { errorMessage } from '../../../../resource/errorMessage.ts';
+import { useAction } from '../../../../resource/useAction.ts';
 
 interface MiniAsset {
   id: string;
@@ -23,27 +23,19 @@ export function AddAssetsDialog({ open, nodeName, onSave, onClose }: AddAssetsDi
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { busy, error, run } = useAction({ inlineError: true });
   const options = useQuery({
     queryKey: ['asset-suggestions', search],
     queryFn: () => http.get<MiniAsset[]>('/api/v1/assets/assets/suggestions/', { params: { search } }),
     enabled: open,
   });
   const save = async () => {
-    setSaving(true);
-    try {
-      await onSave(picked);
-      setPicked([]);
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e, t));
-    } finally {
-      setSaving(false);
-    }
+    if (!(await run(() => onSave(picked)))) return;
+    setPicked([]);
+    onClose();
   };
   return (
-    <Modal open={open} title={t('assetList.tree.addAssetsTo', { name: nodeName })} onCancel={onClose} onOk={() => void save()} okButtonProps={{ disabled: !picked.length, loading: saving }} okText={t('resource.ok')} cancelText={t('resource.cancel')} destroyOnHidden>
+    <Modal open={open} title={t('assetList.tree.addAssetsTo', { name: nodeName })} onCancel={onClose} onOk={() => void save()} okButtonProps={{ disabled: !picked.length, loading: busy }} okText={t('resource.ok')} cancelText={t('resource.cancel')} destroyOnHidden>
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
       <Select
         mode="multiple"

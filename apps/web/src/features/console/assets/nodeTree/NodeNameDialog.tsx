@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../../resource/errorMessage.ts';
+import { useAction } from '../../../../resource/useAction.ts';
 
 export interface NodeNameDialogProps {
   open: boolean;
@@ -16,22 +16,13 @@ export interface NodeNameDialogProps {
 export function NodeNameDialog({ open, title, initial, onSave, onClose }: NodeNameDialogProps) {
   const { t } = useTranslation();
   const [value, setValue] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  useEffect(() => { if (open) { setValue(initial); setError(null); } }, [open, initial]);
+  const { busy, error, setError, run } = useAction({ inlineError: true });
+  useEffect(() => { if (open) { setValue(initial); setError(null); } }, [open, initial, setError]);
   const save = async () => {
-    setSaving(true);
-    try {
-      await onSave(value.trim());
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e, t));
-    } finally {
-      setSaving(false);
-    }
+    if (await run(() => onSave(value.trim()))) onClose();
   };
   return (
-    <Modal open={open} title={title} onCancel={onClose} onOk={() => void save()} okButtonProps={{ loading: saving }} okText={t('resource.ok')} cancelText={t('resource.cancel')} destroyOnHidden>
+    <Modal open={open} title={title} onCancel={onClose} onOk={() => void save()} okButtonProps={{ loading: busy }} okText={t('resource.ok')} cancelText={t('resource.cancel')} destroyOnHidden>
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
       <Input autoFocus value={value} placeholder={t('assetList.tree.namePlaceholder')} onChange={(e) => setValue(e.target.value)} onPressEnter={() => void save()} data-testid="node-name-input" maxLength={128} />
     </Modal>

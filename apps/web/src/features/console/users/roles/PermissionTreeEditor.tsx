@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Button, Card, Space, Spin, Tree } from 'antd';
+import { Alert, Button, Card, Space, Spin, Tree } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
 import { useAppStore } from '../../../../app/store.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
+import { useAction } from '../../../../resource/useAction.ts';
 import { buildPermissionTree, checkedPermissionIds, permissionIdsToSave, treeReadOnly, type PermissionNode } from './permissionTree.ts';
 import { rolesUrl, type RoleScope } from './roleScope.ts';
 
@@ -16,14 +17,13 @@ import { rolesUrl, type RoleScope } from './roleScope.ts';
  */
 export function PermissionTreeEditor({ scope, roleId }: { scope: RoleScope; roleId: string }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const canChange = useAppStore((s) => hasPermission(s.perms, `rbac.change_${scope}role`));
   const url = `${rolesUrl(scope)}${roleId}/permissions/tree/`;
   const tree = useQuery({ queryKey: ['permission-tree', url], queryFn: () => http.get<PermissionNode[]>(url) });
   const nodes = useMemo(() => tree.data ?? [], [tree.data]);
   const items = useMemo(() => buildPermissionTree(nodes), [nodes]);
   const [checked, setChecked] = useState<string[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, run } = useAction();
   useEffect(() => setChecked(checkedPermissionIds(nodes)), [nodes]);
 
   if (tree.isPending) return <Spin />;
@@ -32,16 +32,8 @@ export function PermissionTreeEditor({ scope, roleId }: { scope: RoleScope; role
   const dirty = permissionIdsToSave(nodes, checked).join() !== permissionIdsToSave(nodes, checkedPermissionIds(nodes)).join();
 
   const save = async () => {
-    setSaving(true);
-    try {
-      await http.patch(`${rolesUrl(scope)}${roleId}/`, { permissions: permissionIdsToSave(nodes, checked) });
-      message.success(t('roles.tree.saved'));
-      await tree.refetch();
-    } catch (e) {
-      message.error(errorMessage(e, t));
-    } finally {
-      setSaving(false);
-    }
+    const body = { permissions: permissionIdsToSave(nodes, checked) };
+    if (await run(() => http.patch(`${rolesUrl(scope)}${roleId}/`, body), t('roles.tree.saved'))) await tree.refetch();
   };
 
   return (

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { App, Button, Modal } from 'antd';
+import { Button, Modal } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
 import { useAppStore } from '../../../../app/store.ts';
 import { http } from '../../../../lib/http.ts';
-import { errorMessage } from '../../../../resource/errorMessage.ts';
+import { useAction } from '../../../../resource/useAction.ts';
 import { RemoteSelect } from '../../../../resource/RemoteSelect.tsx';
 import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import { bindingsUrl, type RoleScope } from './roleScope.ts';
@@ -20,27 +20,20 @@ const userLabel = (u: { name?: unknown; username?: unknown }) => `${String(u.nam
  */
 export function RoleUsers({ scope, roleId }: { scope: RoleScope; roleId: string }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const queryClient = useQueryClient();
   const canAdd = useAppStore((s) => hasPermission(s.perms, `rbac.add_${scope}rolebinding`));
   const [open, setOpen] = useState(false);
   const [users, setUsers] = useState<string[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, run } = useAction();
   const url = `${bindingsUrl(scope)}?role=${roleId}`;
 
   const add = async () => {
-    setSaving(true);
-    try {
-      for (const user of users) await http.post(bindingsUrl(scope), { user, role: roleId });
-      message.success(t('roles.users.added'));
+    const ok = await run(async () => { for (const user of users) await http.post(bindingsUrl(scope), { user, role: roleId }); }, t('roles.users.added'));
+    if (ok) {
       setOpen(false);
       setUsers([]);
-    } catch (e) {
-      message.error(errorMessage(e, t));
-    } finally {
-      setSaving(false);
-      await queryClient.invalidateQueries({ queryKey: ['resource-list', url] });
     }
+    await queryClient.invalidateQueries({ queryKey: ['resource-list', url] });
   };
 
   return (

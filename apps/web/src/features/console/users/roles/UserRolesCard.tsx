@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Alert, App, Button, Card, Form } from 'antd';
+import { Alert, Button, Card, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
 import { useAppStore } from '../../../../app/store.ts';
 import { http } from '../../../../lib/http.ts';
-import { errorMessage } from '../../../../resource/errorMessage.ts';
+import { useAction } from '../../../../resource/useAction.ts';
 import { RemoteSelect, type SelectOption } from '../../../../resource/RemoteSelect.tsx';
 import type { ResourceObject } from '../../../../resource/types.ts';
 import { rolesUrl } from './roleScope.ts';
@@ -26,27 +26,18 @@ const ids = (v: string | string[] | null) => (Array.isArray(v) ? v : v ? [v] : [
  */
 export function UserRolesCard({ user, reload }: { user: ResourceObject; reload(): void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const org = useAppStore((s) => s.currentOrg);
   const licensed = useAppStore((s) => Boolean(s.publicSettings?.XPACK_ENABLED && s.publicSettings.XPACK_LICENSE_IS_VALID));
   const canChange = useAppStore((s) => hasPermission(s.perms, 'users.change_user'));
   const showOrg = licensed && org !== null && org.id !== ROOT_ORG_ID;
   const [system, setSystem] = useState(() => refs(user.system_roles).map((r) => r.id));
   const [orgRoles, setOrgRoles] = useState(() => refs(user.org_roles).map((r) => r.id));
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, run } = useAction();
   const disabled = !canChange || saving;
 
   const save = async () => {
-    setSaving(true);
-    try {
-      await http.patch(`/api/v1/users/users/${user.id}/`, { system_roles: system, ...(showOrg ? { org_roles: orgRoles } : {}) });
-      message.success(t('roles.userRoles.saved'));
-      reload();
-    } catch (e) {
-      message.error(errorMessage(e, t));
-    } finally {
-      setSaving(false);
-    }
+    const body = { system_roles: system, ...(showOrg ? { org_roles: orgRoles } : {}) };
+    if (await run(() => http.patch(`/api/v1/users/users/${user.id}/`, body), t('roles.userRoles.saved'))) reload();
   };
 
   return (

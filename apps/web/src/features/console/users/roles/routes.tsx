@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 import { SafetyOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../../../app/routeTypes.ts';
 import { resourcePaths, ResourcePathsContext } from '../../../../resource/resourcePaths.ts';
+import { GlobalOrg } from '../../../../shell/GlobalOrg.tsx';
 import { RequirePermission } from '../../../../shell/RequirePermission.tsx';
 import { RoleDetailPage } from './RoleDetailPage.tsx';
 import { RoleFormPage } from './RoleFormPage.tsx';
@@ -11,17 +12,20 @@ const VIEW = 'rbac.view_orgrole | rbac.view_systemrole';
 const ADD = 'rbac.add_orgrole | rbac.add_systemrole';
 const CHANGE = 'rbac.change_orgrole | rbac.change_systemrole';
 
+/** Roles are worked on in the global organisation, left again with the roles pages. */
 function RolesScope() {
   return (
-    <ResourcePathsContext.Provider value={resourcePaths(ROLES_PATH)}>
-      <Outlet />
-    </ResourcePathsContext.Provider>
+    <GlobalOrg>
+      <ResourcePathsContext.Provider value={resourcePaths(ROLES_PATH)}>
+        <Outlet />
+      </ResourcePathsContext.Provider>
+    </GlobalOrg>
   );
 }
 
 const guard = (perm: string, page: React.ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
 
-/** `/console/users/roles/*` (console-reference §3.3): licensed, the org selector locked. */
+/** `/console/users/roles/*` (console-reference §3.3): licensed, in the global org, the org selector locked. */
 export const rolesRoute: AppRoute = {
   path: 'roles',
   element: <RolesScope />,

@@ -1,0 +1,47 @@
+import { Tag } from 'antd';
+import { LoginOutlined } from '@ant-design/icons';
+import { DetailCard } from '../../resource/DetailCard.tsx';
+import type { CellFormatter } from '../../resource/formatters.tsx';
+import type { ResourcePagesConfig } from '../../resource/resourceRoute.tsx';
+
+/** Success in green, failure in red, as the audit lists show it. */
+const status: CellFormatter = ({ value }) => {
+  const v = value as { value?: boolean; label?: string } | null;
+  return v ? <Tag color={v.value ? 'success' : 'error'}>{v.label}</Tag> : '-';
+};
+
+const FIELDS = ['username', 'type', 'backend_display', 'ip', 'city', 'user_agent', 'mfa', 'reason_display', 'status', 'datetime'];
+
+/**
+ * Login logs (console-reference §3.13): read-only, a date range (last 7 days by default), no
+ * left-side actions and no import; the detail is one card.
+ */
+export const loginLogPages: ResourcePagesConfig = {
+  path: 'login-logs',
+  url: '/api/v1/audits/login-logs/',
+  permissions: { resource: 'userloginlog' },
+  routeName: 'LoginLog',
+  titles: { list: 'audit.route.LoginLogList', detail: 'audit.route.LoginLogDetail' },
+  kind: 'audit.kind.LoginLog',
+  icon: <LoginOutlined />,
+  list: {
+    name: 'LoginLogList',
+    columns: [...FIELDS, 'actions'],
+    columnsShow: { default: ['username', 'type', 'backend_display', 'ip', 'city', 'mfa', 'reason_display', 'status', 'datetime'], min: ['username', 'datetime'] },
+    columnsMeta: { status: { formatter: status }, reason_display: { label: 'audit.field.reason' }, actions: { has: false } },
+    hasDatePicker: true,
+    linkColumn: 'username',
+    headerActions: { hasCreate: false, hasBulkDelete: false, hasImport: false },
+    rowActions: { hasUpdate: false, hasDelete: false, hasClone: false },
+  },
+  detail: {
+    hasActivity: false,
+    canUpdate: () => false,
+    canDelete: () => false,
+    tabs: [{
+      name: 'LoginLogDetail',
+      title: 'audit.tab.Detail',
+      render: (log, { meta }) => <DetailCard title="audit.card.basic" object={log} meta={meta} fields={['id', ...FIELDS]} formatters={{ status }} />,
+    }],
+  },
+};

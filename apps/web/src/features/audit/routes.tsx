@@ -1,0 +1,26 @@
+import { Navigate } from 'react-router';
+import { FileSearchOutlined } from '@ant-design/icons';
+import type { AppRoute } from '../../app/routeTypes.ts';
+import { resourceRoute } from '../../resource/resourceRoute.tsx';
+import { loginLogPages } from './loginLogPages.tsx';
+
+/**
+ * The audit view (spec 02 "Audit children"), offered to users with audit organisations. Paths
+ * follow console-reference §3.0 (`/audit/audits/login-logs/`). `/audit` goes to the dashboard once
+ * it is built; until then to the login logs, the first page of the view.
+ */
+export const auditRoute: AppRoute = {
+  path: 'audit',
+  handle: { title: 'route.Audit', switchable: true },
+  children: [
+    { index: true, element: <Navigate to="audits/login-logs/" replace /> },
+    {
+      path: 'audits',
+      handle: { title: 'audit.route.Logs', icon: <FileSearchOutlined /> },
+      children: [
+        { index: true, element: <Navigate to="login-logs/" replace /> },
+        resourceRoute(loginLogPages),
+      ],
+    },
+  ],
+};
