@@ -1,12 +1,16 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.ts';
 
 const server = process.env.GATEHOUSE_DEV_SERVER ?? 'http://127.0.0.1:8080';
 
-/** Two HTML entries: the console (index.html, routed under /ui/) and the login page. */
+/**
+ * Two HTML entries: the console (index.html, routed under /ui/) and the login page. Text assets are
+ * also written brotli- and gzip-compressed for the server to send as they are.
+ */
 export default defineConfig({
   base: '/ui/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

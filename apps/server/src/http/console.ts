@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from './messages.ts';
 
 /**
- * Serves the built console (apps/web/dist): hashed assets under /ui/assets/ cached for a year,
+ * Serves the built console (apps/web/dist): hashed assets under /ui/assets/ cached for a year and
+ * sent brotli- or gzip-compressed when the browser accepts it (compressed at build time),
  * every other /ui/ path answered with the app (browser-history routing), and the other HTML
  * entries (login page) by name.
  */
@@ -31,7 +32,8 @@ function existingFile(root: string, urlPath: string): string | undefined {
 
 export async function registerConsole(app: FastifyInstance): Promise<void> {
   const root = app.deps.config.webDist;
-  await app.register(fastifyStatic, { root, serve: false, decorateReply: true });
+  // preCompressed: the build writes .br/.gz beside each asset; a client that accepts them gets them.
+  await app.register(fastifyStatic, { root, serve: false, decorateReply: true, preCompressed: true });
 
   app.get('/', { config: { public: true } }, async (_req, reply) => reply.redirect('/ui/'));
   app.get('/ui', { config: { public: true } }, async (_req, reply) => reply.redirect('/ui/'));

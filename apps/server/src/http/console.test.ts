@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/testApp.ts';
+
+/**
+ * Serving the built console: a fake build (index.html and one hashed asset written beside its
+ * .br/.gz, as the console's build does) in a directory of its own.
+ */
+let t: TestApp;
+let dist: string;
+const SCRIPT = `console.log(${JSON.stringify('gatehouse '.repeat(400))});\n`;
+
+beforeAll(async () => {
+  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-dist-'));
+  fs.mkdirSync(path.join(dist, 'assets'));
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  const js = path.join(dist, 'assets/index-abc123.js');
+  fs.writeFileSync(js, SCRIPT);
+  fs.writeFileSync(`${js}.br`, zlib.brotliCompressSync(SCRIPT));
+  fs.writeFileSync(`${js}.gz`, zlib.gzipSync(SCRIPT));
+  t = await createTestApp({ GATEHOUSE_WEB_DIST: dist });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
+
+const get = (url: string, encoding?: string) => t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+describe('the built console', () => {
+  it('sends a hashed asset brotli-compressed to a browser that accepts it, cached for a year', async () => {
+    const res = await get('/ui/assets/index-abc123.js', 'gzip, deflate, br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toContain('immutable');
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(SCRIPT);
+    expect(res.rawPayload.length).toBeLessThan(SCRIPT.length / 4);
+  });
+
+  it('sends gzip to a browser without brotli, and the plain file to one that accepts neither', async () => {
+    const gz = await get('/ui/assets/index-abc123.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(SCRIPT);
+    const plain = await get('/ui/assets/index-abc123.js', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
+  });
+
+  it('answers any other /ui/ path with the app, never cached', async () => {
+    const res = await get('/ui/console/users/users/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('id="root"');
+  });
+});
