@@ -160,14 +160,16 @@ describe('languages', () => {
     const { ctx, page } = await signedIn();
     expect(await menuText(page)).toContain('Dashboard');
     await page.getByTestId('account-menu').click();
-    await page.getByRole('menuitem', { name: '中文' }).click();
+    await Promise.all([page.waitForEvent('load'), page.getByRole('menuitem', { name: '中文' }).click()]);
     await expect.poll(() => menuText(page)).toContain('仪表盘');
     expect(await tags(page).allInnerTexts()).toEqual(['仪表盘']);
     expect((await ctx.cookies()).find((c) => c.name === 'django_language')?.value).toBe('zh-hans');
+    // The page reloads, so what the server words follows too (the role names of the welcome card).
+    await expect.poll(() => page.getByTestId('dashboard-welcome').textContent()).toContain('系统管理员');
     await screenshot(page, 'shell-1400-zh');
 
     await page.getByTestId('account-menu').click();
-    await page.getByRole('menuitem', { name: '日本語' }).click();
+    await Promise.all([page.waitForEvent('load'), page.getByRole('menuitem', { name: '日本語' }).click()]);
     await expect.poll(() => menuText(page)).toContain('ダッシュボード');
     expect((await ctx.cookies()).find((c) => c.name === 'django_language')?.value).toBe('ja');
     await page.reload();

@@ -46,7 +46,9 @@ export function AccountMenu() {
         key: `lang-${l}`,
         label: LANGUAGE_NAMES[l],
         extra: l === lang ? <CheckOutlined /> : undefined,
-        onClick: () => void changeLanguage(l),
+        // Reloads, as the original does: the server's own labels (roles, choices, metadata) follow
+        // the language cookie only on the next requests.
+        onClick: () => void changeLanguage(l).then(() => window.location.reload()),
       })),
     },
     { type: 'divider' as const },
