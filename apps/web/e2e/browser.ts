@@ -58,3 +58,14 @@ export async function openAsAdmin(baseURL: string, password: string): Promise<{ 
   await signInAdmin(page, password);
   return { browser, ctx, page };
 }
+
+/**
+ * Picks an entry of a dropdown menu once the menu has finished opening: on a busy machine a click
+ * during the open animation can land on the entry next to the one asked for.
+ */
+export async function pickMenuItem(page: Page, name: string, exact = false): Promise<void> {
+  const item = page.getByRole('menuitem', { name, exact });
+  await item.waitFor();
+  await item.evaluate((el) => Promise.all((el.closest('.ant-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)));
+  await item.click();
+}

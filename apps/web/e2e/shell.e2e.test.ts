@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { launchBrowser, newContext, pickMenuItem, screenshot, signIn } from './browser.ts';
 
 /** Issue 4, the application shell, as a person uses it: sidebar, views, tags, languages, help. */
 let browser: Browser;
@@ -42,7 +42,7 @@ async function openNotFound(page: Page): Promise<void> {
 
 async function tagMenu(page: Page, tagPath: string, action: string): Promise<void> {
   await page.locator(`[data-testid="tag"][data-path="${tagPath}"]`).click({ button: 'right' });
-  await page.getByRole('menuitem', { name: action, exact: true }).click();
+  await pickMenuItem(page, action, true);
 }
 
 describe('the sidebar', () => {
@@ -97,7 +97,7 @@ describe('views', () => {
     await tip.waitFor({ state: 'hidden' });
 
     await page.getByTestId('view-switcher').click();
-    await page.getByRole('menuitem', { name: 'Console' }).click();
+    await pickMenuItem(page, 'Console');
     await page.waitForURL('**/ui/console/dashboard');
     await page.getByTestId('dashboard-welcome').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('PreView'))).toBe('console');
@@ -160,7 +160,7 @@ describe('languages', () => {
     const { ctx, page } = await signedIn();
     expect(await menuText(page)).toContain('Dashboard');
     await page.getByTestId('account-menu').click();
-    await Promise.all([page.waitForEvent('load'), page.getByRole('menuitem', { name: '中文' }).click()]);
+    await Promise.all([page.waitForEvent('load'), pickMenuItem(page, '中文')]);
     await expect.poll(() => menuText(page)).toContain('仪表盘');
     expect(await tags(page).allInnerTexts()).toEqual(['仪表盘']);
     expect((await ctx.cookies()).find((c) => c.name === 'django_language')?.value).toBe('zh-hans');
@@ -169,7 +169,7 @@ describe('languages', () => {
     await screenshot(page, 'shell-1400-zh');
 
     await page.getByTestId('account-menu').click();
-    await Promise.all([page.waitForEvent('load'), page.getByRole('menuitem', { name: '日本語' }).click()]);
+    await Promise.all([page.waitForEvent('load'), pickMenuItem(page, '日本語')]);
     await expect.poll(() => menuText(page)).toContain('ダッシュボード');
     expect((await ctx.cookies()).find((c) => c.name === 'django_language')?.value).toBe('ja');
     await page.reload();
@@ -184,7 +184,7 @@ describe('help', () => {
   it('shows the product and version v3.7.1 in About', async () => {
     const { ctx, page } = await signedIn();
     await page.getByTestId('help-menu').click();
-    await page.getByRole('menuitem', { name: 'About' }).click();
+    await pickMenuItem(page, 'About');
     const about = page.getByTestId('about-dialog');
     await about.waitFor();
     expect(await about.innerText()).toContain('Gatehouse');

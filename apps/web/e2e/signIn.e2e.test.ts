@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD, startServer } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { launchBrowser, newContext, pickMenuItem, screenshot, signIn } from './browser.ts';
 
 /** Issue 2's walking skeleton, as a person uses it: the login page, the console, sign-out, the lock. */
 let browser: Browser;
@@ -30,7 +30,7 @@ describe('signing in through the login page', () => {
     expect(new URL(page.url()).pathname).toBe('/ui/console/dashboard');
 
     await page.getByTestId('account-menu').click();
-    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await pickMenuItem(page, 'Log out');
     await page.waitForURL(/\/core\/auth\/login\//);
     await page.goto('/ui/console/dashboard');
     await page.waitForURL(/\/core\/auth\/login\//);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, openAsAdmin, screenshot } from './browser.ts';
+import { apiCall, openAsAdmin, pickMenuItem, screenshot } from './browser.ts';
 
 /**
  * Issue 3 as an administrator uses it: the generic list, form, detail, export and import screens
@@ -212,7 +212,7 @@ describe('the users pages', () => {
     await row('e2e_bulk_a').locator('.ant-checkbox').click();
     await row('e2e_bulk_b').locator('.ant-checkbox').click();
     await page.getByTestId('list-more').click();
-    await page.getByRole('menuitem', { name: 'Delete selected' }).click();
+    await pickMenuItem(page, 'Delete selected');
     await page.getByText('Are you sure to delete the 2 selected rows?').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Bulk delete success').waitFor();

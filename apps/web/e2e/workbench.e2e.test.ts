@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
+import { launchBrowser, newContext, pickMenuItem, screenshot, signIn } from './browser.ts';
 
 /** The workbench view: always offered, its home with the user card and the recent logins. */
 let browser: Browser;
@@ -85,7 +85,7 @@ describe('the workbench', () => {
     await page.waitForURL('**/ui/console/**');
     await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
     await page.getByTestId('view-switcher').click();
-    await page.getByRole('menuitem', { name: 'Workbench' }).click();
+    await pickMenuItem(page, 'Workbench');
     await page.waitForURL('**/ui/workbench/home');
     await page.getByTestId('workbench-recent-logins').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('PreView'))).toBe('workbench');
