@@ -40,14 +40,18 @@ export async function runStartup(pathname: string, env: StartupEnv): Promise<Sta
   startActivityTimer();
   httpContext.currentOrgId = getCookie(ORG_COOKIE);
   let profile = await fetchProfile();
-  const settings = await http.get<PublicSettings>('/api/v1/settings/public/');
+  // Signed in: what is left does not depend on each other, so it goes in one round trip.
+  const [settings, current, categories] = await Promise.all([
+    http.get<PublicSettings>('/api/v1/settings/public/'),
+    http.get<CurrentOrg>('/api/v1/orgs/orgs/current/'),
+    http.get<CategoryOut[]>('/api/v1/assets/categories/'),
+  ]);
   httpContext.xpackEnabled = settings.XPACK_ENABLED;
 
   const checked = checkView(pathname, profile, settings, env.builtViews);
   let redirect = checked.redirect;
   const view = checked.view;
 
-  const current = await http.get<CurrentOrg>('/api/v1/orgs/orgs/current/');
   const remembered = storedOrg(profile.username) ?? current;
   const chosen = chooseOrg(profile, view, remembered);
   if (chosen) {
@@ -57,7 +61,6 @@ export async function runStartup(pathname: string, env: StartupEnv): Promise<Sta
 
   if (profile.is_first_login && env.hasRoute('/profile/improvement')) redirect = '/profile/improvement';
 
-  const categories = await http.get<CategoryOut[]>('/api/v1/assets/categories/');
   const state = { publicSettings: settings, profile, perms: new Set(profile.perms), currentOrg: chosen ?? null, categories };
   return redirect ? { redirect, state } : { state };
 }
