@@ -7,7 +7,7 @@ import { useAppStore } from '../../../../app/store.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import { useAction } from '../../../../resource/useAction.ts';
-import { buildPermissionTree, checkedPermissionIds, permissionIdsToSave, treeReadOnly, type PermissionNode } from './permissionTree.ts';
+import { buildPermissionTree, checkedPermissionIds, liveTitle, permissionIdsToSave, treeReadOnly, type PermissionNode, type PermissionTreeItem } from './permissionTree.ts';
 import { rolesUrl, type RoleScope } from './roleScope.ts';
 
 /**
@@ -25,6 +25,7 @@ export function PermissionTreeEditor({ scope, roleId }: { scope: RoleScope; role
   const [checked, setChecked] = useState<string[]>([]);
   const { busy: saving, run } = useAction();
   useEffect(() => setChecked(checkedPermissionIds(nodes)), [nodes]);
+  const checkedSet = useMemo(() => new Set(checked), [checked]);
 
   if (tree.isPending) return <Spin />;
   if (tree.error) return <Alert type="error" showIcon message={errorMessage(tree.error, t)} />;
@@ -55,7 +56,7 @@ export function PermissionTreeEditor({ scope, roleId }: { scope: RoleScope; role
         checkedKeys={checked}
         onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(String))}
         treeData={items}
-        titleRender={(n) => <span title={(n as { code?: string }).code}>{String(n.title)}</span>}
+        titleRender={(n) => <span title={(n as PermissionTreeItem).code}>{liveTitle(n as PermissionTreeItem, checkedSet)}</span>}
         virtual={false}
       />
     </Card>

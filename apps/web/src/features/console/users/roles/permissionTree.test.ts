@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPermissionTree, checkedPermissionIds, permissionIdsToSave, treeReadOnly, type PermissionNode } from './permissionTree.ts';
+import { buildPermissionTree, checkedPermissionIds, liveTitle, permissionIdsToSave, treeReadOnly, type PermissionNode } from './permissionTree.ts';
 
 const node = (id: string, pId: string, type: string, extra: Partial<PermissionNode> = {}): PermissionNode =>
   ({ id, name: id, title: id, pId, isParent: type !== 'perm', checked: false, chkDisabled: false, meta: { type }, ...extra });
@@ -34,5 +34,14 @@ describe('the permission tree of a role', () => {
     expect(treeReadOnly(NODES)).toBe(false);
     expect(treeReadOnly(NODES.map((n) => ({ ...n, chkDisabled: true })))).toBe(true);
     expect(treeReadOnly([])).toBe(false);
+  });
+
+  it('counts the ticked permissions of each group as they are ticked, replacing the server\'s count', () => {
+    const [root] = buildPermissionTree(NODES.map((n) => (n.id === 'users' ? { ...n, name: 'Users(2/3)' } : n)));
+    const users = root!.children![0]!;
+    expect(liveTitle(users, new Set(['11', '21']))).toBe('Users(2/3)');
+    expect(liveTitle(users, new Set(['11', '12', '21']))).toBe('Users(3/3)');
+    expect(liveTitle(users.children![1]!, new Set())).toBe('users.usergroup(0/1)');
+    expect(liveTitle(users.children![0]!.children![0]!, new Set(['11']))).toBe('11');
   });
 });

@@ -50,3 +50,23 @@ export function permissionIdsToSave(nodes: readonly PermissionNode[], checkedKey
 export function treeReadOnly(nodes: readonly PermissionNode[]): boolean {
   return nodes.length > 0 && nodes.every((n) => n.chkDisabled);
 }
+
+const COUNT_SUFFIX = /\(\d+\/\d+\)$/;
+
+/**
+ * A group's title with its count of ticked permissions out of all below it, as ticked now: the
+ * server's "Users(0/10)" is right only until the first tick. Leaves keep their title.
+ */
+export function liveTitle(item: PermissionTreeItem, checked: ReadonlySet<string>): string {
+  if (!item.children) return item.title;
+  let total = 0;
+  let ticked = 0;
+  const walk = (i: PermissionTreeItem) => {
+    if (!i.children) {
+      total++;
+      if (checked.has(i.key)) ticked++;
+    } else i.children.forEach(walk);
+  };
+  walk(item);
+  return `${item.title.replace(COUNT_SUFFIX, '')}(${ticked}/${total})`;
+}
