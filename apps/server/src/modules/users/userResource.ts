@@ -59,13 +59,15 @@ export const userResource: ResourceDef = {
     const admins = await ctx.db.selectFrom('rbac_rolebinding').select(['user_id', 'role_id', 'org_id'])
       .where('user_id', 'in', rows.map((r) => r.id))
       .where('role_id', 'in', [BUILTIN_ROLE_IDS.SystemAdmin, BUILTIN_ROLE_IDS.OrgAdmin]).execute();
-    const cache = ctx.req.server.deps.cache;
-    for (const r of rows) {
+    // Both block marks of every row in one cache round trip: with Redis, two reads per row would
+    // be 200k round trips for an export of 100k users.
+    const blocks = await ctx.req.server.deps.cache.getMany(rows.flatMap((r) => [`_LOGIN_BLOCK_${r.username}`, `_MFA_BLOCK_${r.username}`]));
+    rows.forEach((r, i) => {
       const mine = admins.filter((a) => a.user_id === r.id);
       r.__superuser = mine.some((a) => a.role_id === BUILTIN_ROLE_IDS.SystemAdmin);
       r.__org_admin = r.__superuser || mine.some((a) => a.role_id === BUILTIN_ROLE_IDS.OrgAdmin && a.org_id === ctx.req.org.id);
-      r.__blocked = (await cache.get(`_LOGIN_BLOCK_${r.username}`)) !== undefined || (await cache.get(`_MFA_BLOCK_${r.username}`)) !== undefined;
-    }
+      r.__blocked = blocks[2 * i] !== undefined || blocks[2 * i + 1] !== undefined;
+    });
   },
 
   hooks: {

@@ -138,6 +138,18 @@ describe('errors', () => {
     expect((await plain.request({ method: 'OPTIONS', url: U })).statusCode).toBe(200);
   });
 
+  it('shows a user locked by failed sign-ins as login_blocked in the list and detail, until unblocked', async () => {
+    await admin.post(U, user('locked', { password_strategy: 'custom', password: 'Locked-pass1' }));
+    const { SessionClient } = await import('../../testing/testApp.ts');
+    const c = new SessionClient(t.app);
+    for (let i = 1; i <= 7; i++) await c.login('user_locked', `wrong-${i}`);
+    const [locked] = await list('username=user_locked');
+    const [a] = await list('username=user_a');
+    expect([a.login_blocked, locked.login_blocked]).toEqual([false, true]);
+    expect((await admin.request({ method: 'PATCH', url: `${U}${locked.id}/unblock/` })).statusCode).toBeLessThan(300);
+    expect((await admin.get(`${U}${locked.id}/`)).json().login_blocked).toBe(false);
+  });
+
   it('lists a bulk create error per item, with {} for valid items, and saves nothing', async () => {
     const res = await admin.post(U, [user('ok1'), { ...user('bad'), email: 'x' }]);
     expect(res.statusCode).toBe(400);

@@ -21,6 +21,13 @@ function cacheSuite(name: string, open: () => Promise<Cache>) {
       expect(await cache.get(`${prefix}a`)).toBeUndefined();
     });
 
+    it('reads several keys at once, in order, missing ones as undefined', async () => {
+      await cache.set(`${prefix}m1`, 'one', 60);
+      await cache.set(`${prefix}m3`, { three: 3 }, 60);
+      expect(await cache.getMany([`${prefix}m1`, `${prefix}m2`, `${prefix}m3`])).toEqual(['one', undefined, { three: 3 }]);
+      expect(await cache.getMany([])).toEqual([]);
+    });
+
     it('counts with incr and keeps the first TTL', async () => {
       expect(await cache.incr(`${prefix}c`, 60)).toBe(1);
       expect(await cache.incr(`${prefix}c`, 60)).toBe(2);

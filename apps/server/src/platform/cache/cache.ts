@@ -4,6 +4,8 @@
  */
 export interface Cache {
   get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Several keys in one round trip (a list page or an export asks for many at once). */
+  getMany<T = unknown>(keys: readonly string[]): Promise<(T | undefined)[]>;
   set(key: string, value: unknown, ttlSeconds: number): Promise<void>;
   delete(key: string): Promise<void>;
   /** Increments an integer counter; the TTL is set when the counter is created. */

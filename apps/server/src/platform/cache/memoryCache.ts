@@ -34,6 +34,10 @@ export class MemoryCache implements Cache {
     return this.live(key)?.value as T | undefined;
   }
 
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    return keys.map((k) => this.live(k)?.value as T | undefined);
+  }
+
   async set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
     this.entries.set(key, { value, expiresAt: this.now() + ttlSeconds * 1000 });
   }

@@ -27,6 +27,12 @@ export class RedisCache implements Cache {
     return raw === null ? undefined : (JSON.parse(raw) as T);
   }
 
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    if (!keys.length) return [];
+    const raw = await this.redis.mget(keys.map((k) => this.prefix + k));
+    return raw.map((r) => (r === null ? undefined : (JSON.parse(r) as T)));
+  }
+
   async set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
     await this.redis.set(this.prefix + key, JSON.stringify(value), 'EX', Math.max(1, Math.ceil(ttlSeconds)));
   }
