@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
@@ -74,14 +72,15 @@ describe('signing in with MFA through the login page', () => {
 
   it('makes a user bind an authenticator during sign-in when SECURITY_MFA_AUTH forces MFA', async () => {
     // Straight into the server's database: a user without an authenticator, and MFA for everyone.
-    const db = new SQLite(path.join(server.dataDir, 'gatehouse.sqlite'));
     const now = new Date().toISOString();
-    db.prepare(
+    const password = await hashPassword('Erin-pass-1!');
+    server.withDatabase((db) => {
+      db.prepare(
       `INSERT INTO users_user (id, username, name, email, password, is_active, is_first_login, need_update_password, is_service_account, source, mfa_level, phone, wechat, comment, date_expired, date_joined, date_password_last_updated, created_by, updated_by, date_updated)
        VALUES (?, 'erin', 'Erin', 'erin@example.com', ?, 1, 0, 0, 0, 'local', 0, '', '', '', '2096-01-01T00:00:00.000Z', ?, ?, 'e2e', 'e2e', ?)`,
-    ).run(randomUUID(), await hashPassword('Erin-pass-1!'), now, now, now);
-    db.prepare(`INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('SECURITY_MFA_AUTH', '1', 'security_auth', 0, ?)`).run(now);
-    db.close();
+    ).run(randomUUID(), password, now, now, now);
+      db.prepare(`INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('SECURITY_MFA_AUTH', '1', 'security_auth', 0, ?)`).run(now);
+    });
     await new Promise((r) => setTimeout(r, 5200)); // settings are re-read every 5 s
 
     const ctx = await newContext(browser, server.url);

@@ -2,11 +2,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 
 /** A real Gatehouse process (the same entry `npm start` runs) on a free loopback port, with its own data dir. */
 export interface RunningServer {
   url: string;
   dataDir: string;
+  /** Straight into the server's SQLite file (set-up a test cannot make through the API). */
+  withDatabase(run: (db: SQLite.Database) => void): void;
   stop(): Promise<void>;
 }
 
@@ -41,6 +44,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     dataDir,
+    withDatabase(run) {
+      const db = new SQLite(path.join(dataDir, 'gatehouse.sqlite'));
+      try {
+        run(db);
+      } finally {
+        db.close();
+      }
+    },
     async stop() {
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,5 +1,3 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server.ts';
@@ -17,15 +15,6 @@ afterAll(async () => {
   await browser.close();
   await server.stop();
 });
-
-function sql(run: (db: SQLite.Database) => void): void {
-  const db = new SQLite(path.join(server.dataDir, 'gatehouse.sqlite'));
-  try {
-    run(db);
-  } finally {
-    db.close();
-  }
-}
 
 async function signedIn(): Promise<Page> {
   const ctx = await newContext(browser, server.url);
@@ -48,7 +37,7 @@ async function spaNavigate(page: Page, to: string): Promise<void> {
 describe('the session in the console', () => {
   it('asks to log in again when the session ends on the server in the middle of the work', async () => {
     const page = await signedIn();
-    sql((db) => db.prepare('DELETE FROM auth_session').run());
+    server.withDatabase((db) => db.prepare('DELETE FROM auth_session').run());
     // The next call of the console (the users list) answers 401.
     await spaNavigate(page, '/ui/console/users/users/');
     const confirm = page.getByRole('dialog').filter({ hasText: 'Please login again' });
@@ -71,7 +60,7 @@ describe('the session in the console', () => {
   });
 
   it('re-verifies the password before a guarded users export, then downloads it', async () => {
-    sql((db) =>
+    server.withDatabase((db) =>
       db
         .prepare(`INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('SECURITY_EXPORT_NEED_CONFIRM', 'true', 'security', 0, ?)`)
         .run(new Date().toISOString()),
