@@ -3,6 +3,7 @@ import { Alert, App, Button, Spin, Tree, Tooltip, type TreeDataNode } from 'antd
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
+import { useAction } from '../../../../resource/useAction.ts';
 import { AddAssetsDialog } from './AddAssetsDialog.tsx';
 import { nodeApi } from './nodeApi.ts';
 import { NodeMenu } from './NodeMenu.tsx';
@@ -48,7 +49,7 @@ function draggedAssets(e: DragEvent): string[] {
  */
 export function NodeTree(p: NodeTreeProps) {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { modal } = App.useApp();
   const nt = useNodeTree(p.orgKey);
   const [dropKey, setDropKey] = useState<string | null>(null);
   const data = useMemo(() => toData(nt.tree), [nt.tree]);
@@ -63,14 +64,9 @@ export function NodeTree(p: NodeTreeProps) {
   };
   const menu = useNodeMenu({ ...p, tree: nt.tree, afterChange, afterCreate, onRemoved: (n) => { if (n.key === p.selectedKey) p.onSelect(null); } });
 
+  const { run: write } = useAction();
   const run = async (action: () => Promise<unknown>, ok: string) => {
-    try {
-      await action();
-      void message.success(ok);
-      await afterChange();
-    } catch (e) {
-      void message.error(errorMessage(e, t));
-    }
+    if (await write(action, ok)) await afterChange();
   };
 
   const dropAssets = (e: DragEvent, node: NodeItem) => {

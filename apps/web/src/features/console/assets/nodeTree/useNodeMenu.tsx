@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { App, type MenuProps } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, MinusCircleOutlined, PlusCircleOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../../../resource/errorMessage.ts';
+import { useAction } from '../../../../resource/useAction.ts';
 import type { AddAssetsDialogProps } from './AddAssetsDialog.tsx';
 import { nodeApi } from './nodeApi.ts';
 import type { NodeNameDialogProps } from './NodeNameDialog.tsx';
@@ -55,14 +55,9 @@ export function useNodeMenu(o: Options) {
     { key: 'refresh', icon: <ReloadOutlined />, label: t('assetList.tree.refresh') },
   ];
 
+  const { run: write } = useAction();
   const act = async (action: () => Promise<unknown>, ok: string) => {
-    try {
-      await action();
-      void message.success(ok);
-      await o.afterChange();
-    } catch (e) {
-      void message.error(errorMessage(e, t));
-    }
+    if (await write(action, ok)) await o.afterChange();
   };
 
   const onClick = (key: string) => {
