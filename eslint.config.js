@@ -14,8 +14,14 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.property.name='only'][callee.object.name=/^(it|test|describe)$/]", message: 'Focused tests hide the rest of the suite.' },
-        { selector: "CallExpression[callee.property.name='skip'][callee.object.name=/^(it|test|describe)$/]", message: 'A skipped test hides a failure: fix it or delete it.' },
+        {
+          selector: "CallExpression[callee.property.name='only'][callee.object.name=/^(it|test|describe)$/]",
+          message: 'Focused tests hide the rest of the suite.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='skip'][callee.object.name=/^(it|test|describe)$/]",
+          message: 'A skipped test hides a failure: fix it or delete it.',
+        },
       ],
     },
   },

@@ -7,13 +7,18 @@ export async function signIn(base: string, password: string): Promise<Record<str
   const page = await fetch(new URL(LOGIN_PATH, base));
   const csrf = /jms_csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join(';'))![1]!;
   const res = await fetch(new URL(LOGIN_PATH, base), {
-    method: 'POST', headers: { 'content-type': 'application/json', cookie: `${CSRF_COOKIE}=${csrf}`, 'x-csrftoken': csrf },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: `${CSRF_COOKIE}=${csrf}`, 'x-csrftoken': csrf },
     body: JSON.stringify({ username: 'admin', password }),
   });
   const set = res.headers.getSetCookie().join(';');
   const session = new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(set)![1]!;
   const fresh = new RegExp(`${CSRF_COOKIE}=([^;]+)`).exec(set)?.[1] ?? csrf;
-  return { cookie: `${SESSION_COOKIE}=${session}; ${CSRF_COOKIE}=${fresh}`, 'x-csrftoken': fresh, 'content-type': 'application/json' };
+  return {
+    cookie: `${SESSION_COOKIE}=${session}; ${CSRF_COOKIE}=${fresh}`,
+    'x-csrftoken': fresh,
+    'content-type': 'application/json',
+  };
 }
 
 /** Reads a streamed response to the end without keeping it; returns the byte count. */

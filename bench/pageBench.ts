@@ -18,7 +18,9 @@ export function buildConsole(): string | undefined {
   if (process.env.GATEHOUSE_WEB_DIST) return process.env.GATEHOUSE_WEB_DIST;
   const outDir = path.join(ROOT, `.tmp/bench-dist-${process.pid}`);
   const r = spawnSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error', '--outDir', outDir], {
-    cwd: path.join(ROOT, 'apps/web'), stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' },
+    cwd: path.join(ROOT, 'apps/web'),
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   return r.status === 0 ? outDir : undefined;
 }
@@ -30,11 +32,24 @@ export function removeBuild(dir: string | undefined): void {
 function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }
 
-export async function runAssetPageBench(base: string, headers: Record<string, string>, password: string, runs: number): Promise<void> {
+export async function runAssetPageBench(
+  base: string,
+  headers: Record<string, string>,
+  password: string,
+  runs: number,
+): Promise<void> {
   if (!fs.existsSync(CHROMIUM)) {
     console.log(`asset page in Chromium: skipped (${CHROMIUM} not found)`);
     return;
@@ -70,7 +85,10 @@ export async function runAssetPageBench(base: string, headers: Record<string, st
       throw e;
     });
     page.off('request', record);
-    await page.getByRole('button', { name: 'Got it' }).click({ timeout: 2000 }).catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 2000 })
+      .catch(() => undefined);
     const { 'content-type': _json, ...readHeaders } = headers;
     const fetchAll = async () => {
       for (const [method, u] of api) {
@@ -82,7 +100,9 @@ export async function runAssetPageBench(base: string, headers: Record<string, st
     await timeIt(3, fetchAll);
     const raw = await timeIt(runs, fetchAll);
     const shown = await timeIt(Math.min(runs, 10), load);
-    console.log(`asset page in Chromium (first rows + tree): p50 ${ms(percentile(shown, 50))} p99 ${ms(percentile(shown, 99))} | raw API of its ${api.length} requests p50 ${ms(percentile(raw, 50))} | ratio p50 ${ratio(percentile(shown, 50), percentile(raw, 50))}`);
+    console.log(
+      `asset page in Chromium (first rows + tree): p50 ${ms(percentile(shown, 50))} p99 ${ms(percentile(shown, 99))} | raw API of its ${api.length} requests p50 ${ms(percentile(raw, 50))} | ratio p50 ${ratio(percentile(shown, 50), percentile(raw, 50))}`,
+    );
   } finally {
     await browser.close();
   }

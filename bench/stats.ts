@@ -42,5 +42,7 @@ export const ratio = (a: number, b: number) => `${(a / Math.max(b, 0.001)).toFix
 
 /** One result line: the API's p50/p99 next to the raw SQL's, and their p50 ratio. */
 export function compareLine(what: string, api: number[], raw: number[]): void {
-  console.log(`${what}: API p50 ${ms(percentile(api, 50))} p99 ${ms(percentile(api, 99))} | raw SQL p50 ${ms(percentile(raw, 50))} p99 ${ms(percentile(raw, 99))} | ratio p50 ${ratio(percentile(api, 50), percentile(raw, 50))}`);
+  console.log(
+    `${what}: API p50 ${ms(percentile(api, 50))} p99 ${ms(percentile(api, 99))} | raw SQL p50 ${ms(percentile(raw, 50))} p99 ${ms(percentile(raw, 99))} | ratio p50 ${ratio(percentile(api, 50), percentile(raw, 50))}`,
+  );
 }

@@ -27,12 +27,37 @@ async function seedUsers(db: Awaited<ReturnType<typeof openDeps>>['database']['d
       for (let j = i; j < Math.min(n, i + batch); j++) {
         const id = randomUUID();
         users.push({
-          id, username: `user_${j}`, name: `User ${j}`, email: `user_${j}@example.com`, password: '', is_active: j % 10 !== 0,
-          is_first_login: false, need_update_password: false, is_service_account: false, source: 'local', mfa_level: 0, phone: '',
-          wechat: '', comment: `bench row ${j}`, date_expired: '2090-01-01T00:00:00.000Z', date_joined: now, last_login: null,
-          date_password_last_updated: now, created_by: 'bench', updated_by: 'bench', date_updated: now,
+          id,
+          username: `user_${j}`,
+          name: `User ${j}`,
+          email: `user_${j}@example.com`,
+          password: '',
+          is_active: j % 10 !== 0,
+          is_first_login: false,
+          need_update_password: false,
+          is_service_account: false,
+          source: 'local',
+          mfa_level: 0,
+          phone: '',
+          wechat: '',
+          comment: `bench row ${j}`,
+          date_expired: '2090-01-01T00:00:00.000Z',
+          date_joined: now,
+          last_login: null,
+          date_password_last_updated: now,
+          created_by: 'bench',
+          updated_by: 'bench',
+          date_updated: now,
         });
-        bindings.push({ id: randomUUID(), scope: 'org' as const, user_id: id, role_id: BUILTIN_ROLE_IDS.OrgUser, org_id: DEFAULT_ORG_ID, created_by: 'bench', date_created: now });
+        bindings.push({
+          id: randomUUID(),
+          scope: 'org' as const,
+          user_id: id,
+          role_id: BUILTIN_ROLE_IDS.OrgUser,
+          org_id: DEFAULT_ORG_ID,
+          created_by: 'bench',
+          date_created: now,
+        });
       }
       await trx.insertInto('users_user').values(users).execute();
       await trx.insertInto('rbac_rolebinding').values(bindings).execute();
@@ -42,7 +67,12 @@ async function seedUsers(db: Awaited<ReturnType<typeof openDeps>>['database']['d
 
 export async function runUsersBench(databaseUrl?: string, pgSchema?: string): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
-  const config = loadConfig({ DATA_DIR: dataDir, GATEHOUSE_ADMIN_PASSWORD: PASSWORD, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    GATEHOUSE_ADMIN_PASSWORD: PASSWORD,
+    LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const deps = await openDeps(config, pgSchema ? { pgSchema } : {});
   const label = deps.database.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   const db = deps.database.db;
@@ -63,8 +93,12 @@ export async function runUsersBench(databaseUrl?: string, pgSchema?: string): Pr
     const members = sql`u.id IN (SELECT user_id FROM rbac_rolebinding WHERE scope = 'org' AND org_id = ${DEFAULT_ORG_ID})`;
     const match = sql`(u.username ${like} '%user_4%' OR u.name ${like} '%user_4%' OR u.email ${like} '%user_4%')`;
     const raw = await timeIt(RUNS, async () => {
-      await sql`SELECT count(*) FROM users_user u WHERE u.is_service_account = ${false} AND ${members} AND ${match}`.execute(db);
-      await sql`SELECT * FROM users_user u WHERE u.is_service_account = ${false} AND ${members} AND ${match} ORDER BY u.username DESC, u.id LIMIT 15`.execute(db);
+      await sql`SELECT count(*) FROM users_user u WHERE u.is_service_account = ${false} AND ${members} AND ${match}`.execute(
+        db,
+      );
+      await sql`SELECT * FROM users_user u WHERE u.is_service_account = ${false} AND ${members} AND ${match} ORDER BY u.username DESC, u.id LIMIT 15`.execute(
+        db,
+      );
     });
     compareLine(`list page (search + order), ${RUNS} runs`, api, raw);
 

@@ -31,7 +31,13 @@ function check(label, cmd, args) {
 }
 
 function vitest(label, file, args) {
-  const ok = run(label, bin('vitest'), ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+  const ok = run(label, bin('vitest'), [
+    'run',
+    ...args,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${file}`,
+  ]);
   try {
     const r = JSON.parse(fs.readFileSync(file, 'utf8'));
     passed += r.numPassedTests;
@@ -49,6 +55,7 @@ vitest('unit and API tests', path.join(results, 'unit.json'), []);
 vitest('browser tests', path.join(results, 'e2e.json'), ['--config', 'apps/web/e2e/vitest.config.ts']);
 
 process.stdout.write(`\n${summary.join('\n')}\n`);
-if (!process.env.TEST_DATABASE_URL) process.stdout.write('(PostgreSQL suite not run: set TEST_DATABASE_URL=postgres://... to run it)\n');
+if (!process.env.TEST_DATABASE_URL)
+  process.stdout.write('(PostgreSQL suite not run: set TEST_DATABASE_URL=postgres://... to run it)\n');
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);

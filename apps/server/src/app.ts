@@ -22,7 +22,10 @@ import { registerModules } from './modules/index.ts';
 /** Builds the Fastify application over already-opened platform services (tests build it too). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger:
+      deps.config.logLevel === 'silent'
+        ? false
+        : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     trustProxy: false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 32 * 1024 * 1024,
@@ -73,7 +76,10 @@ export async function openDeps(config: Config, opts: { pgSchema?: string } = {})
     throw e;
   }
   await migrateToLatest(database.db, opts.pgSchema);
-  const seedResult = await seed(database.db, { ...(config.adminPassword ? { adminPassword: config.adminPassword } : {}), dataDir: config.dataDir });
+  const seedResult = await seed(database.db, {
+    ...(config.adminPassword ? { adminPassword: config.adminPassword } : {}),
+    dataDir: config.dataDir,
+  });
   const settings = new SettingsStore(database.db);
   await ensureSelfLicence(database.db, settings, config.dataDir);
   return {

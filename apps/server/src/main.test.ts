@@ -24,7 +24,10 @@ interface Run {
 
 function run(env: Record<string, string>, untilStdout?: RegExp, timeoutMs = 20_000): Promise<Run & { kill(): void }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [MAIN, 'start'], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TSX, [MAIN, 'start'], {
+      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -69,7 +72,9 @@ describe('gatehouse start', () => {
     const health = await fetch(new URL('/api/health/', url));
     expect(((await health.json()) as { status: boolean }).status).toBe(true);
     const token = await fetch(new URL('/api/v1/authentication/auth/', url), {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
     });
     expect(token.status).toBe(201);
     first.kill();

@@ -28,7 +28,8 @@ async function start(config: Config): Promise<void> {
   } catch (e) {
     await deps.close();
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') die(`PORT: ${config.port} is already in use on ${config.host}; stop the other program or set PORT`);
+    if (code === 'EADDRINUSE')
+      die(`PORT: ${config.port} is already in use on ${config.host}; stop the other program or set PORT`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') die(`HOST: ${config.host} is not an address of this machine`);
     if (code === 'EACCES') die(`PORT: not allowed to listen on ${config.port}; use a port above 1023`);
     throw e;

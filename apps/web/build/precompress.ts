@@ -15,12 +15,17 @@ export function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     closeBundle() {
-      const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true })
-        .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      const walk = (dir: string): string[] =>
+        fs
+          .readdirSync(dir, { withFileTypes: true })
+          .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
       for (const file of walk(outDir).filter((f) => COMPRESSIBLE.test(f))) {
         const data = fs.readFileSync(file);
         if (data.length < 1024) continue;
-        fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }));
+        fs.writeFileSync(
+          `${file}.br`,
+          zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
+        );
         fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
       }
     },

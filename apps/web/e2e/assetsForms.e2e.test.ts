@@ -40,7 +40,10 @@ async function settled() {
 }
 
 /** The form item holding a custom input (by its test id). */
-const itemOf = (testId: string) => form().locator('.ant-form-item').filter({ has: page.getByTestId(testId) });
+const itemOf = (testId: string) =>
+  form()
+    .locator('.ant-form-item')
+    .filter({ has: page.getByTestId(testId) });
 
 describe('assets forms', () => {
   let hostId: string;
@@ -61,7 +64,9 @@ describe('assets forms', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await itemOf('protocols-field').getByText('Port Error, please check').waitFor();
     await page.getByTestId('protocol-port-0').fill(String(sshd.port));
-    await expect.poll(() => itemOf('protocols-field').getByText('Port Error, please check').count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => itemOf('protocols-field').getByText('Port Error, please check').count(), { timeout: 10_000 })
+      .toBe(0);
     expect(await page.getByTestId('protocol-remove-0').isDisabled()).toBe(true);
     await page.getByTestId('protocol-remove-1').click();
     await expect.poll(() => page.getByTestId('protocol-row-1').count(), { timeout: 10_000 }).toBe(0);
@@ -77,10 +82,17 @@ describe('assets forms', () => {
     await labels.click();
     await page.keyboard.type('env:e2e');
     await page.keyboard.press('Enter');
-    await expect.poll(() => itemOf('labels-field').getByText('Format error, correct format is name:value').count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => itemOf('labels-field').getByText('Format error, correct format is name:value').count(), {
+        timeout: 10_000,
+      })
+      .toBe(0);
     await page.keyboard.press('Escape');
     await field('Comment').click();
-    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+    await page
+      .locator('.ant-select-dropdown:visible')
+      .waitFor({ state: 'detached', timeout: 5000 })
+      .catch(() => undefined);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'assets-host-create');
 
@@ -103,7 +115,9 @@ describe('assets forms', () => {
     const log = await popup;
     await expect.poll(() => log.url(), { timeout: 10_000 }).toMatch(/\/ui\/ops\/celery\/task\/[\w-]+\/log\/$/);
     await log.close();
-    await expect.poll(() => page.getByTestId('asset-connectivity').getAttribute('data-value'), { timeout: 20_000 }).toBe('ok');
+    await expect
+      .poll(() => page.getByTestId('asset-connectivity').getAttribute('data-value'), { timeout: 20_000 })
+      .toBe('ok');
     expect(await page.getByTestId('asset-connectivity').textContent()).toBe('Reachable');
     expect(await page.getByTestId('asset-labels-card').textContent()).toContain('env:e2e');
     await settled();
@@ -113,7 +127,9 @@ describe('assets forms', () => {
     await page.getByRole('button', { name: 'Update' }).click();
     await page.waitForURL(`**/ui/console/assets/hosts/${hostId}/update`);
     await form().waitFor();
-    await expect.poll(() => page.getByTestId('protocol-port-0').inputValue(), { timeout: 10_000 }).toBe(String(sshd.port));
+    await expect
+      .poll(() => page.getByTestId('protocol-port-0').inputValue(), { timeout: 10_000 })
+      .toBe(String(sshd.port));
     await field('Comment').fill('tested');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL(`**/ui/console/assets/assets/${hostId}`);
@@ -122,7 +138,8 @@ describe('assets forms', () => {
 
   it('imports ten hosts from a CSV naming the platform and the node path, on the Host tab', async () => {
     const lines = ['*Name,*IP/Host,*Platform,Protocols,Node path'];
-    for (let i = 1; i <= 10; i++) lines.push(`e2e-imp-${String(i).padStart(2, '0')},10.77.0.${i},Linux,ssh/22,/Default/e2e-import`);
+    for (let i = 1; i <= 10; i++)
+      lines.push(`e2e-imp-${String(i).padStart(2, '0')},10.77.0.${i},Linux,ssh/22,/Default/e2e-import`);
     const file = path.join(tmp, 'hosts.csv');
     fs.writeFileSync(file, `${lines.join('\r\n')}\r\n`);
     await page.goto('/ui/console/assets/assets/?activeTab=host');
@@ -134,10 +151,15 @@ describe('assets forms', () => {
     await expect.poll(() => page.getByTestId('import-button').textContent(), { timeout: 30_000 }).toBe('Finished');
     await page.getByTestId('import-button').click();
     await d.waitFor({ state: 'hidden' });
-    const imported = await api<{ count: number; results: Row[] }>('GET', '/api/v1/assets/hosts/?search=e2e-imp-&limit=20&offset=0');
+    const imported = await api<{ count: number; results: Row[] }>(
+      'GET',
+      '/api/v1/assets/hosts/?search=e2e-imp-&limit=20&offset=0',
+    );
     expect(imported.count).toBe(10);
     expect(imported.results[0]).toMatchObject({ platform: { name: 'Linux' }, protocols: [{ name: 'ssh', port: 22 }] });
-    expect(imported.results[0]!.nodes_display ?? imported.results[0]!.nodes.map((n: Row) => n.name)).toEqual(expect.arrayContaining([expect.stringContaining('e2e-import')]));
+    expect(imported.results[0]!.nodes_display ?? imported.results[0]!.nodes.map((n: Row) => n.name)).toEqual(
+      expect.arrayContaining([expect.stringContaining('e2e-import')]),
+    );
     await page.getByTestId('search-input').fill('e2e-imp-');
     await page.getByTestId('search-input').press('Enter');
     const rows = page.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
@@ -182,7 +204,9 @@ describe('assets forms', () => {
     await page.getByTestId('list-create').click();
     await page.waitForURL(`**/ui/console/assets/gateways/create?domain=${domain!.id}`);
     await form().waitFor();
-    await expect.poll(() => form().locator('.ant-form-item').filter({ hasText: 'Platform' }).textContent(), { timeout: 10_000 }).toContain('Gateway');
+    await expect
+      .poll(() => form().locator('.ant-form-item').filter({ hasText: 'Platform' }).textContent(), { timeout: 10_000 })
+      .toContain('Gateway');
     await field('Name').fill('e2e-gw');
     await field('IP/Host').fill('127.0.0.1');
     await page.getByTestId('protocol-port-0').fill(String(sshd.port));
@@ -192,11 +216,18 @@ describe('assets forms', () => {
     await expect.poll(() => rows.filter({ hasText: 'e2e-gw' }).count(), { timeout: 10_000 }).toBe(1);
     await settled();
     await screenshot(page, 'assets-domain-gateways');
-    expect((await api<Row[]>('GET', `/api/v1/assets/gateways/?domain=${domain!.id}`))[0]).toMatchObject({ name: 'e2e-gw', platform: { name: 'Gateway' } });
+    expect((await api<Row[]>('GET', `/api/v1/assets/gateways/?domain=${domain!.id}`))[0]).toMatchObject({
+      name: 'e2e-gw',
+      platform: { name: 'Gateway' },
+    });
 
     await page.goto('/ui/console/assets/labels/');
-    await expect.poll(() => page.getByTestId('label-tag').filter({ hasText: 'env:e2e' }).count(), { timeout: 10_000 }).toBe(1);
-    expect(await page.getByTestId('label-tag').filter({ hasText: 'env:e2e' }).getAttribute('class')).toMatch(/ant-tag-\w+/);
+    await expect
+      .poll(() => page.getByTestId('label-tag').filter({ hasText: 'env:e2e' }).count(), { timeout: 10_000 })
+      .toBe(1);
+    expect(await page.getByTestId('label-tag').filter({ hasText: 'env:e2e' }).getAttribute('class')).toMatch(
+      /ant-tag-\w+/,
+    );
     await settled();
     await screenshot(page, 'assets-labels');
   });

@@ -25,8 +25,12 @@ afterAll(async () => browser.close());
 const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiCall<T>(ctx, method, url, data);
 
 const tree = () => page.getByTestId('node-tree');
-const nodeTitle = (name: string) => tree().getByTestId('node-title').filter({ hasText: new RegExp(`^${name} \\(\\d+\\)$`) });
-const countOf = async (name: string) => Number(/\((\d+)\)$/.exec((await nodeTitle(name).textContent()) ?? '')?.[1] ?? -1);
+const nodeTitle = (name: string) =>
+  tree()
+    .getByTestId('node-title')
+    .filter({ hasText: new RegExp(`^${name} \\(\\d+\\)$`) });
+const countOf = async (name: string) =>
+  Number(/\((\d+)\)$/.exec((await nodeTitle(name).textContent()) ?? '')?.[1] ?? -1);
 const rows = () => page.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
 
 /** Right-click a node, pick "New child node", name it, and wait for it to show. */
@@ -52,15 +56,25 @@ describe('asset list and node tree', () => {
     await createChild(l2, l3);
     await createChild(root, b);
 
-    const nodes = await api<{ id: string; value: string; full_value: string }[]>('GET', `/api/v1/assets/nodes/?value=${l3}`);
+    const nodes = await api<{ id: string; value: string; full_value: string }[]>(
+      'GET',
+      `/api/v1/assets/nodes/?value=${l3}`,
+    );
     expect(nodes[0]!.full_value).toBe(`/${root}/${l1}/${l2}/${l3}`);
-    await api('POST', '/api/v1/assets/hosts/', { name: `e2e-${RUN}-host`, address: ADDRESS, platform: 'Linux', nodes: [nodes[0]!.id] });
+    await api('POST', '/api/v1/assets/hosts/', {
+      name: `e2e-${RUN}-host`,
+      address: ADDRESS,
+      platform: 'Linux',
+      nodes: [nodes[0]!.id],
+    });
     await page.getByRole('button', { name: 'Refresh' }).first().click();
     await expect.poll(() => countOf(l3)).toBe(1);
     expect([await countOf(l1), await countOf(l2), await countOf(b)]).toEqual([1, 1, 0]);
 
     // Selecting a node filters the table.
-    const listed = page.waitForRequest((r) => r.url().includes('/api/v1/assets/assets/?') && r.url().includes(`node=${nodes[0]!.id}`));
+    const listed = page.waitForRequest(
+      (r) => r.url().includes('/api/v1/assets/assets/?') && r.url().includes(`node=${nodes[0]!.id}`),
+    );
     await nodeTitle(l3).click();
     await listed;
     await expect.poll(() => rows().count()).toBe(1);
@@ -102,7 +116,12 @@ describe('asset list and node tree', () => {
     await screenshot(page, 'assets-platform-picker');
     const mysql = (await api<{ id: number }[]>('GET', '/api/v1/assets/platforms/?name=MySQL'))[0]!;
     await page.getByTestId('platform-group-database').getByRole('button', { name: 'MySQL', exact: true }).click();
-    await page.waitForURL((u) => u.pathname === '/ui/console/assets/databases/create' && u.searchParams.get('platform') === String(mysql.id) && u.searchParams.get('node') === nodeId);
+    await page.waitForURL(
+      (u) =>
+        u.pathname === '/ui/console/assets/databases/create' &&
+        u.searchParams.get('platform') === String(mysql.id) &&
+        u.searchParams.get('node') === nodeId,
+    );
     // The pick is remembered as a recent platform.
     await page.goto(LIST);
     await page.getByTestId('list-create').click();

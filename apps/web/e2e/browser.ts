@@ -8,12 +8,28 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
 }
 
-export async function newContext(browser: Browser, baseURL: string, opts: { width?: number; height?: number; locale?: string } = {}): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, viewport: { width: opts.width ?? 1400, height: opts.height ?? 900 }, locale: opts.locale ?? 'en-US' });
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  opts: { width?: number; height?: number; locale?: string } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL,
+    viewport: { width: opts.width ?? 1400, height: opts.height ?? 900 },
+    locale: opts.locale ?? 'en-US',
+  });
 }
 
 const SHOTS = path.resolve(import.meta.dirname, '../../../.tmp/screenshots');
@@ -36,22 +52,38 @@ export async function signInAdmin(page: Page, password: string): Promise<void> {
   await page.goto('/core/auth/login/');
   await signIn(page, 'admin', password);
   await page.waitForURL('**/ui/**');
-  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  await page
+    .getByRole('button', { name: 'Got it' })
+    .click({ timeout: 3000 })
+    .catch(() => undefined);
 }
 
 /**
  * Calls the API with a browser context's session and CSRF token (the way the console does), for
  * test set-up and for reading back what the page saved. A failed call throws with its body.
  */
-export async function apiCall<T>(c: BrowserContext, method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function apiCall<T>(
+  c: BrowserContext,
+  method: string,
+  url: string,
+  data?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const csrf = (await c.cookies()).find((k) => k.name === 'jms_csrftoken')?.value ?? '';
-  const res = await c.request.fetch(url, { method, data: data as Record<string, unknown>, headers: { 'X-CSRFToken': csrf, ...headers } });
+  const res = await c.request.fetch(url, {
+    method,
+    data: data as Record<string, unknown>,
+    headers: { 'X-CSRFToken': csrf, ...headers },
+  });
   if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
   return (res.status() === 204 ? undefined : await res.json()) as T;
 }
 
 /** A new browser with one page where the admin is signed in. */
-export async function openAsAdmin(baseURL: string, password: string): Promise<{ browser: Browser; ctx: BrowserContext; page: Page }> {
+export async function openAsAdmin(
+  baseURL: string,
+  password: string,
+): Promise<{ browser: Browser; ctx: BrowserContext; page: Page }> {
   const browser = await launchBrowser();
   const ctx = await newContext(browser, baseURL);
   const page = await ctx.newPage();
@@ -66,6 +98,8 @@ export async function openAsAdmin(baseURL: string, password: string): Promise<{ 
 export async function pickMenuItem(page: Page, name: string, exact = false): Promise<void> {
   const item = page.getByRole('menuitem', { name, exact });
   await item.waitFor();
-  await item.evaluate((el) => Promise.all((el.closest('.ant-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)));
+  await item.evaluate((el) =>
+    Promise.all((el.closest('.ant-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
+  );
   await item.click();
 }

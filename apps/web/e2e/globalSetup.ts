@@ -18,7 +18,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Vitest sets NODE_ENV=test, which would give a development build of React and antd (every
   // generated element id is then "test-id"); the browser tests exercise the production build.
   const env = { ...process.env, NODE_ENV: 'production' };
-  const r = spawnSync(path.resolve(web, '../../node_modules/.bin/vite'), ['build', '--logLevel', 'error', '--outDir', outDir], { cwd: web, stdio: 'inherit', env });
+  const r = spawnSync(
+    path.resolve(web, '../../node_modules/.bin/vite'),
+    ['build', '--logLevel', 'error', '--outDir', outDir],
+    { cwd: web, stdio: 'inherit', env },
+  );
   if (r.status !== 0) throw new Error('vite build failed');
   process.env.GATEHOUSE_WEB_DIST = outDir;
   const server = await startServer();

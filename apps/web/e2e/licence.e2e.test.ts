@@ -22,10 +22,21 @@ let tmp: string;
 
 /** `gatehouse licence issue` with this install's own operator key (trusted by the install). */
 function issue(expires: string): string {
-  const r = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), [
-    path.join(ROOT, 'apps/server/src/main.ts'), 'licence', 'issue',
-    '--key', path.join(server.dataDir, 'licence', 'operator.key'), '--corporation', 'Expired Corp', '--expires', expires,
-  ], { encoding: 'utf8' });
+  const r = spawnSync(
+    path.join(ROOT, 'node_modules/.bin/tsx'),
+    [
+      path.join(ROOT, 'apps/server/src/main.ts'),
+      'licence',
+      'issue',
+      '--key',
+      path.join(server.dataDir, 'licence', 'operator.key'),
+      '--corporation',
+      'Expired Corp',
+      '--expires',
+      expires,
+    ],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`licence issue failed: ${r.stderr}`);
   return r.stdout.trim();
 }
@@ -53,7 +64,10 @@ beforeAll(async () => {
   await page.goto('/core/auth/login/');
   await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
   await page.waitForURL('**/ui/**');
-  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  await page
+    .getByRole('button', { name: 'Got it' })
+    .click({ timeout: 3000 })
+    .catch(() => undefined);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -63,7 +77,9 @@ afterAll(async () => {
 
 const state = () => page.getByTestId('license-state');
 /** Whether the console counts the licence valid (the tickets view and licensed routes follow it). */
-const licenceValid = async () => ((await (await ctx.request.get('/api/v1/settings/public/')).json()) as { XPACK_LICENSE_IS_VALID: boolean }).XPACK_LICENSE_IS_VALID;
+const licenceValid = async () =>
+  ((await (await ctx.request.get('/api/v1/settings/public/')).json()) as { XPACK_LICENSE_IS_VALID: boolean })
+    .XPACK_LICENSE_IS_VALID;
 /** The tickets entry of the navbar (shown once the tickets view is built, only with a valid licence). */
 const tickets = () => page.getByRole('link', { name: 'Tickets' });
 
@@ -77,13 +93,15 @@ describe('licence', () => {
     await page.locator('[data-testid="resource-list"]').waitFor();
   });
 
-  it('refuses a tampered licence file with the server\'s message and keeps the licence', async () => {
+  it("refuses a tampered licence file with the server's message and keeps the licence", async () => {
     await page.goto('/ui/settings/license');
     await state().waitFor();
     await upload('tampered.lic', tamper(issue('2030-01-01')));
     await expect.poll(() => page.locator('.ant-message').textContent()).toContain('The licence signature is not valid');
     await upload('not-a-licence.txt', 'hello');
-    await expect.poll(() => page.locator('.ant-message').textContent()).toContain('This file is not a Gatehouse licence.');
+    await expect
+      .poll(() => page.locator('.ant-message').textContent())
+      .toContain('This file is not a Gatehouse licence.');
     await page.reload();
     await expect.poll(() => state().textContent()).toBe('Valid');
   });
@@ -104,7 +122,9 @@ describe('licence', () => {
 
     // Licensed pages are not found any more; the roles menu entry is gone from the console.
     await page.goto('/ui/settings/orgs/');
-    await expect.poll(() => page.locator('body').textContent()).toContain('The page you asked for does not exist or has moved.');
+    await expect
+      .poll(() => page.locator('body').textContent())
+      .toContain('The page you asked for does not exist or has moved.');
     await page.goto('/ui/console/users/users/');
     await page.locator('[data-testid="resource-list"]').waitFor();
     expect(await page.getByTestId('sidebar').textContent()).not.toContain('Roles');

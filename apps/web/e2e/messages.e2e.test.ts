@@ -12,7 +12,11 @@ afterAll(async () => browser.close());
 
 async function csrfPost(ctx: BrowserContext, method: 'POST' | 'PATCH', url: string, data: unknown) {
   const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
-  const res = await ctx.request.fetch(url, { method, data: data as Record<string, unknown>, headers: { 'X-CSRFToken': csrf } });
+  const res = await ctx.request.fetch(url, {
+    method,
+    data: data as Record<string, unknown>,
+    headers: { 'X-CSRFToken': csrf },
+  });
   return { status: res.status(), body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -27,7 +31,13 @@ describe('site messages', () => {
 
     const username = `msg_${Date.now().toString(36)}`;
     const created = await csrfPost(admin, 'POST', '/api/v1/users/users/', {
-      name: 'Message Reader', username, email: `${username}@example.com`, password_strategy: 'custom', password: 'Reader-pass1', system_roles: [], org_roles: [],
+      name: 'Message Reader',
+      username,
+      email: `${username}@example.com`,
+      password_strategy: 'custom',
+      password: 'Reader-pass1',
+      system_roles: [],
+      org_roles: [],
     });
     expect(created.status).toBe(201);
     const id = String(created.body.id);
@@ -40,7 +50,10 @@ describe('site messages', () => {
     await page.waitForURL((u) => u.pathname.startsWith('/ui/profile/'));
     const bell = page.getByTestId('message-bell');
     await bell.waitFor();
-    await page.getByRole('button', { name: 'Got it' }).click({ timeout: 5000 }).catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 5000 })
+      .catch(() => undefined);
     const badge = bell.locator('.ant-badge-count');
     await expect.poll(() => badge.count()).toBe(0);
 

@@ -20,7 +20,9 @@ afterAll(async () => {
 });
 
 const code = (secret: string, steps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + steps * 30_000 });
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
 
 async function api(ctx: BrowserContext, url: string, data: unknown) {
   const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
@@ -34,7 +36,8 @@ describe('signing in with MFA through the login page', () => {
     const page = await ctx.newPage();
     const posted: string[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/core/auth/login/')) posted.push(String((r.postDataJSON() as { password?: string }).password));
+      if (r.method() === 'POST' && r.url().endsWith('/core/auth/login/'))
+        posted.push(String((r.postDataJSON() as { password?: string }).password));
     });
 
     await page.goto('/core/auth/login/');
@@ -49,7 +52,9 @@ describe('signing in with MFA through the login page', () => {
     const start = await api(ctx, '/api/v1/authentication/otp/bind/start/', {});
     expect(start.status).toBe(200);
     const secret = String(start.body.secret);
-    expect((await api(ctx, '/api/v1/authentication/otp/bind/', { code: code(secret, -1) })).body).toEqual({ msg: 'ok' });
+    expect((await api(ctx, '/api/v1/authentication/otp/bind/', { code: code(secret, -1) })).body).toEqual({
+      msg: 'ok',
+    });
 
     await page.goto('/core/auth/logout/');
     await page.waitForURL(/\/core\/auth\/login\//);
@@ -76,10 +81,12 @@ describe('signing in with MFA through the login page', () => {
     const password = await hashPassword('Erin-pass-1!');
     server.withDatabase((db) => {
       db.prepare(
-      `INSERT INTO users_user (id, username, name, email, password, is_active, is_first_login, need_update_password, is_service_account, source, mfa_level, phone, wechat, comment, date_expired, date_joined, date_password_last_updated, created_by, updated_by, date_updated)
+        `INSERT INTO users_user (id, username, name, email, password, is_active, is_first_login, need_update_password, is_service_account, source, mfa_level, phone, wechat, comment, date_expired, date_joined, date_password_last_updated, created_by, updated_by, date_updated)
        VALUES (?, 'erin', 'Erin', 'erin@example.com', ?, 1, 0, 0, 0, 'local', 0, '', '', '', '2096-01-01T00:00:00.000Z', ?, ?, 'e2e', 'e2e', ?)`,
-    ).run(randomUUID(), password, now, now, now);
-      db.prepare(`INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('SECURITY_MFA_AUTH', '1', 'security_auth', 0, ?)`).run(now);
+      ).run(randomUUID(), password, now, now, now);
+      db.prepare(
+        `INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('SECURITY_MFA_AUTH', '1', 'security_auth', 0, ?)`,
+      ).run(now);
     });
     await new Promise((r) => setTimeout(r, 5200)); // settings are re-read every 5 s
 
@@ -88,7 +95,9 @@ describe('signing in with MFA through the login page', () => {
     await page.goto('/core/auth/login/');
     await signIn(page, 'erin', 'Erin-pass-1!');
     await page.getByTestId('otp-bind-step').waitFor();
-    expect(await page.getByRole('img', { name: 'QR code for the authenticator app' }).getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(await page.getByRole('img', { name: 'QR code for the authenticator app' }).getAttribute('src')).toMatch(
+      /^data:image\/png;base64,/,
+    );
     await screenshot(page, 'login-otp-bind');
     const secret = (await page.getByTestId('otp-secret').textContent())!.trim();
     await page.getByLabel('Verification code').fill(code(secret));

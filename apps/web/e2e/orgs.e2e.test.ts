@@ -40,12 +40,18 @@ describe('organisations', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL('**/ui/settings/orgs/');
     await expect.poll(() => rows().filter({ hasText: ORG_B }).count()).toBe(1);
-    const found = await api<{ id: string; name: string }[]>(ctx, 'GET', `/api/v1/orgs/orgs/?name=${encodeURIComponent(ORG_B)}`);
+    const found = await api<{ id: string; name: string }[]>(
+      ctx,
+      'GET',
+      `/api/v1/orgs/orgs/?name=${encodeURIComponent(ORG_B)}`,
+    );
     orgB = found[0]!.id;
     // The counts columns are there, the new org holds nothing yet.
     const headers = await page.locator('[data-testid="resource-list"] thead th').allTextContents();
     expect(headers).toEqual(expect.arrayContaining(['Name', 'Users', 'User groups', 'Assets', 'Asset permissions']));
-    expect(await rows().filter({ hasText: ORG_B }).locator('td').allTextContents()).toEqual(expect.arrayContaining(['0']));
+    expect(await rows().filter({ hasText: ORG_B }).locator('td').allTextContents()).toEqual(
+      expect.arrayContaining(['0']),
+    );
     await screenshot(page, 'orgs-list');
 
     // The default org's detail: its counts, and its members with their org roles.
@@ -57,10 +63,20 @@ describe('organisations', () => {
     await screenshot(page, 'orgs-detail-members');
   });
 
-  it('switches to B from a user detail with the navbar selector and lands on B\'s user list', async () => {
+  it("switches to B from a user detail with the navbar selector and lands on B's user list", async () => {
     // One user in B only, one in the default org only.
-    const inB = await api<{ id: string }>(ctx, 'POST', '/api/v1/users/users/', { name: `In B ${stamp}`, username: `inb_${stamp}`, email: `inb_${stamp}@e2e.test` }, orgB);
-    const inDefault = await api<{ id: string }>(ctx, 'POST', '/api/v1/users/users/', { name: `In Default ${stamp}`, username: `indef_${stamp}`, email: `indef_${stamp}@e2e.test` });
+    const inB = await api<{ id: string }>(
+      ctx,
+      'POST',
+      '/api/v1/users/users/',
+      { name: `In B ${stamp}`, username: `inb_${stamp}`, email: `inb_${stamp}@e2e.test` },
+      orgB,
+    );
+    const inDefault = await api<{ id: string }>(ctx, 'POST', '/api/v1/users/users/', {
+      name: `In Default ${stamp}`,
+      username: `indef_${stamp}`,
+      email: `indef_${stamp}@e2e.test`,
+    });
     expect(inB.id).toBeTruthy();
     const before = await page.evaluate(() => localStorage.getItem('jms_current_org_admin'));
 
@@ -73,30 +89,60 @@ describe('organisations', () => {
     await page.waitForLoadState('load');
 
     await expect.poll(() => page.getByTestId('org-selector').textContent(), { timeout: 10_000 }).toContain(ORG_B);
-    await expect.poll(() => rows().filter({ hasText: `inb_${stamp}` }).count(), { timeout: 10_000 }).toBe(1);
-    expect(await rows().filter({ hasText: `indef_${stamp}` }).count()).toBe(0);
+    await expect
+      .poll(
+        () =>
+          rows()
+            .filter({ hasText: `inb_${stamp}` })
+            .count(),
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    expect(
+      await rows()
+        .filter({ hasText: `indef_${stamp}` })
+        .count(),
+    ).toBe(0);
 
     // Stored: the org per user, the previous org, and the cookie every request carries.
-    const stored = await page.evaluate(() => ({ cur: localStorage.getItem('jms_current_org_admin'), pre: localStorage.getItem('PRE_ORG_admin') }));
+    const stored = await page.evaluate(() => ({
+      cur: localStorage.getItem('jms_current_org_admin'),
+      pre: localStorage.getItem('PRE_ORG_admin'),
+    }));
     expect(JSON.parse(stored.cur!).id).toBe(orgB);
     expect(JSON.parse(stored.pre!).id).toBe(JSON.parse(before!).id);
     expect((await ctx.cookies()).find((c) => c.name === ORG_COOKIE)?.value).toBe(orgB);
     await screenshot(page, 'orgs-switched-to-b');
   });
 
-  it('offers an Org Auditor of B the audit view only: no console, and B\'s login logs', async () => {
+  it("offers an Org Auditor of B the audit view only: no console, and B's login logs", async () => {
     const username = `auditb_${stamp}`;
-    await api(ctx, 'POST', '/api/v1/users/users/', {
-      name: `Auditor B ${stamp}`, username, email: `${username}@e2e.test`, password_strategy: 'custom', password: 'Auditor-pass1',
-      system_roles: [BUILTIN_ROLE_IDS.User], org_roles: [BUILTIN_ROLE_IDS.OrgAuditor],
-    }, orgB);
+    await api(
+      ctx,
+      'POST',
+      '/api/v1/users/users/',
+      {
+        name: `Auditor B ${stamp}`,
+        username,
+        email: `${username}@e2e.test`,
+        password_strategy: 'custom',
+        password: 'Auditor-pass1',
+        system_roles: [BUILTIN_ROLE_IDS.User],
+        org_roles: [BUILTIN_ROLE_IDS.OrgAuditor],
+      },
+      orgB,
+    );
     const auditor = await newContext(browser, inject('baseURL'));
     const p = await auditor.newPage();
     await p.goto('/core/auth/login/');
     await signIn(p, username, 'Auditor-pass1');
     await p.waitForURL((u) => u.pathname.startsWith('/ui/'));
     await api(auditor, 'PATCH', '/api/v1/users/profile/', { is_first_login: false });
-    const profile = await api<{ audit_orgs: { id: string }[]; console_orgs: unknown[]; perms: string[] }>(auditor, 'GET', '/api/v1/users/profile/');
+    const profile = await api<{ audit_orgs: { id: string }[]; console_orgs: unknown[]; perms: string[] }>(
+      auditor,
+      'GET',
+      '/api/v1/users/profile/',
+    );
     expect(profile.audit_orgs.map((o) => o.id)).toEqual([orgB]);
     expect(profile.console_orgs).toEqual([]);
 
@@ -108,7 +154,10 @@ describe('organisations', () => {
     const logRows = p.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
     await expect.poll(() => logRows.filter({ hasText: username }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await logRows.filter({ hasText: 'admin' }).count()).toBe(0);
-    await p.getByRole('button', { name: 'Got it' }).click({ timeout: 5000 }).catch(() => undefined);
+    await p
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 5000 })
+      .catch(() => undefined);
     await screenshot(p, 'audit-login-logs');
     await p.getByTestId('view-switcher').click();
     await expect.poll(() => p.getByRole('menuitem').allTextContents()).toContain('Audit');

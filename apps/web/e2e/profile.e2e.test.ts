@@ -25,7 +25,9 @@ afterAll(async () => {
 
 /** A small TOTP (RFC 6238: SHA-1, 6 digits, 30 s) of the secret the page shows. */
 const totp = (secret: string, steps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + steps * 30_000 });
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
 
 describe('the profile', () => {
   it('sends the admin through /profile/improvement on the first sign-in, then into the console', async () => {
@@ -34,7 +36,10 @@ describe('the profile', () => {
     await page.waitForURL('**/ui/profile/improvement');
     const form = page.getByTestId('password-form');
     await form.waitFor();
-    await page.getByRole('button', { name: 'Got it' }).click({ timeout: 5000 }).catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 5000 })
+      .catch(() => undefined);
     await page.getByRole('button', { name: 'Got it' }).waitFor({ state: 'hidden' });
     await screenshot(page, 'profile-improvement');
 
@@ -61,7 +66,7 @@ describe('the profile', () => {
     // Cleared on the server: a new start of the console stays in it.
     await page.goto('/ui/');
     await page.waitForURL('**/ui/console/dashboard');
-    const profile = await (await ctx.request.get('/api/v1/users/profile/')).json() as { is_first_login: boolean };
+    const profile = (await (await ctx.request.get('/api/v1/users/profile/')).json()) as { is_first_login: boolean };
     expect(profile.is_first_login).toBe(false);
   });
 

@@ -19,7 +19,10 @@ const PASSWORD = 'Viewer-pass1';
 const api = apiCall;
 
 const tree = () => page.getByTestId('permission-tree');
-const treeNode = (code: string) => tree().locator('.ant-tree-treenode').filter({ has: page.locator(`[title="${code}"]`) });
+const treeNode = (code: string) =>
+  tree()
+    .locator('.ant-tree-treenode')
+    .filter({ has: page.locator(`[title="${code}"]`) });
 /** Opens a tree node (a click during the tree's opening animation of another node can be lost: retried). */
 async function expand(code: string): Promise<void> {
   for (let i = 0; i < 5 && !(await treeNode(code).locator('.ant-tree-switcher_open').count()); i++) {
@@ -61,7 +64,9 @@ describe('roles', () => {
     await page.getByRole('menuitem', { name: 'User list' }).click();
     await page.waitForURL(/\/ui\/console\/users\/users\/?$/);
     await expect.poll(() => selector.textContent()).toContain('DEFAULT');
-    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('jms_current_org_admin') ?? '{}').name)).toBe('DEFAULT');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('jms_current_org_admin') ?? '{}').name)).toBe(
+      'DEFAULT',
+    );
   });
 
   it('creates an org role and ticks a few permissions in the tree', async () => {
@@ -70,7 +75,9 @@ describe('roles', () => {
     await page.waitForURL('**/ui/console/users/roles/create?scope=org');
     await page.locator('form').getByLabel('Name').fill(ROLE);
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.waitForURL((u) => /\/ui\/console\/users\/roles\/[0-9a-f-]{36}$/.test(u.pathname) && u.search === '?scope=org');
+    await page.waitForURL(
+      (u) => /\/ui\/console\/users\/roles\/[0-9a-f-]{36}$/.test(u.pathname) && u.search === '?scope=org',
+    );
     roleId = new URL(page.url()).pathname.split('/').pop()!;
     await tree().waitFor();
 
@@ -93,16 +100,31 @@ describe('roles', () => {
 
   it('binds the role to a user from the user detail; the user sees exactly what it grants', async () => {
     const username = `viewer_${stamp}`;
-    const user = await api<{ id: string }>(ctx, 'POST', '/api/v1/users/users/', {
-      name: `Bound user ${stamp}`, username, email: `${username}@e2e.test`, password_strategy: 'custom', password: PASSWORD,
-      system_roles: [BUILTIN_ROLE_IDS.User], org_roles: [BUILTIN_ROLE_IDS.OrgUser],
-    }, { 'X-JMS-ORG': DEFAULT_ORG_ID }); // the page is still on the roles pages, in the global org
+    const user = await api<{ id: string }>(
+      ctx,
+      'POST',
+      '/api/v1/users/users/',
+      {
+        name: `Bound user ${stamp}`,
+        username,
+        email: `${username}@e2e.test`,
+        password_strategy: 'custom',
+        password: PASSWORD,
+        system_roles: [BUILTIN_ROLE_IDS.User],
+        org_roles: [BUILTIN_ROLE_IDS.OrgUser],
+      },
+      { 'X-JMS-ORG': DEFAULT_ORG_ID },
+    ); // the page is still on the roles pages, in the global org
     await page.goto(`/ui/console/users/users/${user.id}`);
     const card = page.getByTestId('user-roles');
     await card.waitFor();
     // Replace "Organization user" with the new role.
     const orgSelect = card.locator('.ant-select').nth(1);
-    await orgSelect.locator('.ant-select-selection-item').filter({ hasText: 'Organization user' }).locator('.ant-select-selection-item-remove').click();
+    await orgSelect
+      .locator('.ant-select-selection-item')
+      .filter({ hasText: 'Organization user' })
+      .locator('.ant-select-selection-item-remove')
+      .click();
     await orgSelect.click();
     await page.keyboard.type(ROLE);
     await page.waitForTimeout(800); // the search is sent after a pause in typing
@@ -118,7 +140,14 @@ describe('roles', () => {
 
     // The role's users tab lists the user.
     await page.goto(`/ui/console/users/roles/${roleId}?scope=org&activeTab=RoleUsers`);
-    await expect.poll(() => page.locator('[data-testid="resource-list"] tbody tr.ant-table-row').filter({ hasText: `Bound user ${stamp}` }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .locator('[data-testid="resource-list"] tbody tr.ant-table-row')
+          .filter({ hasText: `Bound user ${stamp}` })
+          .count(),
+      )
+      .toBe(1);
     await screenshot(page, 'roles-role-users');
 
     // The user signs in: users and groups are readable, nothing else of the console.
@@ -129,12 +158,17 @@ describe('roles', () => {
     await p.waitForURL((u) => u.pathname.startsWith('/ui/'), { timeout: 10_000 });
     await api(viewer, 'PATCH', '/api/v1/users/profile/', { is_first_login: false });
     const profile = await api<{ perms: string[] }>(viewer, 'GET', '/api/v1/users/profile/');
-    expect(profile.perms).toEqual(expect.arrayContaining(['rbac.view_console', 'users.view_user', 'users.view_usergroup']));
+    expect(profile.perms).toEqual(
+      expect.arrayContaining(['rbac.view_console', 'users.view_user', 'users.view_usergroup']),
+    );
     expect(profile.perms).not.toContain('users.add_user');
     expect(profile.perms).not.toContain('assets.view_asset');
 
     await p.goto('/ui/console/users/users/');
-    await p.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+    await p
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 3000 })
+      .catch(() => undefined);
     const list = p.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
     await expect.poll(() => list.filter({ hasText: username }).count()).toBe(1);
     expect(await p.getByRole('button', { name: 'Create' }).count()).toBe(0);

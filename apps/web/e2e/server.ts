@@ -23,7 +23,16 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-e2e-'));
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'apps/server/src/main.ts'), 'start'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, GATEHOUSE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, GATEHOUSE_ADMIN_FIRST_LOGIN: '0', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      GATEHOUSE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      GATEHOUSE_ADMIN_FIRST_LOGIN: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -22,7 +22,10 @@ async function signedIn(): Promise<Page> {
   await page.goto('/core/auth/login/');
   await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
   await page.waitForURL('**/ui/console/dashboard');
-  await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+  await page
+    .getByRole('button', { name: 'Got it' })
+    .click({ timeout: 3000 })
+    .catch(() => undefined);
   return page;
 }
 
@@ -62,7 +65,9 @@ describe('the session in the console', () => {
   it('re-verifies the password before a guarded users export, then downloads it', async () => {
     server.withDatabase((db) =>
       db
-        .prepare(`INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('SECURITY_EXPORT_NEED_CONFIRM', 'true', 'security', 0, ?)`)
+        .prepare(
+          `INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('SECURITY_EXPORT_NEED_CONFIRM', 'true', 'security', 0, ?)`,
+        )
         .run(new Date().toISOString()),
     );
     await new Promise((r) => setTimeout(r, 5200)); // settings are re-read every 5 s

@@ -132,7 +132,9 @@ describe('the tags bar', () => {
     const { ctx, page } = await signedIn();
     await openNotFound(page);
     await page.locator('[data-testid="tag"][data-path="/console/dashboard"]').click({ button: 'right' });
-    expect(await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem').allInnerTexts()).toEqual(['Refresh', 'Close others', 'Close all']);
+    expect(await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menuitem').allInnerTexts()).toEqual(
+      ['Refresh', 'Close others', 'Close all'],
+    );
     await page.keyboard.press('Escape');
     await tagMenu(page, '/404', 'Close');
     await page.waitForURL('**/ui/console/dashboard');

@@ -68,7 +68,10 @@ describe('signing in through the login page', () => {
     const page = await ctx.newPage();
     await page.goto('/core/auth/login/');
     await page.getByText('中文').click();
-    await page.getByRole('button', { name: '登 录' }).or(page.getByRole('button', { name: '登录' })).waitFor();
+    await page
+      .getByRole('button', { name: '登 录' })
+      .or(page.getByRole('button', { name: '登录' }))
+      .waitFor();
     expect((await ctx.cookies()).find((c) => c.name === 'django_language')?.value).toBe('zh-hans');
     await page.reload();
     await page.getByText('用户名').waitFor();
@@ -89,10 +92,14 @@ describe('the login lock', () => {
       const error = page.getByTestId('login-error');
       for (let i = 1; i <= 7; i++) {
         await signIn(page, 'admin', `wrong-${i}`);
-        await expect.poll(() => error.textContent()).toMatch(i < 7 ? new RegExp(`try ${7 - i} times`) : /has been locked/);
+        await expect
+          .poll(() => error.textContent())
+          .toMatch(i < 7 ? new RegExp(`try ${7 - i} times`) : /has been locked/);
       }
       await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
-      await expect.poll(() => error.textContent()).toBe('The account has been locked (please contact admin to unlock it or try again after 30 minutes)');
+      await expect
+        .poll(() => error.textContent())
+        .toBe('The account has been locked (please contact admin to unlock it or try again after 30 minutes)');
       expect(new URL(page.url()).pathname).toBe('/core/auth/login/');
       await screenshot(page, 'login-locked');
     } finally {

@@ -27,16 +27,31 @@ const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiC
 describe('the task-log page', () => {
   it('shows the log lines of a connectivity test and its final state', async () => {
     const closed = await freePort();
-    const up = await api<{ id: string }>('POST', '/api/v1/assets/hosts/', { name: 'e2e-sshd', address: '127.0.0.1', platform: 'Linux', protocols: [{ name: 'ssh', port: sshd.port }] });
-    const down = await api<{ id: string }>('POST', '/api/v1/assets/hosts/', { name: 'e2e-closed', address: '127.0.0.1', platform: 'Linux', protocols: [{ name: 'ssh', port: closed }] });
-    const { task } = await api<{ task: string }>('POST', '/api/v1/assets/assets/tasks/', { action: 'test', assets: [up.id, down.id] });
+    const up = await api<{ id: string }>('POST', '/api/v1/assets/hosts/', {
+      name: 'e2e-sshd',
+      address: '127.0.0.1',
+      platform: 'Linux',
+      protocols: [{ name: 'ssh', port: sshd.port }],
+    });
+    const down = await api<{ id: string }>('POST', '/api/v1/assets/hosts/', {
+      name: 'e2e-closed',
+      address: '127.0.0.1',
+      platform: 'Linux',
+      protocols: [{ name: 'ssh', port: closed }],
+    });
+    const { task } = await api<{ task: string }>('POST', '/api/v1/assets/assets/tasks/', {
+      action: 'test',
+      assets: [up.id, down.id],
+    });
 
     // Opened as other pages open it: the /core/ address leads to the console page.
     await page.goto(`/core/ops/celery/task/${task}/log/?type=celery`);
     await page.waitForURL(`**/ui/ops/celery/task/${task}/log/?type=celery`);
     const terminal = page.getByTestId('task-log-terminal');
     await terminal.locator('.xterm-rows').waitFor();
-    await expect.poll(() => terminal.locator('.xterm-rows').textContent(), { timeout: 20_000 }).toContain('Task SUCCESS: 2/2');
+    await expect
+      .poll(() => terminal.locator('.xterm-rows').textContent(), { timeout: 20_000 })
+      .toContain('Task SUCCESS: 2/2');
     const text = (await terminal.locator('.xterm-rows').textContent()) ?? '';
     expect(text).toContain('Task test-assets-connectivity started: 2 asset(s)');
     expect(text).toContain(`e2e-sshd (127.0.0.1)`);

@@ -39,7 +39,8 @@ interface User {
 const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiCall<T>(ctx, method, url, data);
 
 const findUser = async (username: string) => (await api<User[]>('GET', `${USERS}?username=${username}`))[0];
-const createUser = (username: string) => api<User>('POST', USERS, { name: `E2E ${username}`, username, email: `${username}@e2e.test` });
+const createUser = (username: string) =>
+  api<User>('POST', USERS, { name: `E2E ${username}`, username, email: `${username}@e2e.test` });
 
 const rows = () => page.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
 const row = (text: string) => rows().filter({ hasText: text });
@@ -76,17 +77,25 @@ async function openDialog(testId: string, title: string) {
  */
 async function choose(scope: Locator, name: string | RegExp): Promise<void> {
   const radio = scope.getByRole('radio', { name });
-  await expect.poll(async () => {
-    if (!(await radio.isChecked())) await radio.check({ timeout: 2000 }).catch(() => undefined);
-    return radio.isChecked();
-  }, { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        if (!(await radio.isChecked())) await radio.check({ timeout: 2000 }).catch(() => undefined);
+        return radio.isChecked();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
 }
 
 async function exportAs(scope: 'All' | RegExp | 'Filtered', format: 'CSV' | 'Excel'): Promise<Download> {
   const d = await openDialog('list-export', 'Export');
   await choose(d, scope);
   await choose(d, format);
-  const [download] = await Promise.all([page.waitForEvent('download'), d.getByRole('button', { name: 'Export' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    d.getByRole('button', { name: 'Export' }).click(),
+  ]);
   await d.waitFor({ state: 'hidden' });
   return download;
 }
@@ -158,7 +167,12 @@ describe('the users pages', () => {
     for (const u of ['admin', 'e2e_export_a', 'e2e_export_b']) expect(allCsv).toContain(u);
     const allXlsx = await exportAs('All', 'Excel');
     expect(allXlsx.suggestedFilename()).toMatch(/\.xlsx$/);
-    expect(fs.readFileSync((await allXlsx.path())!).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      fs
+        .readFileSync((await allXlsx.path())!)
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
 
     await row('e2e_export_a').locator('.ant-checkbox').click();
     const selected = await textOf(await exportAs(/^Selected \(1\)$/, 'CSV'));
@@ -166,7 +180,12 @@ describe('the users pages', () => {
     expect(selected).not.toContain('e2e_export_b');
     expect(selected).not.toContain('admin@example.com');
     const selectedXlsx = await exportAs(/^Selected \(1\)$/, 'Excel');
-    expect(fs.readFileSync((await selectedXlsx.path())!).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      fs
+        .readFileSync((await selectedXlsx.path())!)
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
 
     await search('e2e_export_');
     await expect.poll(() => rows().count()).toBe(2);
@@ -189,7 +208,10 @@ describe('the users pages', () => {
     await rows().first().locator('.ant-checkbox').click();
     const exported = await textOf(await exportAs(/^Selected \(1\)$/, 'CSV'));
     const file = path.join(tmp, 'reimport.csv');
-    fs.writeFileSync(file, exported.replace('before import', 'after import').replace('E2E e2e_reimport', 'Re-imported'));
+    fs.writeFileSync(
+      file,
+      exported.replace('before import', 'after import').replace('E2E e2e_reimport', 'Re-imported'),
+    );
 
     const d = await openDialog('list-import', 'Import');
     await choose(d, 'Update');
@@ -224,7 +246,16 @@ describe('the users pages', () => {
 
   it('import a CSV where one row has a bad email: that row fails with its reason, the others are saved', async () => {
     const file = path.join(tmp, 'import.csv');
-    fs.writeFileSync(file, ['*Name,*Username,*Email', 'Imp A,e2e_imp_a,imp_a@e2e.test', 'Imp B,e2e_imp_b,not-an-email', 'Imp C,e2e_imp_c,imp_c@e2e.test', ''].join('\r\n'));
+    fs.writeFileSync(
+      file,
+      [
+        '*Name,*Username,*Email',
+        'Imp A,e2e_imp_a,imp_a@e2e.test',
+        'Imp B,e2e_imp_b,not-an-email',
+        'Imp C,e2e_imp_c,imp_c@e2e.test',
+        '',
+      ].join('\r\n'),
+    );
     await openList();
     const d = await openDialog('list-import', 'Import');
     await choose(d, 'Create');
@@ -251,7 +282,9 @@ describe('the users pages', () => {
     const file = path.join(tmp, 'big.csv');
     fs.writeFileSync(file, Buffer.alloc(31 * 1024 * 1024, 'a'));
     const parsed: string[] = [];
-    page.on('request', (r) => { if (r.url().includes('render-to-json')) parsed.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.url().includes('render-to-json')) parsed.push(r.url());
+    });
     await openList();
     const d = await openDialog('list-import', 'Import');
     await d.locator('input[type="file"]').setInputFiles(file);

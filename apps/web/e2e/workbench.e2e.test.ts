@@ -21,7 +21,14 @@ async function session(): Promise<{ ctx: BrowserContext; page: Page }> {
 }
 
 /** Calls the API with the page's session, as the console does. */
-async function api(ctx: BrowserContext, page: Page, method: string, url: string, data?: unknown, headers: Record<string, string> = {}) {
+async function api(
+  ctx: BrowserContext,
+  page: Page,
+  method: string,
+  url: string,
+  data?: unknown,
+  headers: Record<string, string> = {},
+) {
   const csrf = (await ctx.cookies()).find((c) => c.name === 'jms_csrftoken')?.value ?? '';
   const res = await page.request.fetch(url, { method, data, headers: { 'X-CSRFToken': csrf, ...headers } });
   if (!res.ok()) throw new Error(`${method} ${url}: ${res.status()} ${await res.text()}`);
@@ -35,9 +42,20 @@ describe('the workbench', () => {
     await signIn(admin.page, 'admin', E2E_ADMIN_PASSWORD);
     await admin.page.waitForURL('**/ui/**');
     // Only a member of Default (OrgUser there): no console or audit organisations.
-    await api(admin.ctx, admin.page, 'POST', '/api/v1/users/users/', {
-      name: 'Wendy Bench', username: 'wb_wendy', email: 'wendy@e2e.test', password_strategy: 'custom', password: WB_PASSWORD,
-    }, { 'X-JMS-ORG': DEFAULT_ORG });
+    await api(
+      admin.ctx,
+      admin.page,
+      'POST',
+      '/api/v1/users/users/',
+      {
+        name: 'Wendy Bench',
+        username: 'wb_wendy',
+        email: 'wendy@e2e.test',
+        password_strategy: 'custom',
+        password: WB_PASSWORD,
+      },
+      { 'X-JMS-ORG': DEFAULT_ORG },
+    );
     await admin.ctx.close();
 
     const { ctx, page } = await session();
@@ -51,7 +69,10 @@ describe('the workbench', () => {
     });
     // A new user completes the first-login page; here through the same API call it makes.
     await api(ctx, page, 'PATCH', '/api/v1/users/profile/', { is_first_login: false });
-    const profile = await api(ctx, page, 'GET', '/api/v1/users/profile/') as { console_orgs: unknown[]; audit_orgs: unknown[] };
+    const profile = (await api(ctx, page, 'GET', '/api/v1/users/profile/')) as {
+      console_orgs: unknown[];
+      audit_orgs: unknown[];
+    };
     expect(profile.console_orgs).toEqual([]);
     expect(profile.audit_orgs).toEqual([]);
 
@@ -83,7 +104,10 @@ describe('the workbench', () => {
     await page.goto('/core/auth/login/');
     await signIn(page, 'admin', E2E_ADMIN_PASSWORD);
     await page.waitForURL('**/ui/console/**');
-    await page.getByRole('button', { name: 'Got it' }).click({ timeout: 3000 }).catch(() => undefined);
+    await page
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 3000 })
+      .catch(() => undefined);
     await page.getByTestId('view-switcher').click();
     await pickMenuItem(page, 'Workbench');
     await page.waitForURL('**/ui/workbench/home');

@@ -36,7 +36,12 @@ interface CategoryDef {
 
 const pw = ['password'];
 const pwKey = ['password', 'ssh_key'];
-const proto = (name: string, port: number, secret_types = pw, extra: Partial<ProtocolConstraint> = {}): ProtocolConstraint => ({
+const proto = (
+  name: string,
+  port: number,
+  secret_types = pw,
+  extra: Partial<ProtocolConstraint> = {},
+): ProtocolConstraint => ({
   name,
   port,
   secret_types,
@@ -59,17 +64,36 @@ function constraints(
 }
 
 const unixHost = constraints(
-  [proto('ssh', 22, pwKey, { required: true }), proto('sftp', 22, pwKey), proto('telnet', 23), proto('vnc', 5900), proto('rdp', 3389)],
-  { charset_enabled: true, su_enabled: true, automation: { ansible_enabled: true, ping_enabled: true, gather_facts_enabled: true } },
+  [
+    proto('ssh', 22, pwKey, { required: true }),
+    proto('sftp', 22, pwKey),
+    proto('telnet', 23),
+    proto('vnc', 5900),
+    proto('rdp', 3389),
+  ],
+  {
+    charset_enabled: true,
+    su_enabled: true,
+    automation: { ansible_enabled: true, ping_enabled: true, gather_facts_enabled: true },
+  },
 );
 const windowsHost = constraints(
-  [proto('rdp', 3389, pw, { required: true }), proto('ssh', 22, pwKey), proto('sftp', 22, pwKey), proto('vnc', 5900), proto('winrm', 5985)],
+  [
+    proto('rdp', 3389, pw, { required: true }),
+    proto('ssh', 22, pwKey),
+    proto('sftp', 22, pwKey),
+    proto('vnc', 5900),
+    proto('winrm', 5985),
+  ],
   { automation: { ansible_enabled: true, ping_enabled: true, gather_facts_enabled: true } },
 );
-const device = constraints([proto('ssh', 22, pwKey, { required: true }), proto('telnet', 23), proto('sftp', 22, pwKey)], {
-  su_enabled: true,
-  automation: { ansible_enabled: true, ping_enabled: true, gather_facts_enabled: false },
-});
+const device = constraints(
+  [proto('ssh', 22, pwKey, { required: true }), proto('telnet', 23), proto('sftp', 22, pwKey)],
+  {
+    su_enabled: true,
+    automation: { ansible_enabled: true, ping_enabled: true, gather_facts_enabled: false },
+  },
+);
 const db = (name: string, port: number): TypeConstraints =>
   constraints([proto(name, port, pw, { required: true })], {
     automation: { ansible_enabled: true, ping_enabled: true, gather_facts_enabled: true },
@@ -105,10 +129,25 @@ export const ASSET_CATEGORIES: readonly CategoryDef[] = [
       { value: 'mariadb', label: text('MariaDB', 'MariaDB', 'MariaDB'), constraints: db('mariadb', 3306) },
       { value: 'mongodb', label: text('MongoDB', 'MongoDB', 'MongoDB'), constraints: db('mongodb', 27017) },
       { value: 'redis', label: text('Redis', 'Redis', 'Redis'), constraints: db('redis', 6379) },
-      { value: 'postgresql', label: text('PostgreSQL', 'PostgreSQL', 'PostgreSQL'), xpack: true, constraints: db('postgresql', 5432) },
+      {
+        value: 'postgresql',
+        label: text('PostgreSQL', 'PostgreSQL', 'PostgreSQL'),
+        xpack: true,
+        constraints: db('postgresql', 5432),
+      },
       { value: 'oracle', label: text('Oracle', 'Oracle', 'Oracle'), xpack: true, constraints: db('oracle', 1521) },
-      { value: 'sqlserver', label: text('SQLServer', 'SQLServer', 'SQLServer'), xpack: true, constraints: db('sqlserver', 1433) },
-      { value: 'clickhouse', label: text('ClickHouse', 'ClickHouse', 'ClickHouse'), xpack: true, constraints: db('clickhouse', 9000) },
+      {
+        value: 'sqlserver',
+        label: text('SQLServer', 'SQLServer', 'SQLServer'),
+        xpack: true,
+        constraints: db('sqlserver', 1433),
+      },
+      {
+        value: 'clickhouse',
+        label: text('ClickHouse', 'ClickHouse', 'ClickHouse'),
+        xpack: true,
+        constraints: db('clickhouse', 9000),
+      },
     ],
   },
   {
@@ -117,7 +156,11 @@ export const ASSET_CATEGORIES: readonly CategoryDef[] = [
     types: [
       { value: 'public', label: text('Public cloud', '公有云', 'パブリッククラウド'), constraints: web },
       { value: 'private', label: text('Private cloud', '私有云', 'プライベートクラウド'), constraints: web },
-      { value: 'k8s', label: text('Kubernetes', 'Kubernetes', 'Kubernetes'), constraints: { ...constraints([proto('k8s', 443, ['token'], { required: true })]), domain_enabled: true } },
+      {
+        value: 'k8s',
+        label: text('Kubernetes', 'Kubernetes', 'Kubernetes'),
+        constraints: { ...constraints([proto('k8s', 443, ['token'], { required: true })]), domain_enabled: true },
+      },
     ],
   },
   {
@@ -128,7 +171,13 @@ export const ASSET_CATEGORIES: readonly CategoryDef[] = [
   {
     value: 'gpt',
     label: text('GPT', 'GPT', 'GPT'),
-    types: [{ value: 'chatgpt', label: text('ChatGPT', 'ChatGPT', 'ChatGPT'), constraints: constraints([proto('chatgpt', 443, ['api_key'], { required: true })], { domain_enabled: false }) }],
+    types: [
+      {
+        value: 'chatgpt',
+        label: text('ChatGPT', 'ChatGPT', 'ChatGPT'),
+        constraints: constraints([proto('chatgpt', 443, ['api_key'], { required: true })], { domain_enabled: false }),
+      },
+    ],
   },
   { value: 'custom', label: text('Custom type', '自定义类型', 'カスタムタイプ'), types: [] },
 ];

@@ -13,6 +13,8 @@ export function fillText(template: string, params: TextParams = {}): string {
 }
 
 /** A translate function over one catalogue: `translator(MESSAGES)(lang, key, params)`. */
-export function translator<K extends string>(messages: Readonly<Record<K, I18nText>>): (lang: Language, key: K, params?: TextParams) => string {
+export function translator<K extends string>(
+  messages: Readonly<Record<K, I18nText>>,
+): (lang: Language, key: K, params?: TextParams) => string {
   return (lang, key, params = {}) => fillText(messages[key][lang], params);
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_PERMISSIONS, BUILTIN_ROLES, grantablePermissions, hasPermission, isOnlySystemPermission, permissionById, permissionId,
+  ALL_PERMISSIONS,
+  BUILTIN_ROLES,
+  grantablePermissions,
+  hasPermission,
+  isOnlySystemPermission,
+  permissionById,
+  permissionId,
 } from './permissions.ts';
 
 describe('permission catalogue', () => {

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cloneQuery, cloneSourceId, joinRoutePath, licenseIsValid, permissionFor, relatedRouteName, resolveRouteMeta,
-  resourceNameOfPath, routeActionOfPath, routeHiddenReason, routeTypeOfLevel, visibleRoutes, type MetaNode, type VisibilityContext,
+  cloneQuery,
+  cloneSourceId,
+  joinRoutePath,
+  licenseIsValid,
+  permissionFor,
+  relatedRouteName,
+  resolveRouteMeta,
+  resourceNameOfPath,
+  routeActionOfPath,
+  routeHiddenReason,
+  routeTypeOfLevel,
+  visibleRoutes,
+  type MetaNode,
+  type VisibilityContext,
 } from './routeMeta.ts';
 
 interface Settings {
@@ -60,16 +72,24 @@ describe('required permission', () => {
     expect(resolveRouteMeta('/console/users/users/create').permissions).toEqual(['users.add_user']);
     expect(resolveRouteMeta('/console/users/users/:id/update').permissions).toEqual(['users.change_user']);
     expect(resolveRouteMeta('/console/users/groups/').permissions).toEqual(['users.view_group']);
-    expect(resolveRouteMeta('/console/users/groups/:id', { resource: 'usergroup' }).permissions).toEqual(['users.view_usergroup']);
-    expect(resolveRouteMeta('/console/users/groups/:id/delete', { resource: 'usergroup' }).permissions).toEqual(['users.del_usergroup']);
+    expect(resolveRouteMeta('/console/users/groups/:id', { resource: 'usergroup' }).permissions).toEqual([
+      'users.view_usergroup',
+    ]);
+    expect(resolveRouteMeta('/console/users/groups/:id/delete', { resource: 'usergroup' }).permissions).toEqual([
+      'users.del_usergroup',
+    ]);
   });
 
   it('is none for a route without a resource or for a grouping route, and the stated one wins', () => {
     expect(resolveRouteMeta('/console/dashboard').permissions).toEqual([]);
     expect(resolveRouteMeta('/console/users/users', {}, { isGroup: true }).permissions).toEqual([]);
-    expect(resolveRouteMeta('/console/dashboard', { permissions: 'rbac.view_console' }).permissions).toEqual(['rbac.view_console']);
-    expect(resolveRouteMeta('/console/users/roles/', { permissions: ['rbac.view_orgrole | rbac.view_systemrole'] }).permissions)
-      .toEqual(['rbac.view_orgrole | rbac.view_systemrole']);
+    expect(resolveRouteMeta('/console/dashboard', { permissions: 'rbac.view_console' }).permissions).toEqual([
+      'rbac.view_console',
+    ]);
+    expect(
+      resolveRouteMeta('/console/users/roles/', { permissions: ['rbac.view_orgrole | rbac.view_systemrole'] })
+        .permissions,
+    ).toEqual(['rbac.view_orgrole | rbac.view_systemrole']);
   });
 });
 
@@ -80,14 +100,20 @@ describe('inheritance from the parent route', () => {
     expect(child.disableOrgsChange).toBe(true);
     expect(child.showOrganization).toBe(false);
     expect(child.activeMenu).toBe('/console/users/roles/');
-    expect(resolveRouteMeta('/console/users/roles/:id', { showOrganization: true }, { parent }).showOrganization).toBe(true);
+    expect(resolveRouteMeta('/console/users/roles/:id', { showOrganization: true }, { parent }).showOrganization).toBe(
+      true,
+    );
   });
 
   it('keeps the app and resource a parent names for its pages below it and for its index page', () => {
     const groups = resolveRouteMeta('/console/users/groups/', { resource: 'usergroup' }, { isGroup: true });
     expect(groups.permissions).toEqual([]);
-    expect(resolveRouteMeta('/console/users/groups/', {}, { parent: groups }).permissions).toEqual(['users.view_usergroup']);
-    expect(resolveRouteMeta('/console/users/groups/create', {}, { parent: groups }).permissions).toEqual(['users.add_usergroup']);
+    expect(resolveRouteMeta('/console/users/groups/', {}, { parent: groups }).permissions).toEqual([
+      'users.view_usergroup',
+    ]);
+    expect(resolveRouteMeta('/console/users/groups/create', {}, { parent: groups }).permissions).toEqual([
+      'users.add_usergroup',
+    ]);
     const app = resolveRouteMeta('/console/people', { app: 'users' }, { isGroup: true });
     expect(resolveRouteMeta('/console/people/users/', {}, { parent: app }).permissions).toEqual(['users.view_user']);
   });
@@ -101,15 +127,23 @@ describe('inheritance from the parent route', () => {
 });
 
 describe('hidden routes', () => {
-  const roles = resolveRouteMeta<Settings>('/console/users/roles/', { permissions: ['rbac.view_orgrole | rbac.view_systemrole'], licenseRequired: true });
+  const roles = resolveRouteMeta<Settings>('/console/users/roles/', {
+    permissions: ['rbac.view_orgrole | rbac.view_systemrole'],
+    licenseRequired: true,
+  });
 
   it('are hidden by their flag, or by a flag function of the route and the public settings', () => {
     expect(routeHiddenReason(resolveRouteMeta<Settings>('/console/dashboard', { hidden: true }), ctx([]))).toBe('flag');
-    const ops = resolveRouteMeta<Settings>('/workbench/ops', { hidden: ({ settings }) => !settings?.SECURITY_COMMAND_EXECUTION });
+    const ops = resolveRouteMeta<Settings>('/workbench/ops', {
+      hidden: ({ settings }) => !settings?.SECURITY_COMMAND_EXECUTION,
+    });
     expect(routeHiddenReason(ops, ctx([]))).toBe('flag');
     expect(routeHiddenReason(ops, ctx([], { settings: { SECURITY_COMMAND_EXECUTION: true } }))).toBeUndefined();
     const seen: string[] = [];
-    routeHiddenReason(resolveRouteMeta<Settings>('/x/y', { hidden: ({ route }) => (seen.push(route.fullPath), false) }), ctx([]));
+    routeHiddenReason(
+      resolveRouteMeta<Settings>('/x/y', { hidden: ({ route }) => (seen.push(route.fullPath), false) }),
+      ctx([]),
+    );
     expect(seen).toEqual(['/x/y']);
   });
 
@@ -132,7 +166,10 @@ describe('hidden routes', () => {
     });
     const tree = [
       node('/console/dashboard'),
-      node('/console/users', {}, [node('/console/users/users/'), node('/console/users/groups/', { resource: 'usergroup' })]),
+      node('/console/users', {}, [
+        node('/console/users/users/'),
+        node('/console/users/groups/', { resource: 'usergroup' }),
+      ]),
       node('/console/perms', {}, [node('/console/perms/login-acls/')]),
       node('/console/secret', { hidden: true }, [node('/console/secret/things/')]),
     ];

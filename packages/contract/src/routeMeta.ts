@@ -113,7 +113,11 @@ export interface ResolveOptions<S> {
  * from the depth; view, app and resource from the first three segments; the action from the path;
  * the default permission `app.verb_resource` when app and resource are known.
  */
-export function resolveRouteMeta<S = unknown>(fullPath: string, given: RouteMetaInput<S> = {}, opts: ResolveOptions<S> = {}): ResolvedRouteMeta<S> {
+export function resolveRouteMeta<S = unknown>(
+  fullPath: string,
+  given: RouteMetaInput<S> = {},
+  opts: ResolveOptions<S> = {},
+): ResolvedRouteMeta<S> {
   const segments = pathSegments(fullPath);
   const level = Math.max(1, segments.length);
   const type = given.type ?? routeTypeOfLevel(level);
@@ -126,12 +130,14 @@ export function resolveRouteMeta<S = unknown>(fullPath: string, given: RouteMeta
   const app = given.app ?? inheritApp ?? (appSegment && !isParam(appSegment) ? appSegment : undefined);
   const resourceSegment = segments[2];
   const inheritResource = level > 3 || samePage ? parent?.resource : undefined;
-  const resource = given.resource
-    ?? inheritResource
-    ?? (resourceSegment && !isParam(resourceSegment) ? resourceNameOfPath(resourceSegment) : undefined);
+  const resource =
+    given.resource ??
+    inheritResource ??
+    (resourceSegment && !isParam(resourceSegment) ? resourceNameOfPath(resourceSegment) : undefined);
   const action = given.action ?? routeActionOfPath(fullPath);
   let permissions: readonly string[];
-  if (given.permissions !== undefined) permissions = typeof given.permissions === 'string' ? [given.permissions] : given.permissions;
+  if (given.permissions !== undefined)
+    permissions = typeof given.permissions === 'string' ? [given.permissions] : given.permissions;
   else if (!opts.isGroup && app && resource) permissions = [permissionFor(app, action, resource)];
   else permissions = [];
   const meta: ResolvedRouteMeta<S> = {
@@ -156,7 +162,9 @@ export function resolveRouteMeta<S = unknown>(fullPath: string, given: RouteMeta
 }
 
 /** Valid licence: taken from the settings only when the paid extension is enabled (spec 01 §4). */
-export function licenseIsValid(settings: { XPACK_ENABLED?: boolean; XPACK_LICENSE_IS_VALID?: boolean } | null | undefined): boolean {
+export function licenseIsValid(
+  settings: { XPACK_ENABLED?: boolean; XPACK_LICENSE_IS_VALID?: boolean } | null | undefined,
+): boolean {
   return Boolean(settings?.XPACK_ENABLED && settings.XPACK_LICENSE_IS_VALID);
 }
 

@@ -18,12 +18,29 @@ const PASSWORD = 'Matrix-pass1';
 
 async function makeUser(name: string, bindings: { role: string; org?: string }[]): Promise<SessionClient> {
   const db = t.deps.database.db;
-  const created = (await admin.post('/api/v1/users/users/', { name, username: name, email: `${name}@example.com`, password_strategy: 'custom', password: PASSWORD }, { 'x-jms-org': orgA })).json();
+  const created = (
+    await admin.post(
+      '/api/v1/users/users/',
+      { name, username: name, email: `${name}@example.com`, password_strategy: 'custom', password: PASSWORD },
+      { 'x-jms-org': orgA },
+    )
+  ).json();
   await db.deleteFrom('rbac_rolebinding').where('user_id', '=', created.id).execute();
   const now = new Date().toISOString();
-  await db.insertInto('rbac_rolebinding').values(bindings.map((b) => ({
-    id: randomUUID(), user_id: created.id, role_id: b.role, scope: b.org ? 'org' as const : 'system' as const, org_id: b.org ?? null, created_by: 'test', date_created: now,
-  }))).execute();
+  await db
+    .insertInto('rbac_rolebinding')
+    .values(
+      bindings.map((b) => ({
+        id: randomUUID(),
+        user_id: created.id,
+        role_id: b.role,
+        scope: b.org ? ('org' as const) : ('system' as const),
+        org_id: b.org ?? null,
+        created_by: 'test',
+        date_created: now,
+      })),
+    )
+    .execute();
   const c = new SessionClient(t.app);
   const res = await c.login(name, PASSWORD);
   if (res.statusCode !== 200) throw new Error(`login ${name}: ${res.body}`);
@@ -48,9 +65,10 @@ beforeAll(async () => {
   orgA = (await admin.post('/api/v1/orgs/orgs/', { name: 'Org A' })).json().id;
   orgB = (await admin.post('/api/v1/orgs/orgs/', { name: 'Org B' })).json().id;
   for (const role of BUILTIN_ROLES) {
-    const bindings = role.scope === 'system'
-      ? [{ role: role.id }, { role: BUILTIN_ROLE_IDS.OrgUser, org: orgA }]
-      : [{ role: BUILTIN_ROLE_IDS.User }, { role: role.id, org: orgA }];
+    const bindings =
+      role.scope === 'system'
+        ? [{ role: role.id }, { role: BUILTIN_ROLE_IDS.OrgUser, org: orgA }]
+        : [{ role: BUILTIN_ROLE_IDS.User }, { role: role.id, org: orgA }];
     clients.set(role.name, await makeUser(`m_${role.name.toLowerCase()}`, bindings));
   }
 }, 120_000);
@@ -70,9 +88,17 @@ describe('authorisation matrix', () => {
         for (const r of routes) {
           const allowed = exp.all || hasPermission(exp.perms, r.perm!);
           const payload = ['POST', 'PUT', 'PATCH'].includes(r.method) ? {} : undefined;
-          const res = await client.request({ method: r.method, url: fill(r.url, randomUUID()), headers: { 'x-jms-org': org }, ...(payload ? { payload } : {}) });
+          const res = await client.request({
+            method: r.method,
+            url: fill(r.url, randomUUID()),
+            headers: { 'x-jms-org': org },
+            ...(payload ? { payload } : {}),
+          });
           const ok = allowed ? res.statusCode !== 403 && res.statusCode < 500 : res.statusCode === 403;
-          if (!ok) wrong.push(`${role.name} in ${org === orgA ? 'A' : 'B'}: ${r.method} ${r.url} (${JSON.stringify(r.perm)}) → ${res.statusCode}`);
+          if (!ok)
+            wrong.push(
+              `${role.name} in ${org === orgA ? 'A' : 'B'}: ${r.method} ${r.url} (${JSON.stringify(r.perm)}) → ${res.statusCode}`,
+            );
         }
       }
     }
@@ -83,9 +109,15 @@ describe('authorisation matrix', () => {
     // Routes that act on the caller's own data (profile, own MFA, own messages) or give what every
     // signed-in user needs (public settings, current org, categories, spm ids).
     const selfService = [
-      /^\/api\/v1\/users\/profile\//, /^\/api\/v1\/authentication\//, /^\/api\/v1\/notifications\/site-messages\//,
-      /^\/api\/v1\/settings\/public\/$/, /^\/api\/v1\/orgs\/orgs\/current\/$/, /^\/api\/v1\/assets\/categories\//,
-      /^\/api\/v1\/common\/resources\/cache\/$/, /^\/api\/v1\/assets\/favorite-assets\/$/, /^\/api\/v1\/ops\/celery\/task\/:id\/$/,
+      /^\/api\/v1\/users\/profile\//,
+      /^\/api\/v1\/authentication\//,
+      /^\/api\/v1\/notifications\/site-messages\//,
+      /^\/api\/v1\/settings\/public\/$/,
+      /^\/api\/v1\/orgs\/orgs\/current\/$/,
+      /^\/api\/v1\/assets\/categories\//,
+      /^\/api\/v1\/common\/resources\/cache\/$/,
+      /^\/api\/v1\/assets\/favorite-assets\/$/,
+      /^\/api\/v1\/ops\/celery\/task\/:id\/$/,
     ];
     const unguarded = t.app.routeTable
       .filter((r) => r.perm === undefined && !r.public && r.method !== 'OPTIONS')
@@ -96,7 +128,9 @@ describe('authorisation matrix', () => {
 
   it('never lets one organisation reach another’s objects, through any route', async () => {
     const group = (await admin.post('/api/v1/users/groups/', { name: 'secret-b' }, { 'x-jms-org': orgB })).json();
-    const binding = (await admin.get(`/api/v1/rbac/org-role-bindings/?user__username=m_orgadmin`, { 'x-jms-org': orgA })).json()[0];
+    const binding = (
+      await admin.get(`/api/v1/rbac/org-role-bindings/?user__username=m_orgadmin`, { 'x-jms-org': orgA })
+    ).json()[0];
     expect(binding).toBeDefined();
     const foreign = [group.id];
     const idRoutes = t.app.routeTable.filter((r) => r.url.includes(':') && r.method !== 'OPTIONS');
@@ -107,7 +141,12 @@ describe('authorisation matrix', () => {
       for (const r of idRoutes) {
         for (const id of foreign) {
           const payload = ['POST', 'PUT', 'PATCH'].includes(r.method) ? { name: 'stolen' } : undefined;
-          const res = await client.request({ method: r.method, url: fill(r.url, id), headers: { 'x-jms-org': orgA }, ...(payload ? { payload } : {}) });
+          const res = await client.request({
+            method: r.method,
+            url: fill(r.url, id),
+            headers: { 'x-jms-org': orgA },
+            ...(payload ? { payload } : {}),
+          });
           if (res.statusCode < 300) leaks.push(`${who}: ${r.method} ${fill(r.url, id)} → ${res.statusCode}`);
         }
       }

@@ -28,7 +28,8 @@ afterAll(async () => {
   fs.rmSync(dist, { recursive: true, force: true });
 });
 
-const get = (url: string, encoding?: string) => t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+const get = (url: string, encoding?: string) =>
+  t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
 
 describe('the built console', () => {
   it('sends a hashed asset brotli-compressed to a browser that accepts it, cached for a year', async () => {

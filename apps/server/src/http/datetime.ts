@@ -17,8 +17,15 @@ function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
-      second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset',
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
     });
     formatters.set(tz, f);
   }
@@ -33,7 +40,11 @@ function offsetMinutes(tz: string, t: number): number {
   const key = `${tz}|${Math.floor(t / 3_600_000)}`;
   let off = offsets.get(key);
   if (off === undefined) {
-    const parts = Object.fromEntries(formatter(tz).formatToParts(new Date(t)).map((p) => [p.type, p.value]));
+    const parts = Object.fromEntries(
+      formatter(tz)
+        .formatToParts(new Date(t))
+        .map((p) => [p.type, p.value]),
+    );
     const m = /GMT([+-])(\d{2}):?(\d{2})?/.exec(parts.timeZoneName ?? '');
     off = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0;
     if (offsets.size > 10_000) offsets.clear();

@@ -8,7 +8,11 @@ export class ApiError extends Error {
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof body === 'object' && body && 'detail' in body ? String((body as { detail: unknown }).detail) : `HTTP ${statusCode}`);
+    super(
+      typeof body === 'object' && body && 'detail' in body
+        ? String((body as { detail: unknown }).detail)
+        : `HTTP ${statusCode}`,
+    );
   }
 }
 
@@ -41,10 +45,15 @@ export function registerErrorHandlers(app: FastifyInstance): void {
       return reply.code(400).send({ error: t(req.lang, 'file_too_large') });
     }
     if (req.url.includes('/render-to-json/') && err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(400).send({ error: t(req.lang, 'file_type', { type: String(req.headers['content-type'] ?? '-').split(';')[0]! }) });
+      return reply
+        .code(400)
+        .send({ error: t(req.lang, 'file_type', { type: String(req.headers['content-type'] ?? '-').split(';')[0]! }) });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send({ detail: t(req.lang, 'unsupported_media', { type: String(req.headers['content-type'] ?? '') }), code: 'unsupported_media_type' });
+      return reply.code(415).send({
+        detail: t(req.lang, 'unsupported_media', { type: String(req.headers['content-type'] ?? '') }),
+        code: 'unsupported_media_type',
+      });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && err instanceof SyntaxError)) {
       return reply.code(400).send({ detail: t(req.lang, 'invalid_json'), code: 'parse_error' });
@@ -58,6 +67,9 @@ export function registerErrorHandlers(app: FastifyInstance): void {
 
   app.setNotFoundHandler((req, reply) => {
     if (isApiPath(req.url)) return reply.code(404).send({ error: t(req.lang, 'not_found') });
-    return reply.code(404).type('text/html').send(`<!doctype html><title>404</title><h1>${t(req.lang, 'not_found')}</h1>`);
+    return reply
+      .code(404)
+      .type('text/html')
+      .send(`<!doctype html><title>404</title><h1>${t(req.lang, 'not_found')}</h1>`);
   });
 }

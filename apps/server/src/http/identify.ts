@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CSRF_HEADER, LANGUAGE_COOKIE, SESSION_COOKIE, SQL_COUNT_HEADER, TZ_HEADER, resolveLanguage } from '@gatehouse/contract';
+import {
+  CSRF_HEADER,
+  LANGUAGE_COOKIE,
+  SESSION_COOKIE,
+  SQL_COUNT_HEADER,
+  TZ_HEADER,
+  resolveLanguage,
+} from '@gatehouse/contract';
 import { isValidTimeZone } from './datetime.ts';
 import { QueryCounter } from '../platform/db/queryCounter.ts';
 
@@ -13,7 +20,10 @@ import { sessionOverLimits } from './sessionLimits.ts';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function acceptLanguages(header: string | undefined): string[] {
-  return (header ?? '').split(',').map((p) => p.split(';')[0]!.trim()).filter(Boolean);
+  return (header ?? '')
+    .split(',')
+    .map((p) => p.split(';')[0]!.trim())
+    .filter(Boolean);
 }
 
 export function tokenCacheKey(token: string): string {
@@ -84,4 +94,3 @@ export function registerIdentification(app: FastifyInstance): void {
     if (req.url.startsWith('/api/')) reply.header(SQL_COUNT_HEADER, String(req.queryCount.count));
   });
 }
-

@@ -12,7 +12,11 @@ export function rootOrg(displayName = GLOBAL_ORG_NAME): OrgContext {
 
 async function loadOrg(db: Kysely<DB>, value: string): Promise<OrgContext | undefined> {
   const column = UUID_RE.test(value) ? 'id' : 'name';
-  const row = await db.selectFrom('orgs_organization').select(['id', 'name']).where(column, '=', value).executeTakeFirst();
+  const row = await db
+    .selectFrom('orgs_organization')
+    .select(['id', 'name'])
+    .where(column, '=', value)
+    .executeTakeFirst();
   return row ? { id: row.id, name: row.name, is_root: false, is_default: row.id === DEFAULT_ORG_ID } : undefined;
 }
 
@@ -30,7 +34,13 @@ export async function resolveOrg(req: FastifyRequest, globalOrgName: string): Pr
     req.session?.data.oid,
   ];
   const raw = candidates.find((c) => typeof c === 'string' && c.trim() !== '')?.trim();
-  const fallback = async (): Promise<OrgContext> => (await loadOrg(req.db, DEFAULT_ORG_ID)) ?? { id: DEFAULT_ORG_ID, name: 'DEFAULT', is_root: false, is_default: true };
+  const fallback = async (): Promise<OrgContext> =>
+    (await loadOrg(req.db, DEFAULT_ORG_ID)) ?? {
+      id: DEFAULT_ORG_ID,
+      name: 'DEFAULT',
+      is_root: false,
+      is_default: true,
+    };
   if (!raw) return fallback();
   const lower = raw.toLowerCase();
   if (lower === 'root' || raw === ROOT_ORG_ID) return rootOrg(globalOrgName);

@@ -9,7 +9,9 @@ const cache = new WeakMap<FastifyRequest, Promise<EffectivePerms>>();
 export function requestPerms(req: FastifyRequest): Promise<EffectivePerms> {
   let p = cache.get(req);
   if (!p) {
-    p = req.user ? effectivePerms(req.db, req.user.id, req.org.id) : Promise.resolve({ perms: [], isSuperuser: false, isOrgAdmin: false });
+    p = req.user
+      ? effectivePerms(req.db, req.user.id, req.org.id)
+      : Promise.resolve({ perms: [], isSuperuser: false, isOrgAdmin: false });
     cache.set(req, p);
   }
   return p;

@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import {
-  ALL_PERMISSIONS, BUILTIN_ROLES, BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, ROOT_ORG_ID, SYSTEM_ORG_ID,
-  isOnlySystemPermission, type OrgRef, type RoleScope,
+  ALL_PERMISSIONS,
+  BUILTIN_ROLES,
+  BUILTIN_ROLE_IDS,
+  DEFAULT_ORG_ID,
+  ROOT_ORG_ID,
+  SYSTEM_ORG_ID,
+  isOnlySystemPermission,
+  type OrgRef,
+  type RoleScope,
 } from '@gatehouse/contract';
 import type { DB } from '../platform/db/schema.ts';
 
@@ -17,7 +24,11 @@ const BUILTIN_BY_ID = new Map(BUILTIN_ROLES.map((r) => [r.id, r]));
 const ADMIN_ROLE_IDS = new Set([BUILTIN_ROLE_IDS.SystemAdmin, BUILTIN_ROLE_IDS.OrgAdmin]);
 
 export async function userBindings(db: Kysely<DB>, userId: string): Promise<BindingRow[]> {
-  return db.selectFrom('rbac_rolebinding').select(['role_id', 'scope', 'org_id']).where('user_id', '=', userId).execute();
+  return db
+    .selectFrom('rbac_rolebinding')
+    .select(['role_id', 'scope', 'org_id'])
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 async function rolePermissions(db: Kysely<DB>, roleIds: string[]): Promise<Map<string, string[]>> {
@@ -29,7 +40,11 @@ async function rolePermissions(db: Kysely<DB>, roleIds: string[]): Promise<Map<s
     else custom.push(id);
   }
   if (custom.length) {
-    const rows = await db.selectFrom('rbac_role_permission').select(['role_id', 'permission']).where('role_id', 'in', custom).execute();
+    const rows = await db
+      .selectFrom('rbac_role_permission')
+      .select(['role_id', 'permission'])
+      .where('role_id', 'in', custom)
+      .execute();
     for (const id of custom) out.set(id, []);
     for (const r of rows) out.get(r.role_id)!.push(r.permission);
   }
@@ -47,7 +62,12 @@ export interface EffectivePerms {
  * admin role grants everything of its scope; other roles are cleaned of permissions their scope
  * cannot hold. SystemAdmin is the superuser.
  */
-export async function effectivePerms(db: Kysely<DB>, userId: string, orgId: string, bindings?: BindingRow[]): Promise<EffectivePerms> {
+export async function effectivePerms(
+  db: Kysely<DB>,
+  userId: string,
+  orgId: string,
+  bindings?: BindingRow[],
+): Promise<EffectivePerms> {
   const all = bindings ?? (await userBindings(db, userId));
   const visible = all.filter((b) => b.scope === 'system' || (orgId !== ROOT_ORG_ID && b.org_id === orgId));
   const isSuperuser = all.some((b) => b.role_id === BUILTIN_ROLE_IDS.SystemAdmin && b.scope === 'system');
@@ -102,10 +122,13 @@ export async function orgsForView(
   const joined = new Set(all.filter((b) => b.scope === 'org' && b.org_id).map((b) => b.org_id!));
   let orgs = await db.selectFrom('orgs_organization').select(['id', 'name']).where('id', '!=', SYSTEM_ORG_ID).execute();
   if (view === 'workbench') orgs = orgs.filter((o) => joined.has(o.id));
-  const allowed = relevant.some((b) => b.scope === 'system') ? orgs : orgs.filter((o) => relevant.some((b) => b.org_id === o.id));
+  const allowed = relevant.some((b) => b.scope === 'system')
+    ? orgs
+    : orgs.filter((o) => relevant.some((b) => b.org_id === o.id));
   allowed.sort((a, b) => (a.id === DEFAULT_ORG_ID ? -1 : b.id === DEFAULT_ORG_ID ? 1 : a.name.localeCompare(b.name)));
   const refs = allowed.map(orgRef);
-  if (view !== 'workbench' && currentPerms.has('orgs.view_rootorg')) refs.unshift(orgRef({ id: ROOT_ORG_ID, name: names.global }));
+  if (view !== 'workbench' && currentPerms.has('orgs.view_rootorg'))
+    refs.unshift(orgRef({ id: ROOT_ORG_ID, name: names.global }));
   if (view === 'workbench' && currentPerms.has('orgs.view_alljoinedorg') && refs.length > 0) {
     refs.unshift(orgRef({ id: ROOT_ORG_ID, name: names.allJoined }));
   }

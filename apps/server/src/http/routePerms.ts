@@ -30,7 +30,8 @@ export function registerRoutePerms(app: FastifyInstance): void {
     if (!route.url.startsWith('/api/')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const config = (route.config ?? {}) as { perm?: string | string[]; public?: boolean };
-    for (const method of methods) if (method !== 'HEAD') table.push({ method, url: route.url, perm: config.perm, public: Boolean(config.public) });
+    for (const method of methods)
+      if (method !== 'HEAD') table.push({ method, url: route.url, perm: config.perm, public: Boolean(config.public) });
   });
   app.addHook('preHandler', async (req) => {
     const perm = req.routeOptions.config?.perm;

@@ -33,14 +33,25 @@ const TOUCH_INTERVAL_MS = 60_000;
 export class SessionStore {
   constructor(private readonly db: Kysely<DB>) {}
 
-  async create(userId: string, data: SessionData, ttlSeconds: number): Promise<{ key: string; session: LoadedSession }> {
+  async create(
+    userId: string,
+    data: SessionData,
+    ttlSeconds: number,
+  ): Promise<{ key: string; session: LoadedSession }> {
     const key = randomToken(32);
     const now = new Date();
     const expireAt = new Date(now.getTime() + ttlSeconds * 1000);
     const id = hashKey(key);
     await this.db
       .insertInto('auth_session')
-      .values({ id, user_id: userId, data: JSON.stringify(data), expire_at: expireAt.toISOString(), date_created: now.toISOString(), last_active: now.toISOString() })
+      .values({
+        id,
+        user_id: userId,
+        data: JSON.stringify(data),
+        expire_at: expireAt.toISOString(),
+        date_created: now.toISOString(),
+        last_active: now.toISOString(),
+      })
       .execute();
     return { key, session: { id, userId, data, expireAt, lastActive: now } };
   }
@@ -53,7 +64,13 @@ export class SessionStore {
       await this.db.deleteFrom('auth_session').where('id', '=', row.id).execute();
       return null;
     }
-    return { id: row.id, userId: row.user_id, data: JSON.parse(row.data) as SessionData, expireAt, lastActive: new Date(row.last_active) };
+    return {
+      id: row.id,
+      userId: row.user_id,
+      data: JSON.parse(row.data) as SessionData,
+      expireAt,
+      lastActive: new Date(row.last_active),
+    };
   }
 
   /** Slides the expiry forward on activity. */
@@ -71,7 +88,11 @@ export class SessionStore {
 
   async update(session: LoadedSession, patch: Partial<SessionData>): Promise<void> {
     session.data = { ...session.data, ...patch };
-    await this.db.updateTable('auth_session').set({ data: JSON.stringify(session.data) }).where('id', '=', session.id).execute();
+    await this.db
+      .updateTable('auth_session')
+      .set({ data: JSON.stringify(session.data) })
+      .where('id', '=', session.id)
+      .execute();
   }
 
   async destroy(sessionId: string): Promise<void> {

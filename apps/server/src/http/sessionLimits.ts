@@ -7,7 +7,11 @@ import type { LoadedSession } from './session.ts';
  * a request. Activity is recorded at most once a minute (SessionStore.touch), so idleness is
  * measured to the minute.
  */
-export async function sessionOverLimits(settings: SettingsStore, session: LoadedSession, now = Date.now()): Promise<boolean> {
+export async function sessionOverLimits(
+  settings: SettingsStore,
+  session: LoadedSession,
+  now = Date.now(),
+): Promise<boolean> {
   const maxHours = Number(await settings.get('SECURITY_MAX_SESSION_TIME'));
   const idleMinutes = Number(await settings.get('SECURITY_MAX_IDLE_TIME'));
   const loginAt = Date.parse(session.data.login_time);

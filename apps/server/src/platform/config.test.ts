@@ -14,7 +14,12 @@ const fail = (env: Record<string, string>) => {
 describe('configuration from the environment', () => {
   it('defaults to 127.0.0.1:8080 and a SQLite file in ./data', () => {
     const c = loadConfig({}, '/srv');
-    expect(c).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir: '/srv/data', databaseUrl: `sqlite:${path.join('/srv/data', 'gatehouse.sqlite')}` });
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: '/srv/data',
+      databaseUrl: `sqlite:${path.join('/srv/data', 'gatehouse.sqlite')}`,
+    });
     expect(c.redisUrl).toBeUndefined();
   });
 

@@ -52,7 +52,10 @@ function parseDatabaseUrl(raw: string | undefined, dataDir: string): string {
     if (!file) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./data/gatehouse.sqlite');
     return `sqlite:${path.resolve(file)}`;
   }
-  throw new ConfigError('DATABASE_URL', `unsupported scheme in "${raw.split(':')[0]}:"; use sqlite:<file> or postgres://...`);
+  throw new ConfigError(
+    'DATABASE_URL',
+    `unsupported scheme in "${raw.split(':')[0]}:"; use sqlite:<file> or postgres://...`,
+  );
 }
 
 function parseRedisUrl(raw: string | undefined): string | undefined {

@@ -33,11 +33,17 @@ export function display(v: unknown): string {
 }
 
 /** Field-by-field differences of two serialized objects; write-only fields show as changed but masked. */
-export function diffOf(def: ResourceDef, before: Row | undefined, after: Row | undefined, written: Row = {}): DiffItem[] {
+export function diffOf(
+  def: ResourceDef,
+  before: Row | undefined,
+  after: Row | undefined,
+  written: Row = {},
+): DiffItem[] {
   const out: DiffItem[] = [];
   for (const [name, f] of Object.entries(def.fields)) {
     if (f.writeOnly) {
-      if (name in written && written[name] !== null && written[name] !== undefined) out.push({ field: name, before: before ? SECRET_MASK : '', after: SECRET_MASK });
+      if (name in written && written[name] !== null && written[name] !== undefined)
+        out.push({ field: name, before: before ? SECRET_MASK : '', after: SECRET_MASK });
       continue;
     }
     if (f.read && !(name in written)) continue;
@@ -69,15 +75,29 @@ export async function recordOperation(db: Kysely<DB>, req: FastifyRequest, r: Op
   await db
     .insertInto('audits_operatelog')
     .values({
-      id: logId, user, action: r.action, resource_type: r.def.model, resource: r.resourceName.slice(0, 256),
-      resource_id: r.resourceId, remote_addr: req.ip, datetime: now, org_id: orgId, diff: JSON.stringify(r.diff),
+      id: logId,
+      user,
+      action: r.action,
+      resource_type: r.def.model,
+      resource: r.resourceName.slice(0, 256),
+      resource_id: r.resourceId,
+      remote_addr: req.ip,
+      datetime: now,
+      org_id: orgId,
+      diff: JSON.stringify(r.diff),
     })
     .execute();
   await db
     .insertInto('audits_activitylog')
     .values({
-      id: randomUUID(), type: 'O', resource_id: r.resourceId, detail_id: logId, username: req.user?.username ?? '',
-      detail: JSON.stringify({ user, action: r.action, model: r.def.model, resource: r.resourceName }), datetime: now, org_id: orgId,
+      id: randomUUID(),
+      type: 'O',
+      resource_id: r.resourceId,
+      detail_id: logId,
+      username: req.user?.username ?? '',
+      detail: JSON.stringify({ user, action: r.action, model: r.def.model, resource: r.resourceName }),
+      datetime: now,
+      org_id: orgId,
     })
     .execute();
 }

@@ -27,15 +27,24 @@ export function toCell(f: FieldDef, v: unknown, lang: Language): string {
 }
 
 /** Columns of an export or template: label as header (`*` when required), field name. */
-export function exportColumns(def: ResourceDef, template: string | undefined, lang: Language): { name: string; f: FieldDef; header: string }[] {
+export function exportColumns(
+  def: ResourceDef,
+  template: string | undefined,
+  lang: Language,
+): { name: string; f: FieldDef; header: string }[] {
   return Object.entries(def.fields)
     .filter(([name, f]) => {
       if (f.noExport) return false;
-      if (template === 'import' || template === 'update') return !f.readOnly && !f.read ? true : template === 'update' && name === 'id';
+      if (template === 'import' || template === 'update')
+        return !f.readOnly && !f.read ? true : template === 'update' && name === 'id';
       return !f.writeOnly;
     })
     .filter(([name]) => !(template === 'import' && name === 'id'))
-    .map(([name, f]) => ({ name, f, header: `${f.required && !f.readOnly ? '*' : ''}${name === 'id' ? 'ID' : f.label[lang]}` }));
+    .map(([name, f]) => ({
+      name,
+      f,
+      header: `${f.required && !f.readOnly ? '*' : ''}${name === 'id' ? 'ID' : f.label[lang]}`,
+    }));
 }
 
 const NAME_ID = /^(.*)\(([^()]+)\)$/;
@@ -63,7 +72,8 @@ export function fromCell(f: FieldDef | undefined, raw: unknown): unknown {
   if (s.startsWith('[') || s.startsWith('{')) {
     try {
       const parsed = JSON.parse(s) as unknown;
-      if (f.type === 'm2m_related_field' && Array.isArray(parsed)) return parsed.map((x) => (typeof x === 'string' ? parseRelated(x) : x));
+      if (f.type === 'm2m_related_field' && Array.isArray(parsed))
+        return parsed.map((x) => (typeof x === 'string' ? parseRelated(x) : x));
       return parsed;
     } catch {
       return s;

@@ -24,14 +24,24 @@ function stamp(d = new Date()): string {
  * Rows in list order, a batch at a time: the ordered ids first (one sort, a few MiB even at
  * 100k rows), then each batch by primary key — never an OFFSET that re-sorts the whole set.
  */
-async function* batches(def: ResourceDef, ctx: ResourceCtx, query: Query, template: string | undefined): AsyncGenerator<Row[]> {
+async function* batches(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  query: Query,
+  template: string | undefined,
+): AsyncGenerator<Row[]> {
   const q = await listQuery(def, ctx, query);
   if (template === 'import' && !first(query, 'spm')) {
     // An import template carries at most one example row.
     yield (await q.limit(1).execute()) as Row[];
     return;
   }
-  const ids = ((await q.clearSelect().select(sql.ref(`${def.table}.id`).as('id')).execute()) as Row[]).map((r) => String(r.id));
+  const ids = (
+    (await q
+      .clearSelect()
+      .select(sql.ref(`${def.table}.id`).as('id'))
+      .execute()) as Row[]
+  ).map((r) => String(r.id));
   for (let i = 0; i < ids.length; i += BATCH) {
     const chunk = ids.slice(i, i + BATCH);
     const rows = (await dyn(ctx).selectFrom(def.table).selectAll().where('id', 'in', chunk).execute()) as Row[];
@@ -78,7 +88,13 @@ function xlsxStream(rows: AsyncGenerator<string[]>, sheetName: string, onError: 
   return out;
 }
 
-export async function sendExport(def: ResourceDef, ctx: ResourceCtx, query: Query, format: 'csv' | 'xlsx', reply: FastifyReply) {
+export async function sendExport(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  query: Query,
+  format: 'csv' | 'xlsx',
+  reply: FastifyReply,
+) {
   const template = first(query, 'template');
   const rows = cellRows(def, ctx, query, template);
   const file = `${def.model}_${stamp()}.${format}`;

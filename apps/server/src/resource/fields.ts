@@ -23,13 +23,24 @@ export const f = {
   bool: (label: I18nText, o: Opts = {}): FieldDef => ({ type: 'boolean', label, ...o }),
   int: (label: I18nText, o: Opts = {}): FieldDef => ({ type: 'integer', label, ...o }),
   datetime: (label: I18nText, o: Opts = {}): FieldDef => ({ type: 'datetime', label, ...o }),
-  choice: (label: I18nText, choices: Choice[], o: Opts = {}): FieldDef => ({ type: 'labeled_choice', label, choices, ...o }),
+  choice: (label: I18nText, choices: Choice[], o: Opts = {}): FieldDef => ({
+    type: 'labeled_choice',
+    label,
+    choices,
+    ...o,
+  }),
   json: (label: I18nText, o: Opts = {}): FieldDef => ({ type: 'json', label, ...o }),
   list: (label: I18nText, o: Opts = {}): FieldDef => ({ type: 'list', label, child: { type: 'string' }, ...o }),
   fk: (label: I18nText, fk: FkDef, o: Opts = {}): FieldDef => ({ type: 'object_related_field', label, fk, ...o }),
   m2m: (label: I18nText, m2m: M2MDef, o: Opts = {}): FieldDef => ({ type: 'm2m_related_field', label, m2m, ...o }),
   /** A read-only value computed from the row. */
-  computed: (type: FieldDef['type'], label: I18nText, read: FieldDef['read'], o: Opts = {}): FieldDef => ({ type, label, read, readOnly: true, ...o }),
+  computed: (type: FieldDef['type'], label: I18nText, read: FieldDef['read'], o: Opts = {}): FieldDef => ({
+    type,
+    label,
+    read,
+    readOnly: true,
+    ...o,
+  }),
 
   comment: (): FieldDef => ({ type: 'string', label: L.comment, default: '' }),
   createdBy: (): FieldDef => ({ type: 'string', label: L.created_by, readOnly: true }),

@@ -17,7 +17,9 @@ const TYPES = ['text/csv', 'text/xlsx'];
 
 /** Raw bodies for import parsing; size and type problems get a 400 that says what was wrong. */
 export function registerImportParsers(app: FastifyInstance): void {
-  app.addContentTypeParser(TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(TYPES, { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES }, (_req, body, done) =>
+    done(null, body),
+  );
 }
 
 async function xlsxRows(buf: Buffer): Promise<string[][]> {
@@ -30,7 +32,15 @@ async function xlsxRows(buf: Buffer): Promise<string[][]> {
     const cells: string[] = [];
     for (let i = 1; i <= sheet.columnCount; i++) {
       const v = row.getCell(i).value;
-      cells.push(v === null || v === undefined ? '' : typeof v === 'object' && 'text' in v ? String(v.text) : v instanceof Date ? v.toISOString() : String(v));
+      cells.push(
+        v === null || v === undefined
+          ? ''
+          : typeof v === 'object' && 'text' in v
+            ? String(v.text)
+            : v instanceof Date
+              ? v.toISOString()
+              : String(v),
+      );
     }
     rows.push(cells);
   });
@@ -46,8 +56,13 @@ function fieldForHeader(def: ResourceDef, header: string): string | undefined {
   return undefined;
 }
 
-export async function renderToJson(def: ResourceDef, req: FastifyRequest): Promise<{ title: [string, string][]; data: Row[] }> {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
+export async function renderToJson(
+  def: ResourceDef,
+  req: FastifyRequest,
+): Promise<{ title: [string, string][]; data: Row[] }> {
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
   if (!TYPES.includes(type)) throw new ApiError(400, { error: t(req.lang, 'file_type', { type: type || '-' }) });
   const buf = req.body as Buffer;
   let table: string[][];
@@ -59,7 +74,9 @@ export async function renderToJson(def: ResourceDef, req: FastifyRequest): Promi
   const [header, ...body] = table;
   const fields = (header ?? []).map((h) => fieldForHeader(def, h));
   if (!header || !fields.some(Boolean) || !body.length) throw new ApiError(400, { error: rt(req.lang, 'file_empty') });
-  const title = header.map((h, i) => [h.replace(/^\*/, ''), fields[i]] as [string, string | undefined]).filter((t): t is [string, string] => Boolean(t[1]));
+  const title = header
+    .map((h, i) => [h.replace(/^\*/, ''), fields[i]] as [string, string | undefined])
+    .filter((t): t is [string, string] => Boolean(t[1]));
   const data = body.map((cells) => {
     const row: Row = {};
     fields.forEach((name, i) => {

@@ -39,7 +39,12 @@ export function metadata(def: ResourceDef, lang: Language): Row {
   }
   if (def.orgScoped) {
     const org = { type: 'string', required: false, read_only: true, label: 'Organization ID' };
-    const orgName = { type: 'string', required: false, read_only: true, label: { en: 'Org name', zh: '组织名称', ja: '組織名' }[lang] };
+    const orgName = {
+      type: 'string',
+      required: false,
+      read_only: true,
+      label: { en: 'Org name', zh: '组织名称', ja: '組織名' }[lang],
+    };
     Object.assign(get, { org_id: org, org_name: orgName });
     Object.assign(write, { org_id: org, org_name: orgName });
   }

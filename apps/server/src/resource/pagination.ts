@@ -20,7 +20,12 @@ function pageUrl(req: FastifyRequest, limit: number, offset: number): string {
   return u.toString();
 }
 
-export function pageOfResults<T>(req: FastifyRequest, page: { limit: number; offset: number }, count: number, results: T[]): Page<T> {
+export function pageOfResults<T>(
+  req: FastifyRequest,
+  page: { limit: number; offset: number },
+  count: number,
+  results: T[],
+): Page<T> {
   return {
     count,
     next: page.offset + page.limit < count ? pageUrl(req, page.limit, page.offset + page.limit) : null,

@@ -34,12 +34,18 @@ export function containsCi(ctx: ResourceCtx, ref: string, term: string): Express
 }
 
 function searchTerms(raw: string): string[] {
-  return raw.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Every term must match at least one searchable field (AND of ORs), as DRF's SearchFilter. */
 function applySearch(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, raw: string): AnyQuery {
-  const cols = Object.entries(def.fields).filter(([, f]) => f.search).map(([n, f]) => columnOf(n, f)).filter((c): c is string => Boolean(c));
+  const cols = Object.entries(def.fields)
+    .filter(([, f]) => f.search)
+    .map(([n, f]) => columnOf(n, f))
+    .filter((c): c is string => Boolean(c));
   if (!cols.length) return q;
   for (const term of searchTerms(raw)) {
     q = q.where((eb) => eb.or(cols.map((c) => containsCi(ctx, `${def.table}.${c}`, term))));
@@ -47,7 +53,14 @@ function applySearch(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, raw: strin
   return q;
 }
 
-async function applyFilter(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, name: string, f: FieldDef, value: string): Promise<AnyQuery> {
+async function applyFilter(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  q: AnyQuery,
+  name: string,
+  f: FieldDef,
+  value: string,
+): Promise<AnyQuery> {
   if (typeof f.filter === 'function') return f.filter(q, value, ctx);
   const col = columnOf(name, f);
   if (!col) return q;
@@ -69,11 +82,19 @@ async function idsFromSpm(ctx: ResourceCtx, spm: string): Promise<string[]> {
 }
 
 function splitIds(raw: string): string[] {
-  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Applies spm, ids, id!, search, declared filters and the date range. */
-export async function applyListParams(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, query: Query): Promise<AnyQuery> {
+export async function applyListParams(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  q: AnyQuery,
+  query: Query,
+): Promise<AnyQuery> {
   const id = `${def.table}.id`;
   const spm = first(query, 'spm');
   if (spm) {
@@ -97,7 +118,10 @@ export async function applyListParams(def: ResourceDef, ctx: ResourceCtx, q: Any
   }
   if (def.dateRangeField) {
     const col = sql.ref(`${def.table}.${def.dateRangeField}`);
-    for (const [key, op] of [['date_from', '>='], ['date_to', '<=']] as const) {
+    for (const [key, op] of [
+      ['date_from', '>='],
+      ['date_to', '<='],
+    ] as const) {
       const raw = first(query, key);
       if (!raw) continue;
       const d = parseDateTime(raw);
@@ -119,7 +143,8 @@ export function applyOrder(def: ResourceDef, q: AnyQuery, raw: string | undefine
     if (!col || terms.some((t) => t.replace(/^-/, '') === col)) continue;
     terms.push(w.startsWith('-') ? `-${col}` : col);
   }
-  for (const t of terms) q = q.orderBy(sql.ref(`${def.table}.${t.replace(/^-/, '')}`), t.startsWith('-') ? 'desc' : 'asc');
+  for (const t of terms)
+    q = q.orderBy(sql.ref(`${def.table}.${t.replace(/^-/, '')}`), t.startsWith('-') ? 'desc' : 'asc');
   return q.orderBy(sql.ref(`${def.table}.id`), 'asc');
 }
 

@@ -16,8 +16,15 @@ import type { Action, ResourceCtx, ResourceDef, Row } from './types.ts';
 /** Every endpoint of a declared resource (api-contract §1.1 BulkRouter routes, §1.3–§1.10). */
 
 const VERB: Record<Action, string> = {
-  list: 'view', retrieve: 'view', metadata: '', create: 'add', update: 'change', partial_update: 'change',
-  bulk_update: 'change', destroy: 'delete', bulk_destroy: 'delete',
+  list: 'view',
+  retrieve: 'view',
+  metadata: '',
+  create: 'add',
+  update: 'change',
+  partial_update: 'change',
+  bulk_update: 'change',
+  destroy: 'delete',
+  bulk_destroy: 'delete',
 };
 
 export function permFor(def: ResourceDef, action: Action): string {
@@ -27,11 +34,16 @@ export function permFor(def: ResourceDef, action: Action): string {
 const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });
 
 function notFound(def: ResourceDef, req: FastifyRequest): ApiError {
-  return new ApiError(404, { detail: rt(req.lang, 'not_found', { model: def.label.en }), code: 'object_does_not_exist' });
+  return new ApiError(404, {
+    detail: rt(req.lang, 'not_found', { model: def.label.en }),
+    code: 'object_does_not_exist',
+  });
 }
 
 export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string): Promise<Row> {
-  const q = def.lookup ? def.lookup(baseQuery(def, ctx), id, ctx) : baseQuery(def, ctx).where(sql.ref(`${def.table}.id`), '=', id);
+  const q = def.lookup
+    ? def.lookup(baseQuery(def, ctx), id, ctx)
+    : baseQuery(def, ctx).where(sql.ref(`${def.table}.id`), '=', id);
   const row = (await q.executeTakeFirst()) as Row | undefined;
   if (!row) throw notFound(def, ctx.req);
   return row;
@@ -89,10 +101,18 @@ async function update(def: ResourceDef, req: FastifyRequest<{ Params: { id: stri
 /** PUT/PATCH on the list: an array of objects with `id`, applied within the filtered rows. */
 async function bulkUpdate(def: ResourceDef, req: FastifyRequest, partial: boolean) {
   const ctx: ResourceCtx = { ...ctxOf(req), bulk: true };
-  if (!Array.isArray(req.body)) throw new ApiError(400, { non_field_errors: [`Expected a list of items but got type "dict".`] });
+  if (!Array.isArray(req.body))
+    throw new ApiError(400, { non_field_errors: [`Expected a list of items but got type "dict".`] });
   const items = req.body as Row[];
-  const wanted = items.map((i) => (i && typeof i === 'object' ? (i.id ?? i.pk) : undefined)).filter((v) => v !== undefined && v !== null).map(String);
-  const inItems = (await listQuery(def, ctx, req.query as Query)).where(sql.ref(`${def.table}.id`), 'in', wanted.length ? wanted : ['']);
+  const wanted = items
+    .map((i) => (i && typeof i === 'object' ? (i.id ?? i.pk) : undefined))
+    .filter((v) => v !== undefined && v !== null)
+    .map(String);
+  const inItems = (await listQuery(def, ctx, req.query as Query)).where(
+    sql.ref(`${def.table}.id`),
+    'in',
+    wanted.length ? wanted : [''],
+  );
   const visible = new Map(((await inItems.execute()) as Row[]).map((r) => [String(r.id), r]));
   const checked: ({ before: Row; data: Row } | FieldErrors)[] = [];
   for (const item of items) {
@@ -113,18 +133,27 @@ async function bulkUpdate(def: ResourceDef, req: FastifyRequest, partial: boolea
     const r = await validateObject(def, ctx, rest, partial ? 'partial' : 'update', before.id, before);
     checked.push(r.ok ? { before, data: r.data } : r.errors);
   }
-  if (checked.some((c) => !('before' in c))) throw new ApiError(400, checked.map((c) => ('before' in c ? {} : c)));
+  if (checked.some((c) => !('before' in c)))
+    throw new ApiError(
+      400,
+      checked.map((c) => ('before' in c ? {} : c)),
+    );
   const out: Row[] = [];
-  for (const c of checked as { before: Row; data: Row }[]) out.push(await serializeOne(def, ctx, await updateObject(def, ctx, c.before, c.data)));
+  for (const c of checked as { before: Row; data: Row }[])
+    out.push(await serializeOne(def, ctx, await updateObject(def, ctx, c.before, c.data)));
   return out;
 }
 
 async function bulkDestroy(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {
   const ctx = ctxOf(req);
   const query = req.query as Query;
-  if (!first(query, 'spm') && !first(query, 'ids')) throw new ApiError(400, { detail: rt(req.lang, 'bulk_delete_needs_ids'), code: 'bulk_delete_needs_ids' });
+  if (!first(query, 'spm') && !first(query, 'ids'))
+    throw new ApiError(400, { detail: rt(req.lang, 'bulk_delete_needs_ids'), code: 'bulk_delete_needs_ids' });
   const rows = (await (await listQuery(def, ctx, query)).execute()) as Row[];
-  await def.hooks?.beforeBulkDelete?.(rows.map((r) => String(r.id)), ctx);
+  await def.hooks?.beforeBulkDelete?.(
+    rows.map((r) => String(r.id)),
+    ctx,
+  );
   await deleteObjects(def, ctx, rows);
   return reply.code(204).send();
 }
@@ -143,7 +172,9 @@ export function registerResource(app: FastifyInstance, def: ResourceDef): void {
   app.patch(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, true));
   app.delete(def.url, guard('bulk_destroy'), (req, reply) => bulkDestroy(def, req, reply));
   app.post(`${def.url}render-to-json/`, guard('create'), (req) => renderToJson(def, req));
-  app.get<{ Params: { id: string } }>(detail, guard('retrieve'), async (req) => serializeOne(def, ctxOf(req), await findVisible(def, ctxOf(req), req.params.id)));
+  app.get<{ Params: { id: string } }>(detail, guard('retrieve'), async (req) =>
+    serializeOne(def, ctxOf(req), await findVisible(def, ctxOf(req), req.params.id)),
+  );
   app.put<{ Params: { id: string } }>(detail, guard('update'), (req) => update(def, req, false));
   app.patch<{ Params: { id: string } }>(detail, guard('partial_update'), (req) => update(def, req, true));
   app.delete<{ Params: { id: string } }>(detail, guard('destroy'), async (req, reply) => {

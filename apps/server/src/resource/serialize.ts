@@ -41,7 +41,11 @@ export function primitiveOut(f: FieldDef, v: unknown, ctx: ResourceCtx): unknown
 async function loadFk(ctx: ResourceCtx, f: FieldDef, ids: string[]): Promise<Map<string, Row>> {
   const label = f.fk!.labelColumn ?? 'name';
   if (!ids.length) return new Map();
-  const rows = (await dyn(ctx).selectFrom(f.fk!.table).selectAll().where('id', 'in', [...new Set(ids)]).execute()) as Row[];
+  const rows = (await dyn(ctx)
+    .selectFrom(f.fk!.table)
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute()) as Row[];
   const out = f.fk!.output ?? ((r: Row) => ({ id: r.id, name: r[label] }));
   return new Map(rows.map((r) => [String(r.id), out(r, ctx)]));
 }
@@ -57,7 +61,8 @@ export async function loadM2M(ctx: ResourceCtx, m: M2MDef, rowIds: string[]): Pr
     .selectAll('r')
     .select(`l.${t.left} as __left`)
     .where(`l.${t.left}`, 'in', rowIds);
-  for (const [k, v] of Object.entries(t.where?.(ctx) ?? {})) q = v === null ? q.where(`l.${k}`, 'is', null) : q.where(`l.${k}`, '=', v);
+  for (const [k, v] of Object.entries(t.where?.(ctx) ?? {}))
+    q = v === null ? q.where(`l.${k}`, 'is', null) : q.where(`l.${k}`, '=', v);
   const label = m.labelColumn ?? 'name';
   const rows = (await q.orderBy(`r.${label}`).execute()) as Row[];
   for (const r of rows) {
@@ -76,7 +81,9 @@ async function orgNames(ctx: ResourceCtx, ids: string[]): Promise<Map<string, st
 
 /** Which fields leave in the output: all readable ones, or those asked by `fields=` / `fields_size=`. */
 export function outputFields(def: ResourceDef, query: Record<string, unknown> = {}): string[] {
-  const readable = Object.entries(def.fields).filter(([, f]) => !f.writeOnly).map(([n]) => n);
+  const readable = Object.entries(def.fields)
+    .filter(([, f]) => !f.writeOnly)
+    .map(([n]) => n);
   const size = query.fields_size;
   const pick = size === 'mini' ? def.fieldsMini : size === 'small' ? def.fieldsSmall : undefined;
   const fields = typeof query.fields === 'string' ? query.fields.split(',') : pick;
@@ -85,17 +92,38 @@ export function outputFields(def: ResourceDef, query: Record<string, unknown> = 
   return chosen.filter((n) => !dropped.includes(n));
 }
 
-export async function serializeRows(def: ResourceDef, ctx: ResourceCtx, rows: Row[], names = outputFields(def)): Promise<Row[]> {
+export async function serializeRows(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  rows: Row[],
+  names = outputFields(def),
+): Promise<Row[]> {
   const ids = rows.map((r) => String(r.id));
   await def.prepare?.(rows, ctx);
   const fkMaps = new Map<string, Map<string, Row>>();
   const m2mMaps = new Map<string, Map<string, Row[]>>();
   for (const name of names) {
     const f = def.fields[name]!;
-    if (f.fk) fkMaps.set(name, await loadFk(ctx, f, rows.map((r) => r[f.column || `${name}_id`]).filter(Boolean).map(String)));
+    if (f.fk)
+      fkMaps.set(
+        name,
+        await loadFk(
+          ctx,
+          f,
+          rows
+            .map((r) => r[f.column || `${name}_id`])
+            .filter(Boolean)
+            .map(String),
+        ),
+      );
     if (f.m2m) m2mMaps.set(name, await loadM2M(ctx, f.m2m, ids));
   }
-  const orgs = def.orgScoped ? await orgNames(ctx, rows.map((r) => String(r.org_id))) : undefined;
+  const orgs = def.orgScoped
+    ? await orgNames(
+        ctx,
+        rows.map((r) => String(r.org_id)),
+      )
+    : undefined;
   return rows.map((row) => {
     const out: Row = {};
     for (const name of names) {

@@ -12,8 +12,20 @@ export type AnyDb = Kysely<any>;
 
 /** OPTIONS type names of api-contract §1.8. */
 export type FieldType =
-  | 'string' | 'email' | 'integer' | 'boolean' | 'datetime' | 'date' | 'choice' | 'labeled_choice'
-  | 'object_related_field' | 'm2m_related_field' | 'json' | 'list' | 'nested object' | 'field';
+  | 'string'
+  | 'email'
+  | 'integer'
+  | 'boolean'
+  | 'datetime'
+  | 'date'
+  | 'choice'
+  | 'labeled_choice'
+  | 'object_related_field'
+  | 'm2m_related_field'
+  | 'json'
+  | 'list'
+  | 'nested object'
+  | 'field';
 
 export interface Choice {
   value: string | number | boolean;
@@ -64,7 +76,10 @@ export interface FkDef {
   choosable?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery;
 }
 
-export type Validator = (value: unknown, ctx: ResourceCtx & { id?: string; data: Row }) => string | undefined | Promise<string | undefined>;
+export type Validator = (
+  value: unknown,
+  ctx: ResourceCtx & { id?: string; data: Row },
+) => string | undefined | Promise<string | undefined>;
 
 export interface FieldDef {
   type: FieldType;
@@ -105,7 +120,16 @@ export interface FieldDef {
   child?: { type: FieldType };
 }
 
-export type Action = 'list' | 'retrieve' | 'create' | 'update' | 'partial_update' | 'destroy' | 'bulk_update' | 'bulk_destroy' | 'metadata';
+export type Action =
+  | 'list'
+  | 'retrieve'
+  | 'create'
+  | 'update'
+  | 'partial_update'
+  | 'destroy'
+  | 'bulk_update'
+  | 'bulk_destroy'
+  | 'metadata';
 
 export interface WriteEvent {
   ctx: ResourceCtx;
@@ -146,7 +170,10 @@ export interface ResourceDef {
   perms?: Partial<Record<Action, string>>;
   hooks?: {
     /** Checks the whole object after field validation; returns field errors. */
-    validate?: (data: Row, ctx: ResourceCtx & { id?: string; before?: Row }) => Promise<Record<string, string[]> | undefined>;
+    validate?: (
+      data: Row,
+      ctx: ResourceCtx & { id?: string; before?: Row },
+    ) => Promise<Record<string, string[]> | undefined>;
     /**
      * Refuses a write before its body is validated (throws an ApiError): a create (`before`
      * undefined, e.g. an abstract list) or an update of `before` (e.g. a builtin object).

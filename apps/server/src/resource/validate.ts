@@ -16,7 +16,12 @@ function isWritable(f: FieldDef): boolean {
   return !f.readOnly && !f.read;
 }
 
-async function existingIds(ctx: ResourceCtx, table: string, ids: string[], choosable?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery): Promise<Set<string>> {
+async function existingIds(
+  ctx: ResourceCtx,
+  table: string,
+  ids: string[],
+  choosable?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery,
+): Promise<Set<string>> {
   if (!ids.length) return new Set();
   let q = dyn(ctx).selectFrom(table).select(`${table}.id`).where(`${table}.id`, 'in', ids);
   if (choosable) q = choosable(q as AnyQuery, ctx) as typeof q;
@@ -31,7 +36,8 @@ async function coerce(f: FieldDef, v: unknown, ctx: ResourceCtx): Promise<{ valu
   switch (f.type) {
     case 'string':
     case 'email': {
-      if (typeof v !== 'string' && typeof v !== 'number') return { error: rt(lang, 'incorrect_type', { type: jsType(v) }) };
+      if (typeof v !== 'string' && typeof v !== 'number')
+        return { error: rt(lang, 'incorrect_type', { type: jsType(v) }) };
       const s = String(v).trim();
       if (!s && f.required) return { error: rt(lang, 'blank') };
       if (f.maxLength && s.length > f.maxLength) return { error: rt(lang, 'max_length', { n: f.maxLength }) };
@@ -94,23 +100,44 @@ async function coerce(f: FieldDef, v: unknown, ctx: ResourceCtx): Promise<{ valu
   }
 }
 
-async function checkUnique(def: ResourceDef, ctx: ResourceCtx, name: string, f: FieldDef, value: unknown, id: string | undefined, orgId: string): Promise<string | undefined> {
+async function checkUnique(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  name: string,
+  f: FieldDef,
+  value: unknown,
+  id: string | undefined,
+  orgId: string,
+): Promise<string | undefined> {
   const col = columnOf(name, f);
   if (!col || value === null || value === '') return undefined;
   let q = dyn(ctx).selectFrom(def.table).select('id').where(col, '=', value);
   if (def.orgScoped) q = q.where('org_id', '=', orgId);
   if (id) q = q.where('id', '!=', id);
   if (!(await q.executeTakeFirst())) return undefined;
-  return rt(ctx.req.lang, 'unique', { model: def.label[ctx.req.lang].toLowerCase(), field: f.label[ctx.req.lang].toLowerCase() });
+  return rt(ctx.req.lang, 'unique', {
+    model: def.label[ctx.req.lang].toLowerCase(),
+    field: f.label[ctx.req.lang].toLowerCase(),
+  });
 }
 
 /**
  * Validates one object. `create` fills defaults and requires required fields; `update` (PUT)
  * requires them too; `partial` (PATCH) checks only what was sent.
  */
-export async function validateObject(def: ResourceDef, ctx: ResourceCtx, input: unknown, mode: Mode, id?: string, before?: Row): Promise<Validated> {
+export async function validateObject(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  input: unknown,
+  mode: Mode,
+  id?: string,
+  before?: Row,
+): Promise<Validated> {
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
-    return { ok: false, errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${jsType(input)}.`] } };
+    return {
+      ok: false,
+      errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${jsType(input)}.`] },
+    };
   }
   const body = input as Row;
   const errors: FieldErrors = {};
@@ -124,7 +151,8 @@ export async function validateObject(def: ResourceDef, ctx: ResourceCtx, input: 
     let v = body[name];
     if (v === undefined) {
       if (mode === 'partial') continue;
-      if (mode === 'create' && f.default !== undefined) v = typeof f.default === 'function' ? (f.default as (c: ResourceCtx) => unknown)(ctx) : f.default;
+      if (mode === 'create' && f.default !== undefined)
+        v = typeof f.default === 'function' ? (f.default as (c: ResourceCtx) => unknown)(ctx) : f.default;
       else if (f.required) {
         errors[name] = [rt(ctx.req.lang, 'required')];
         continue;

@@ -44,7 +44,15 @@ async function writeLinks(def: ResourceDef, ctx: ResourceCtx, id: string | numbe
     const more = t.values?.(ctx) ?? {};
     await dyn(ctx)
       .insertInto(t.table)
-      .values(value.map((rid: string) => ({ ...(t.hasId === false ? {} : { id: randomUUID() }), [t.left]: id, [t.right]: rid, ...extra, ...more })))
+      .values(
+        value.map((rid: string) => ({
+          ...(t.hasId === false ? {} : { id: randomUUID() }),
+          [t.left]: id,
+          [t.right]: rid,
+          ...extra,
+          ...more,
+        })),
+      )
       .execute();
   }
 }
@@ -77,7 +85,14 @@ export async function createObject(def: ResourceDef, ctx0: ResourceCtx, data: Ro
     const row = (await loadRow(def, ctx, id))!;
     const after = await serializeOne(def, ctx, row);
     await def.hooks?.afterCreate?.({ ctx, id: String(id), data });
-    await recordOperation(ctx.db, ctx.req, { action: 'create', def, resourceId: String(id), resourceName: nameOf(def, row), orgId: row.org_id, diff: diffOf(def, undefined, after, data) });
+    await recordOperation(ctx.db, ctx.req, {
+      action: 'create',
+      def,
+      resourceId: String(id),
+      resourceName: nameOf(def, row),
+      orgId: row.org_id,
+      diff: diffOf(def, undefined, after, data),
+    });
     return row;
   });
 }
@@ -89,13 +104,22 @@ export async function updateObject(def: ResourceDef, ctx0: ResourceCtx, before: 
     const cols = await tableColumns(ctx, def.table);
     if (cols.has('date_updated')) values.date_updated = new Date().toISOString();
     if (cols.has('updated_by')) values.updated_by = actorOf(ctx.req);
-    if (Object.keys(values).length) await dyn(ctx).updateTable(def.table).set(values).where('id', '=', before.id).execute();
+    if (Object.keys(values).length)
+      await dyn(ctx).updateTable(def.table).set(values).where('id', '=', before.id).execute();
     await writeLinks(def, ctx, before.id, data);
     const row = (await loadRow(def, ctx, before.id))!;
     const after = await serializeOne(def, ctx, row);
     await def.hooks?.afterUpdate?.({ ctx, id: before.id, data, before });
     const diff = diffOf(def, beforeOut, after, data);
-    if (diff.length) await recordOperation(ctx.db, ctx.req, { action: 'update', def, resourceId: before.id, resourceName: nameOf(def, row), orgId: row.org_id, diff });
+    if (diff.length)
+      await recordOperation(ctx.db, ctx.req, {
+        action: 'update',
+        def,
+        resourceId: before.id,
+        resourceName: nameOf(def, row),
+        orgId: row.org_id,
+        diff,
+      });
     return row;
   });
 }
@@ -105,10 +129,24 @@ export async function deleteObjects(def: ResourceDef, ctx0: ResourceCtx, rows: R
   await inTransaction(ctx0, async (ctx) => {
     for (const row of rows) await def.hooks?.beforeDelete?.(row, ctx);
     const outs = await Promise.all(rows.map((r) => serializeOne(def, ctx, r)));
-    await dyn(ctx).deleteFrom(def.table).where('id', 'in', rows.map((r) => r.id)).execute();
+    await dyn(ctx)
+      .deleteFrom(def.table)
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
     await def.hooks?.afterDelete?.(rows, ctx);
     for (const [i, row] of rows.entries()) {
-      await recordOperation(ctx.db, ctx.req, { action: 'delete', def, resourceId: row.id, resourceName: nameOf(def, row), orgId: row.org_id, diff: diffOf(def, outs[i], undefined) });
+      await recordOperation(ctx.db, ctx.req, {
+        action: 'delete',
+        def,
+        resourceId: row.id,
+        resourceName: nameOf(def, row),
+        orgId: row.org_id,
+        diff: diffOf(def, outs[i], undefined),
+      });
     }
   });
 }

@@ -53,7 +53,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     pgSchema = await createSchema(url);
     databaseUrl = url;
   }
-  const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, GATEHOUSE_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    GATEHOUSE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   const deps = await openDeps(config, pgSchema ? { pgSchema: pgSchema.schema } : {});
   const app = await buildApp(deps);
   await app.ready();
@@ -94,7 +100,12 @@ export class CookieJar {
 
   absorb(res: LightMyRequestResponse): void {
     for (const c of res.cookies) {
-      if (c.value === '' || (c.maxAge !== undefined && c.maxAge <= 0) || (c.expires && c.expires.getTime() <= Date.now())) this.values.delete(c.name);
+      if (
+        c.value === '' ||
+        (c.maxAge !== undefined && c.maxAge <= 0) ||
+        (c.expires && c.expires.getTime() <= Date.now())
+      )
+        this.values.delete(c.name);
       else this.values.set(c.name, c.value);
     }
   }
@@ -114,7 +125,8 @@ export class SessionClient {
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>) };
     if (this.jar.values.size && !headers.cookie) headers.cookie = this.jar.header();
     const csrf = this.jar.values.get(CSRF_COOKIE);
-    if (csrf && !['GET', 'HEAD', 'OPTIONS'].includes(opts.method) && !('x-csrftoken' in headers)) headers['x-csrftoken'] = csrf;
+    if (csrf && !['GET', 'HEAD', 'OPTIONS'].includes(opts.method) && !('x-csrftoken' in headers))
+      headers['x-csrftoken'] = csrf;
     const res = await this.app.inject({ ...opts, headers });
     this.jar.absorb(res);
     return res;
@@ -129,7 +141,11 @@ export class SessionClient {
   }
 
   /** Opens the login page (for its CSRF cookie), then signs in. */
-  async login(username: string, password: string, extra: Record<string, unknown> = {}): Promise<LightMyRequestResponse> {
+  async login(
+    username: string,
+    password: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<LightMyRequestResponse> {
     await this.get(LOGIN_PATH);
     return this.post(LOGIN_PATH, { username, password, ...extra });
   }

@@ -9,14 +9,19 @@ import { antdTheme, applyFavicon, applyTheme, primaryOf, storedThemeVariables, t
 import { ANTD_LOCALES } from './antdLocale.ts';
 import { useAppStore } from './store.ts';
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false } } });
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false } },
+});
 
 export function App() {
   const { i18n } = useTranslation();
   const router = useMemo(() => createBrowserRouter(ROUTES as never, { basename: '/ui' }), []);
   const iface = useAppStore((s) => s.publicSettings?.INTERFACE);
   // Until the public settings load, the colours of the last run (spec 01 §4 "Theme").
-  const theme = useMemo(() => (iface ? themeVariables(primaryOf(iface)) : storedThemeVariables() ?? themeVariables()), [iface]);
+  const theme = useMemo(
+    () => (iface ? themeVariables(primaryOf(iface)) : (storedThemeVariables() ?? themeVariables())),
+    [iface],
+  );
   useEffect(() => applyTheme(theme), [theme]);
   useEffect(() => applyFavicon(iface?.favicon), [iface?.favicon]);
   return (

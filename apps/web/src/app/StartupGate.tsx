@@ -64,13 +64,24 @@ export function StartupGate() {
       <Result
         status="error"
         title={t('startup.failed', { message: error })}
-        extra={<Button onClick={() => { setError(undefined); setAttempt((a) => a + 1); }}>{t('startup.retry')}</Button>}
+        extra={
+          <Button
+            onClick={() => {
+              setError(undefined);
+              setAttempt((a) => a + 1);
+            }}
+          >
+            {t('startup.retry')}
+          </Button>
+        }
       />
     );
   }
   // No page renders at the address the sequence turned away from (its catch-all would navigate on).
-  if (!inited || (redirecting && location.pathname !== redirecting)) return <Spin fullscreen tip={t('common.loading')} />;
+  if (!inited || (redirecting && location.pathname !== redirecting))
+    return <Spin fullscreen tip={t('common.loading')} />;
   // The first login stays in the profile until the improvement page is finished (spec 02).
-  if (firstLogin && hasRoute(IMPROVEMENT_PATH) && !location.pathname.startsWith('/profile/')) return <Navigate to={IMPROVEMENT_PATH} replace />;
+  if (firstLogin && hasRoute(IMPROVEMENT_PATH) && !location.pathname.startsWith('/profile/'))
+    return <Navigate to={IMPROVEMENT_PATH} replace />;
   return <Outlet />;
 }

@@ -4,14 +4,21 @@ import { getCookie } from '../lib/cookies.ts';
 import { httpContext } from '../lib/http.ts';
 import { chooseOrg, defaultOrg, enterGlobalOrg, previousOrg, storedOrg, storeOrg, usingOrgs } from './orgs.ts';
 
-const org = (id: string, name: string, extra: Partial<OrgRef> = {}): OrgRef => ({ id, name, is_default: false, is_root: false, ...extra });
+const org = (id: string, name: string, extra: Partial<OrgRef> = {}): OrgRef => ({
+  id,
+  name,
+  is_default: false,
+  is_root: false,
+  ...extra,
+});
 const ROOT = org(ROOT_ORG_ID, 'Global', { is_root: true });
 const SYSTEM = org(SYSTEM_ORG_ID, 'SystemSetting');
 const DEFAULT = org(DEFAULT_ORG_ID, 'Default', { is_default: true });
 const B = org('0b0b0b0b-0000-4000-8000-000000000001', 'B');
 const C = org('0c0c0c0c-0000-4000-8000-000000000001', 'C');
 
-const profile = (p: Partial<Profile>): Profile => ({ username: 'alice', console_orgs: [], audit_orgs: [], workbench_orgs: [], ...p }) as Profile;
+const profile = (p: Partial<Profile>): Profile =>
+  ({ username: 'alice', console_orgs: [], audit_orgs: [], workbench_orgs: [], ...p }) as Profile;
 
 afterEach(() => localStorage.clear());
 

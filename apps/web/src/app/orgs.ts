@@ -60,7 +60,8 @@ export function chooseOrg(profile: Profile, view: ViewName, current: StoredOrg |
     const pre = previousOrg(profile.username);
     if (pre && orgs.some((o) => o.id === pre.id)) return pre;
   }
-  if (current && !current.autoEnter && orgs.some((o) => o.id === current.id)) return orgs.find((o) => o.id === current.id);
+  if (current && !current.autoEnter && orgs.some((o) => o.id === current.id))
+    return orgs.find((o) => o.id === current.id);
   return defaultOrg(orgs) ?? orgs.find((o) => o.id === DEFAULT_ORG_ID);
 }
 
@@ -69,7 +70,10 @@ export function chooseOrg(profile: Profile, view: ViewName, current: StoredOrg |
  * `globalOrg.vue`): the org in use is remembered as the previous one. Returns how to leave (back to
  * that org), or nothing when the user has no global org or is in it already.
  */
-export function enterGlobalOrg(profile: Profile, current: OrgRef | null): { root: OrgRef; leave(): OrgRef | undefined } | undefined {
+export function enterGlobalOrg(
+  profile: Profile,
+  current: OrgRef | null,
+): { root: OrgRef; leave(): OrgRef | undefined } | undefined {
   const root = profile.console_orgs.find((o) => o.id === ROOT_ORG_ID);
   if (!root || current?.id === ROOT_ORG_ID) return undefined;
   storeOrg(profile.username, { ...root, autoEnter: Date.now() }, current ?? undefined);

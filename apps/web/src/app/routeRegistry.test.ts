@@ -29,10 +29,16 @@ const byName = (name: string) => flattenRoutes(routes).find((r) => r.handle.name
 describe('preparing routes', () => {
   it('derives each route’s full path, type and permission from where it is mounted', () => {
     expect(byName('SessionList').resolved).toMatchObject({
-      fullPath: '/audit/sessions/sessions', type: 'resource', action: 'list', permissions: ['terminal.view_session'],
+      fullPath: '/audit/sessions/sessions',
+      type: 'resource',
+      action: 'list',
+      permissions: ['terminal.view_session'],
     });
     expect(byName('SessionDetail').resolved).toMatchObject({
-      fullPath: '/audit/sessions/sessions/:id', type: 'crud', action: 'retrieve', activeMenu: '/audit/sessions/sessions',
+      fullPath: '/audit/sessions/sessions/:id',
+      type: 'crud',
+      action: 'retrieve',
+      activeMenu: '/audit/sessions/sessions',
     });
   });
 

@@ -1,5 +1,11 @@
 import { generatePath } from 'react-router';
-import { joinRoutePath, resolveRouteMeta, type PublicSettings, type ResolvedRouteMeta, type RouteMetaInput } from '@gatehouse/contract';
+import {
+  joinRoutePath,
+  resolveRouteMeta,
+  type PublicSettings,
+  type ResolvedRouteMeta,
+  type RouteMetaInput,
+} from '@gatehouse/contract';
 import type { AppRoute, PreparedRoute, RouteMeta } from './routeTypes.ts';
 
 /**
@@ -9,7 +15,18 @@ import type { AppRoute, PreparedRoute, RouteMeta } from './routeTypes.ts';
 
 function metaInput(handle: RouteMeta | undefined): RouteMetaInput<PublicSettings> {
   if (!handle) return {};
-  const { permissions, hidden, licenseRequired, showOrganization, disableOrgsChange, type, app, resource, action, activeMenu } = handle;
+  const {
+    permissions,
+    hidden,
+    licenseRequired,
+    showOrganization,
+    disableOrgsChange,
+    type,
+    app,
+    resource,
+    action,
+    activeMenu,
+  } = handle;
   const input: RouteMetaInput<PublicSettings> = {};
   if (permissions !== undefined) input.permissions = permissions;
   if (hidden !== undefined) input.hidden = hidden;
@@ -25,11 +42,19 @@ function metaInput(handle: RouteMeta | undefined): RouteMetaInput<PublicSettings
 }
 
 /** Copies a route tree, giving every route a handle with its resolved metadata. */
-export function prepareRoutes(routes: readonly AppRoute[], parentPath = '/', parent?: ResolvedRouteMeta<PublicSettings>): PreparedRoute[] {
+export function prepareRoutes(
+  routes: readonly AppRoute[],
+  parentPath = '/',
+  parent?: ResolvedRouteMeta<PublicSettings>,
+): PreparedRoute[] {
   return routes.map((route) => {
     const fullPath = route.index ? parentPath : joinRoutePath(parentPath, route.path);
     const isGroup = Boolean(route.children?.length);
-    const resolved = resolveRouteMeta<PublicSettings>(fullPath, metaInput(route.handle), parent ? { parent, isGroup } : { isGroup });
+    const resolved = resolveRouteMeta<PublicSettings>(
+      fullPath,
+      metaInput(route.handle),
+      parent ? { parent, isGroup } : { isGroup },
+    );
     const handle = { title: '', ...route.handle, resolved };
     const { children, ...rest } = route;
     const prepared = { ...rest, handle } as PreparedRoute;
@@ -44,7 +69,11 @@ export function flattenRoutes(routes: readonly PreparedRoute[]): PreparedRoute[]
 }
 
 /** The path of a named route with its parameters, or undefined when no such route is built. */
-export function pathOfRouteName(routes: readonly PreparedRoute[], name: string, params: Record<string, string | undefined> = {}): string | undefined {
+export function pathOfRouteName(
+  routes: readonly PreparedRoute[],
+  name: string,
+  params: Record<string, string | undefined> = {},
+): string | undefined {
   const route = flattenRoutes(routes).find((r) => r.handle.name === name);
   if (!route) return undefined;
   try {

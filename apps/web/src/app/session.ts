@@ -1,4 +1,11 @@
-import { ACTIVITY_TIMER_MS, HEARTBEAT_INTERVAL_MS, LOGIN_PATH, LOGOUT_PATH, SESSION_EXPIRE_CLOSE_COOKIE_MS, SESSION_EXPIRE_COOKIE } from '@gatehouse/contract';
+import {
+  ACTIVITY_TIMER_MS,
+  HEARTBEAT_INTERVAL_MS,
+  LOGIN_PATH,
+  LOGOUT_PATH,
+  SESSION_EXPIRE_CLOSE_COOKIE_MS,
+  SESSION_EXPIRE_COOKIE,
+} from '@gatehouse/contract';
 import { getCookie, setCookie } from '../lib/cookies.ts';
 import { http, httpContext } from '../lib/http.ts';
 import { PROFILE_URL } from '../lib/httpErrors.ts';

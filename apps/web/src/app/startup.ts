@@ -1,4 +1,11 @@
-import { ORG_COOKIE, type CategoryOut, type CurrentOrg, type Profile, type PublicOpenSettings, type PublicSettings } from '@gatehouse/contract';
+import {
+  ORG_COOKIE,
+  type CategoryOut,
+  type CurrentOrg,
+  type Profile,
+  type PublicOpenSettings,
+  type PublicSettings,
+} from '@gatehouse/contract';
 import { getCookie } from '../lib/cookies.ts';
 import { HttpError, http, httpContext } from '../lib/http.ts';
 import type { AppState } from './store.ts';
@@ -61,6 +68,12 @@ export async function runStartup(pathname: string, env: StartupEnv): Promise<Sta
 
   if (profile.is_first_login && env.hasRoute('/profile/improvement')) redirect = '/profile/improvement';
 
-  const state = { publicSettings: settings, profile, perms: new Set(profile.perms), currentOrg: chosen ?? null, categories };
+  const state = {
+    publicSettings: settings,
+    profile,
+    perms: new Set(profile.perms),
+    currentOrg: chosen ?? null,
+    categories,
+  };
   return redirect ? { redirect, state } : { state };
 }

@@ -1,5 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { applyFavicon, applyTheme, mixColors, parseHexColor, primaryOf, storedThemeVariables, themeVariables } from './theme.ts';
+import {
+  applyFavicon,
+  applyTheme,
+  mixColors,
+  parseHexColor,
+  primaryOf,
+  storedThemeVariables,
+  themeVariables,
+} from './theme.ts';
 
 beforeEach(() => localStorage.clear());
 
@@ -39,7 +47,9 @@ describe('applying the theme', () => {
   it('sets the CSS variables and keeps them in local storage for the next start', () => {
     applyTheme(themeVariables('#336699'));
     expect(document.documentElement.style.getPropertyValue('--color-primary')).toBe('#336699');
-    expect(document.documentElement.style.getPropertyValue('--color-primary-light')).toBe(mixColors('#336699', '#ffffff', 0.7));
+    expect(document.documentElement.style.getPropertyValue('--color-primary-light')).toBe(
+      mixColors('#336699', '#ffffff', 0.7),
+    );
     expect(storedThemeVariables()?.['--color-primary']).toBe('#336699');
   });
 

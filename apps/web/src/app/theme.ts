@@ -10,7 +10,10 @@ export const THEME_STORAGE_KEY = 'themeColors';
 export const SIDEBAR_BACKGROUND = '#2f4050';
 export const SIDEBAR_SUBMENU_BACKGROUND = '#293846';
 
-export type ThemeVariables = Record<'--color-primary' | '--color-primary-light' | '--color-primary-dark' | '--menu-hover', string>;
+export type ThemeVariables = Record<
+  '--color-primary' | '--color-primary-light' | '--color-primary-dark' | '--menu-hover',
+  string
+>;
 
 type Rgb = [number, number, number];
 
@@ -23,7 +26,13 @@ export function parseHexColor(value: string): Rgb | undefined {
 }
 
 export function toHexColor(rgb: Rgb): string {
-  return `#${rgb.map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, '0')).join('')}`;
+  return `#${rgb
+    .map((c) =>
+      Math.round(Math.min(255, Math.max(0, c)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** `color` with `weight` (0..1) of `other` mixed in, channel by channel. */
@@ -84,7 +93,13 @@ export function antdTheme(vars: ThemeVariables = themeVariables()): ThemeConfig 
   return {
     token: { colorPrimary: primary, colorLink: primary, colorInfo: primary, borderRadius: 4 },
     components: {
-      Layout: { siderBg: SIDEBAR_BACKGROUND, headerBg: '#ffffff', bodyBg: '#f3f3f4', headerHeight: 50, headerPadding: '0 16px' },
+      Layout: {
+        siderBg: SIDEBAR_BACKGROUND,
+        headerBg: '#ffffff',
+        bodyBg: '#f3f3f4',
+        headerHeight: 50,
+        headerPadding: '0 16px',
+      },
       Menu: {
         darkItemBg: SIDEBAR_BACKGROUND,
         darkSubMenuItemBg: SIDEBAR_SUBMENU_BACKGROUND,

@@ -16,7 +16,9 @@ export const PREPARED_VIEWS: PreparedRoute[] = prepareRoutes(VIEW_ROUTES);
 export const BUILT_VIEWS: ReadonlySet<string> = new Set(PREPARED_VIEWS.map((r) => r.handle.resolved.view));
 
 /** Views marked for the view switcher. */
-export const SWITCHER_MARKED_VIEWS: readonly string[] = PREPARED_VIEWS.filter((r) => r.handle.switchable).map((r) => r.handle.resolved.view);
+export const SWITCHER_MARKED_VIEWS: readonly string[] = PREPARED_VIEWS.filter((r) => r.handle.switchable).map(
+  (r) => r.handle.resolved.view,
+);
 
 export function viewRoute(view: string | undefined): PreparedRoute | undefined {
   return PREPARED_VIEWS.find((r) => r.handle.resolved.view === view);
@@ -28,5 +30,5 @@ const PAGES = [{ path: '/', children: PREPARED_VIEWS }];
 export function hasRoute(path: string): boolean {
   const matches = matchRoutes(PAGES as never, path);
   const last = matches?.at(-1);
-  return Boolean(last && last.route.path !== '*' && (matches!.length > 1));
+  return Boolean(last && last.route.path !== '*' && matches!.length > 1);
 }

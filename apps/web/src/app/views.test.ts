@@ -37,7 +37,10 @@ describe('which views a user is offered', () => {
   });
 
   it('in the switcher are the marked, permitted views', () => {
-    expect(switcherViews(['console', 'settings'], profile({ perms: ['settings.view_setting'] }), community)).toEqual(['console', 'settings']);
+    expect(switcherViews(['console', 'settings'], profile({ perms: ['settings.view_setting'] }), community)).toEqual([
+      'console',
+      'settings',
+    ]);
     expect(switcherViews(['console', 'settings'], profile({ console_orgs: [] }), community)).toEqual([]);
   });
 });
@@ -68,9 +71,18 @@ describe('the startup view check', () => {
 
   it('sends a view the user may not use, or that is not built, to the first permitted one', () => {
     const workbenchOnly = profile({ console_orgs: [], audit_orgs: [] });
-    expect(checkView('/console/dashboard', workbenchOnly, community, allBuilt)).toEqual({ view: 'workbench', redirect: '/workbench' });
-    expect(checkView('/audit/dashboard', profile(), community, new Set(['console']))).toEqual({ view: 'console', redirect: '/console' });
-    expect(checkView('/console/dashboard', workbenchOnly, community, new Set(['console']))).toEqual({ view: '', redirect: '/' });
+    expect(checkView('/console/dashboard', workbenchOnly, community, allBuilt)).toEqual({
+      view: 'workbench',
+      redirect: '/workbench',
+    });
+    expect(checkView('/audit/dashboard', profile(), community, new Set(['console']))).toEqual({
+      view: 'console',
+      redirect: '/console',
+    });
+    expect(checkView('/console/dashboard', workbenchOnly, community, new Set(['console']))).toEqual({
+      view: '',
+      redirect: '/',
+    });
   });
 
   it('leaves paths outside the views alone', () => {

@@ -28,11 +28,17 @@ export function isViewPermitted(view: SwitchableView, profile: Profile, settings
 /** The view of a path: its first segment when it names one. */
 export function viewOfPath(pathname: string): ViewName {
   const first = pathname.replace(/^\/+/, '').split('/')[0] ?? '';
-  return (['console', 'audit', 'workbench', 'tickets', 'settings', 'profile'] as string[]).includes(first) ? (first as ViewName) : '';
+  return (['console', 'audit', 'workbench', 'tickets', 'settings', 'profile'] as string[]).includes(first)
+    ? (first as ViewName)
+    : '';
 }
 
 /** The views a user may use: built into this console and permitted, in the order of the switcher. */
-export function usableViews(profile: Profile, settings: PublicSettings | null, built: ReadonlySet<string>): SwitchableView[] {
+export function usableViews(
+  profile: Profile,
+  settings: PublicSettings | null,
+  built: ReadonlySet<string>,
+): SwitchableView[] {
   return SWITCHABLE_VIEWS.filter((v) => built.has(v) && isViewPermitted(v, profile, settings));
 }
 
@@ -49,7 +55,11 @@ export function storePreView(view: SwitchableView): void {
 }
 
 /** PreView when usable, else the first usable view. */
-export function preferredView(profile: Profile, settings: PublicSettings | null, built: ReadonlySet<string>): SwitchableView | undefined {
+export function preferredView(
+  profile: Profile,
+  settings: PublicSettings | null,
+  built: ReadonlySet<string>,
+): SwitchableView | undefined {
   const usable = usableViews(profile, settings, built);
   const stored = storedPreView();
   return stored && (usable as string[]).includes(stored) ? (stored as SwitchableView) : usable[0];
@@ -67,7 +77,12 @@ export interface ViewCheck {
  * overview when there is none); a view that is not built or not permitted gives way to the
  * preferred one; other paths need no check.
  */
-export function checkView(pathname: string, profile: Profile, settings: PublicSettings | null, built: ReadonlySet<string>): ViewCheck {
+export function checkView(
+  pathname: string,
+  profile: Profile,
+  settings: PublicSettings | null,
+  built: ReadonlySet<string>,
+): ViewCheck {
   const asked = viewOfPath(pathname);
   const fallback = preferredView(profile, settings, built);
   if (asked === '') {
@@ -82,6 +97,10 @@ export function checkView(pathname: string, profile: Profile, settings: PublicSe
 }
 
 /** The views the switcher lists: view routes marked for it that the user may use. */
-export function switcherViews(marked: readonly string[], profile: Profile, settings: PublicSettings | null): SwitchableView[] {
+export function switcherViews(
+  marked: readonly string[],
+  profile: Profile,
+  settings: PublicSettings | null,
+): SwitchableView[] {
   return SWITCHABLE_VIEWS.filter((v) => marked.includes(v) && isViewPermitted(v, profile, settings));
 }

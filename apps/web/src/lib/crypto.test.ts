@@ -11,7 +11,10 @@ const { publicKey, privateKey } = generateKeyPairSync('rsa', {
 
 function decrypt(value: string): string {
   const [k, v] = value.split(':') as [string, string];
-  const key = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(k.slice(4), 'base64'));
+  const key = privateDecrypt(
+    { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(k.slice(4), 'base64'),
+  );
   const raw = Buffer.from(v, 'base64');
   const d = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
   d.setAuthTag(raw.subarray(raw.length - 16));

@@ -26,7 +26,10 @@ function pemToDer(pem: string): Uint8Array<ArrayBuffer> {
 function publicKey(subtle: SubtleCrypto, cookie: string): Promise<CryptoKey> {
   if (imported?.cookie !== cookie) {
     const pem = atob(cookie.replace(/"/g, ''));
-    imported = { cookie, key: subtle.importKey('spki', pemToDer(pem), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']) };
+    imported = {
+      cookie,
+      key: subtle.importKey('spki', pemToDer(pem), { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']),
+    };
   }
   return imported.key;
 }

@@ -3,7 +3,10 @@ import { HttpError, http, httpContext } from './http.ts';
 import { sqlDigest } from './sqlDigest.ts';
 
 const json = (status: number, body: unknown, sql = '3') =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'X-JMS-SQL-COUNT': sql } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'X-JMS-SQL-COUNT': sql },
+  });
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -13,7 +16,8 @@ afterEach(() => {
 
 describe('the HTTP client', () => {
   it('opens the re-verification for a confirm-required 400 and sends the call again once confirmed', async () => {
-    const fetch = vi.fn()
+    const fetch = vi
+      .fn()
       .mockResolvedValueOnce(json(400, { code: 'password', detail: 'This action require confirm current user' }))
       .mockResolvedValueOnce(json(200, { ok: 1 }, '12'));
     vi.stubGlobal('fetch', fetch);

@@ -1,5 +1,13 @@
 import {
-  COOKIE_PREFIX, CSRF_HEADER, DEFAULT_ORG_ID, ORG_HEADER, PREFIX_COOKIE, REQUEST_TIMEOUT_MS, SQL_COUNT_HEADER, SYSTEM_ORG_ID, TZ_HEADER,
+  COOKIE_PREFIX,
+  CSRF_HEADER,
+  DEFAULT_ORG_ID,
+  ORG_HEADER,
+  PREFIX_COOKIE,
+  REQUEST_TIMEOUT_MS,
+  SQL_COUNT_HEADER,
+  SYSTEM_ORG_ID,
+  TZ_HEADER,
 } from '@gatehouse/contract';
 import { getCookie } from './cookies.ts';
 import { confirmCodeOf, type ConfirmCode } from './httpErrors.ts';
@@ -81,7 +89,8 @@ async function send<T>(method: string, url: string, opts: RequestOptions = {}): 
   headers[TZ_HEADER] = Intl.DateTimeFormat().resolvedOptions().timeZone;
   let body: BodyInit | undefined;
   if (opts.body !== undefined) {
-    if (opts.body instanceof Blob || opts.body instanceof FormData || typeof opts.body === 'string') body = opts.body as BodyInit;
+    if (opts.body instanceof Blob || opts.body instanceof FormData || typeof opts.body === 'string')
+      body = opts.body as BodyInit;
     else {
       body = JSON.stringify(opts.body);
       headers['Content-Type'] = 'application/json';
@@ -123,8 +132,11 @@ async function send<T>(method: string, url: string, opts: RequestOptions = {}): 
 export const http = {
   raw: send,
   get: async <T>(url: string, opts?: RequestOptions) => (await send<T>('GET', url, opts)).data,
-  post: async <T>(url: string, body?: unknown, opts?: RequestOptions) => (await send<T>('POST', url, { ...opts, body })).data,
-  put: async <T>(url: string, body?: unknown, opts?: RequestOptions) => (await send<T>('PUT', url, { ...opts, body })).data,
-  patch: async <T>(url: string, body?: unknown, opts?: RequestOptions) => (await send<T>('PATCH', url, { ...opts, body })).data,
+  post: async <T>(url: string, body?: unknown, opts?: RequestOptions) =>
+    (await send<T>('POST', url, { ...opts, body })).data,
+  put: async <T>(url: string, body?: unknown, opts?: RequestOptions) =>
+    (await send<T>('PUT', url, { ...opts, body })).data,
+  patch: async <T>(url: string, body?: unknown, opts?: RequestOptions) =>
+    (await send<T>('PATCH', url, { ...opts, body })).data,
   delete: async <T>(url: string, opts?: RequestOptions) => (await send<T>('DELETE', url, opts)).data,
 };

@@ -36,7 +36,10 @@ describe('errorAction (spec 01 §8)', () => {
   });
   it('400: the detail, else the generic message; public settings: the trusted-domains alert', () => {
     expect(errorAction(400, '/api/v1/x/', { detail: 'Nope' })).toEqual({ kind: 'toast', message: 'Nope' });
-    expect(errorAction(400, '/api/v1/x/', { name: ['bad'] })).toEqual({ kind: 'toast', key: 'session.error.badRequest' });
+    expect(errorAction(400, '/api/v1/x/', { name: ['bad'] })).toEqual({
+      kind: 'toast',
+      key: 'session.error.badRequest',
+    });
     expect(errorAction(400, '/api/v1/settings/public/', {})).toEqual({ kind: 'trustedDomains' });
   });
   it('403, 409 and 500 have fixed messages; others the extracted or own message', () => {

@@ -14,8 +14,16 @@ export const ERROR_TOAST_SECONDS = 5;
 
 /** Joins the strings of a value: arrays with `sep`, objects by their values. */
 export function joinMessages(v: unknown, sep: string): string {
-  if (Array.isArray(v)) return v.map((x) => joinMessages(x, sep)).filter(Boolean).join(sep);
-  if (v && typeof v === 'object') return Object.values(v).map((x) => joinMessages(x, sep)).filter(Boolean).join(sep);
+  if (Array.isArray(v))
+    return v
+      .map((x) => joinMessages(x, sep))
+      .filter(Boolean)
+      .join(sep);
+  if (v && typeof v === 'object')
+    return Object.values(v)
+      .map((x) => joinMessages(x, sep))
+      .filter(Boolean)
+      .join(sep);
   return v === undefined || v === null ? '' : String(v);
 }
 
@@ -37,7 +45,9 @@ export function extractMessage(data: unknown): string {
 export function confirmCodeOf(status: number, data: unknown): ConfirmCode | undefined {
   if (status !== 400 || !data || typeof data !== 'object') return undefined;
   const code = (data as { code?: unknown }).code;
-  return typeof code === 'string' && (CONFIRM_CODES as readonly string[]).includes(code) ? (code as ConfirmCode) : undefined;
+  return typeof code === 'string' && (CONFIRM_CODES as readonly string[]).includes(code)
+    ? (code as ConfirmCode)
+    : undefined;
 }
 
 const pathOf = (url: string) => {
@@ -62,11 +72,14 @@ export type ErrorAction =
 export function errorAction(status: number, url: string, data: unknown, fallback = ''): ErrorAction {
   const path = pathOf(url);
   if (status === 401) return path === PROFILE_URL ? { kind: 'login' } : { kind: 'relogin' };
-  if (status === 400 && (path === PUBLIC_SETTINGS_URL || path === `${PUBLIC_SETTINGS_URL}open/`)) return { kind: 'trustedDomains' };
+  if (status === 400 && (path === PUBLIC_SETTINGS_URL || path === `${PUBLIC_SETTINGS_URL}open/`))
+    return { kind: 'trustedDomains' };
   const message = extractMessage(data);
   if (status === 400) return message ? { kind: 'toast', message } : { kind: 'toast', key: 'session.error.badRequest' };
   if (status === 403) return { kind: 'toast', key: 'session.error.forbidden' };
   if (status === 409) return { kind: 'toast', key: 'session.error.conflict' };
   if (status === 500) return { kind: 'toast', key: 'session.error.server' };
-  return message || fallback ? { kind: 'toast', message: message || fallback } : { kind: 'toast', key: 'session.error.unknown' };
+  return message || fallback
+    ? { kind: 'toast', message: message || fallback }
+    : { kind: 'toast', key: 'session.error.unknown' };
 }

@@ -6,7 +6,10 @@ describe('the SQL digest', () => {
     let e = digestAdd([], 'http://h/api/v1/a/?x=1', 3);
     e = digestAdd(e, '/api/v1/b/', 7);
     e = digestAdd(e, '/api/v1/a/?x=1', 4);
-    expect(e).toEqual([{ url: '/api/v1/a/?x=1', count: 4 }, { url: '/api/v1/b/', count: 7 }]);
+    expect(e).toEqual([
+      { url: '/api/v1/a/?x=1', count: 4 },
+      { url: '/api/v1/b/', count: 7 },
+    ]);
     for (let i = 0; i < 15; i++) e = digestAdd(e, `/api/v1/n${i}/`, i);
     expect(e).toHaveLength(SQL_DIGEST_SIZE);
     expect(e[0]).toEqual({ url: '/api/v1/n14/', count: 14 });

@@ -44,7 +44,9 @@ export function ActivityTimeline({ resourceId }: { resourceId: string }) {
                 <Typography.Text type="secondary">{a.timestamp}</Typography.Text>
                 <div>
                   {a.detail_url ? (
-                    <Typography.Link onClick={() => open(a)} data-testid="activity-item">{a.content}</Typography.Link>
+                    <Typography.Link onClick={() => open(a)} data-testid="activity-item">
+                      {a.content}
+                    </Typography.Link>
                   ) : (
                     <span data-testid="activity-item">{a.content}</span>
                   )}

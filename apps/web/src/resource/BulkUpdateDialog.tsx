@@ -34,18 +34,26 @@ export function BulkUpdateDialog({ open, url, rows, fields, fieldsMeta = {}, onC
 
   const submit = async () => {
     const values = (await form.validateFields()) as Record<string, unknown>;
-    const body = await encryptFields(toPayload(Object.fromEntries(checked.map((f) => [f, values[f] ?? null])), write), ENCRYPTED_FIELDS);
+    const body = await encryptFields(
+      toPayload(Object.fromEntries(checked.map((f) => [f, values[f] ?? null])), write),
+      ENCRYPTED_FIELDS,
+    );
     setSaving(true);
     setErrors([]);
     try {
-      await http.patch(url, rows.map((r) => ({ id: r.id, ...body })));
+      await http.patch(
+        url,
+        rows.map((r) => ({ id: r.id, ...body })),
+      );
       void message.success(t('resource.bulkUpdate.success'));
       setChecked([]);
       form.resetFields();
       onClose(true);
     } catch (e) {
       if (e instanceof HttpError && e.status === 400) {
-        const perRow = Array.isArray(e.data) ? e.data.map((x, i) => ({ row: rows[i], msgs: messagesOf(x) })).filter((x) => x.msgs.length) : [];
+        const perRow = Array.isArray(e.data)
+          ? e.data.map((x, i) => ({ row: rows[i], msgs: messagesOf(x) })).filter((x) => x.msgs.length)
+          : [];
         if (perRow.length > 1 || (perRow.length === 1 && rows.length > 1)) {
           // Several rows: say which row was refused and why (the others were not changed either).
           setErrors(perRow.map((x) => `${x.row?.name ?? x.row?.id ?? ''}: ${x.msgs.join(' ')}`));
@@ -73,7 +81,24 @@ export function BulkUpdateDialog({ open, url, rows, fields, fieldsMeta = {}, onC
       width="60%"
       destroyOnHidden
     >
-      {errors.length > 0 && <Alert type="error" showIcon title={errors.length > 1 ? <ul data-testid="bulk-row-errors" style={{ margin: 0, paddingLeft: 16 }}>{errors.map((x, i) => <li key={i}>{x}</li>)}</ul> : errors[0]} style={{ marginBottom: 12 }} />}
+      {errors.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          title={
+            errors.length > 1 ? (
+              <ul data-testid="bulk-row-errors" style={{ margin: 0, paddingLeft: 16 }}>
+                {errors.map((x, i) => (
+                  <li key={i}>{x}</li>
+                ))}
+              </ul>
+            ) : (
+              errors[0]
+            )
+          }
+          style={{ marginBottom: 12 }}
+        />
+      )}
       <Form.Item label={t('resource.bulkUpdate.select')}>
         <Checkbox.Group
           value={checked}
@@ -81,8 +106,18 @@ export function BulkUpdateDialog({ open, url, rows, fields, fieldsMeta = {}, onC
           options={offered.map((f) => ({ value: f, label: write[f]!.label ?? f }))}
         />
       </Form.Item>
-      <Form form={form} layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 17 }} initialValues={toFormValues(undefined, write, offered)}>
-        {offered.filter((f) => checked.includes(f)).map((f) => <FormField key={f} name={f} meta={write[f]!} spec={fieldsMeta[f]} />)}
+      <Form
+        form={form}
+        layout="horizontal"
+        labelCol={{ span: 5 }}
+        wrapperCol={{ span: 17 }}
+        initialValues={toFormValues(undefined, write, offered)}
+      >
+        {offered
+          .filter((f) => checked.includes(f))
+          .map((f) => (
+            <FormField key={f} name={f} meta={write[f]!} spec={fieldsMeta[f]} />
+          ))}
       </Form>
     </Modal>
   );

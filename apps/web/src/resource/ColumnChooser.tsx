@@ -34,9 +34,26 @@ export function ColumnChooser({ open, columns, shown, locked, onSave, onRestore,
       onCancel={onClose}
       width={640}
       footer={[
-        <Button key="restore" onClick={() => { onRestore(); onClose(); }}>{t('resource.columns.restore')}</Button>,
-        <Button key="cancel" onClick={onClose}>{t('resource.cancel')}</Button>,
-        <Button key="ok" type="primary" onClick={() => { onSave(columns.map((c) => c.key).filter((k) => checked.includes(k) || locked.includes(k))); onClose(); }}>
+        <Button
+          key="restore"
+          onClick={() => {
+            onRestore();
+            onClose();
+          }}
+        >
+          {t('resource.columns.restore')}
+        </Button>,
+        <Button key="cancel" onClick={onClose}>
+          {t('resource.cancel')}
+        </Button>,
+        <Button
+          key="ok"
+          type="primary"
+          onClick={() => {
+            onSave(columns.map((c) => c.key).filter((k) => checked.includes(k) || locked.includes(k)));
+            onClose();
+          }}
+        >
           {t('resource.ok')}
         </Button>,
       ]}
@@ -45,7 +62,9 @@ export function ColumnChooser({ open, columns, shown, locked, onSave, onRestore,
         <Row gutter={[8, 8]}>
           {columns.map((c) => (
             <Col span={8} key={c.key}>
-              <Checkbox value={c.key} disabled={locked.includes(c.key)}>{c.label}</Checkbox>
+              <Checkbox value={c.key} disabled={locked.includes(c.key)}>
+                {c.label}
+              </Checkbox>
             </Col>
           ))}
         </Row>

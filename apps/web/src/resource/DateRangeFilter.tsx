@@ -12,7 +12,10 @@ export function DateRangeFilter({ value, onChange }: { value: DateRange; onChang
       allowClear={false}
       showTime={{ defaultOpenValue: [dayjs().hour(0).minute(0).second(1), dayjs().hour(23).minute(59).second(59)] }}
       format="YYYY-MM-DD HH:mm:ss"
-      presets={DATE_RANGE_SHORTCUTS.map((days) => ({ label: t('resource.date.lastDays', { count: days }), value: lastDays(days) }))}
+      presets={DATE_RANGE_SHORTCUTS.map((days) => ({
+        label: t('resource.date.lastDays', { count: days }),
+        value: lastDays(days),
+      }))}
       onChange={(range) => {
         if (range?.[0] && range[1]) onChange([range[0], range[1]]);
       }}

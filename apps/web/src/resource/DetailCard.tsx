@@ -18,7 +18,9 @@ export interface DetailCardProps {
 /** A titled list of label/value pairs, labels from the GET metadata (console-reference §2.7 `AutoDetailCard`). */
 export function DetailCard({ title, object, meta, fields, excludes = [], formatters = {} }: DetailCardProps) {
   const { t, i18n } = useTranslation();
-  const names = (fields ?? Object.keys(meta).filter((f) => !meta[f]!.write_only)).filter((f) => !excludes.includes(f) && (f in object || meta[f]));
+  const names = (fields ?? Object.keys(meta).filter((f) => !meta[f]!.write_only)).filter(
+    (f) => !excludes.includes(f) && (f in object || meta[f]),
+  );
   return (
     <Card title={t(title)} data-testid="detail-card">
       <Descriptions
@@ -29,7 +31,14 @@ export function DetailCard({ title, object, meta, fields, excludes = [], formatt
         items={names.map((f) => ({
           key: f,
           label: meta[f]?.label ?? f,
-          children: (formatters[f] ?? formatterForType(meta[f]))({ row: object, field: f, value: object[f], meta: meta[f], lang: i18n.language, t }),
+          children: (formatters[f] ?? formatterForType(meta[f]))({
+            row: object,
+            field: f,
+            value: object[f],
+            meta: meta[f],
+            lang: i18n.language,
+            t,
+          }),
         }))}
       />
     </Card>

@@ -35,8 +35,16 @@ export function DiffDialog({ url, onClose }: { url: string | null; onClose(): vo
           dataSource={items}
           columns={[
             { key: 'field', dataIndex: 'field', title: t('resource.activity.field'), width: 160 },
-            { key: 'before', title: t('resource.activity.before'), render: (_, r) => <span className={styles.diffBefore}>{show(r.before)}</span> },
-            { key: 'after', title: t('resource.activity.after'), render: (_, r) => <span className={styles.diffAfter}>{show(r.after)}</span> },
+            {
+              key: 'before',
+              title: t('resource.activity.before'),
+              render: (_, r) => <span className={styles.diffBefore}>{show(r.before)}</span>,
+            },
+            {
+              key: 'after',
+              title: t('resource.activity.after'),
+              render: (_, r) => <span className={styles.diffAfter}>{show(r.after)}</span>,
+            },
           ]}
         />
       )}

@@ -63,9 +63,15 @@ export function ExportDialog({ open, url, tableQuery, searchKeys, hasFilter, sel
       <Form layout="horizontal" labelCol={{ span: 5 }}>
         <Form.Item label={t('resource.export.scope')}>
           <Radio.Group value={scope} onChange={(e) => setScope(e.target.value as ExportScope)}>
-            <Radio value="all" disabled={!allowed.all}>{t('resource.export.all')}</Radio>
-            <Radio value="selected" disabled={!allowed.selected}>{t('resource.export.selected', { count: selected.length })}</Radio>
-            <Radio value="filtered" disabled={!allowed.filtered}>{t('resource.export.filtered')}</Radio>
+            <Radio value="all" disabled={!allowed.all}>
+              {t('resource.export.all')}
+            </Radio>
+            <Radio value="selected" disabled={!allowed.selected}>
+              {t('resource.export.selected', { count: selected.length })}
+            </Radio>
+            <Radio value="filtered" disabled={!allowed.filtered}>
+              {t('resource.export.filtered')}
+            </Radio>
           </Radio.Group>
         </Form.Item>
         <Form.Item label={t('resource.export.format')}>

@@ -36,27 +36,64 @@ export interface FormFieldProps {
   seed?: SelectOption[];
 }
 
-function control(kind: WidgetKind, meta: FieldMeta, spec: FieldSpec, seed: SelectOption[] | undefined, placeholder?: string): ReactNode {
-  const choices = (spec.choices ?? meta.choices ?? []).map((c) => ({ value: c.value as string | number, label: c.label }));
+function control(
+  kind: WidgetKind,
+  meta: FieldMeta,
+  spec: FieldSpec,
+  seed: SelectOption[] | undefined,
+  placeholder?: string,
+): ReactNode {
+  const choices = (spec.choices ?? meta.choices ?? []).map((c) => ({
+    value: c.value as string | number,
+    label: c.label,
+  }));
   switch (kind) {
-    case 'radio': return <Radio.Group options={choices} disabled={spec.disabled} />;
-    case 'select': return <Select options={choices} showSearch={{ optionFilterProp: 'label' }} allowClear disabled={spec.disabled} />;
-    case 'checkboxes': return <Checkbox.Group options={choices} disabled={spec.disabled} />;
-    case 'datetime': return <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" disabled={spec.disabled} />;
-    case 'json': return <Input.TextArea rows={4} disabled={spec.disabled} spellCheck={false} />;
+    case 'radio':
+      return <Radio.Group options={choices} disabled={spec.disabled} />;
+    case 'select':
+      return (
+        <Select options={choices} showSearch={{ optionFilterProp: 'label' }} allowClear disabled={spec.disabled} />
+      );
+    case 'checkboxes':
+      return <Checkbox.Group options={choices} disabled={spec.disabled} />;
+    case 'datetime':
+      return <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" disabled={spec.disabled} />;
+    case 'json':
+      return <Input.TextArea rows={4} disabled={spec.disabled} spellCheck={false} />;
     case 'remote':
     case 'remoteMultiple':
-      return spec.url
-        ? <RemoteSelect url={spec.url} multiple={kind === 'remoteMultiple'} seed={seed} optionLabel={spec.optionLabel} disabled={spec.disabled} placeholder={placeholder} />
-        : <Select mode={kind === 'remoteMultiple' ? 'multiple' : undefined} options={seed} disabled={spec.disabled} />;
-    case 'textarea': return <Input.TextArea rows={3} disabled={spec.disabled} />;
-    case 'password': return <Input.Password autoComplete="new-password" disabled={spec.disabled} />;
-    case 'email': return <Input type="email" disabled={spec.disabled} />;
-    case 'switch': return <Switch disabled={spec.disabled} />;
-    case 'tags': return <Select mode="tags" open={false} tokenSeparators={[',', ' ']} disabled={spec.disabled} suffixIcon={null} />;
-    case 'number': return <InputNumber min={meta.min_value} max={meta.max_value} disabled={spec.disabled} style={{ width: '100%' }} />;
-    case 'phone': return <PhoneInput asText={meta.type === 'string'} />;
-    default: return <Input maxLength={meta.max_length} disabled={spec.disabled} />;
+      return spec.url ? (
+        <RemoteSelect
+          url={spec.url}
+          multiple={kind === 'remoteMultiple'}
+          seed={seed}
+          optionLabel={spec.optionLabel}
+          disabled={spec.disabled}
+          placeholder={placeholder}
+        />
+      ) : (
+        <Select mode={kind === 'remoteMultiple' ? 'multiple' : undefined} options={seed} disabled={spec.disabled} />
+      );
+    case 'textarea':
+      return <Input.TextArea rows={3} disabled={spec.disabled} />;
+    case 'password':
+      return <Input.Password autoComplete="new-password" disabled={spec.disabled} />;
+    case 'email':
+      return <Input type="email" disabled={spec.disabled} />;
+    case 'switch':
+      return <Switch disabled={spec.disabled} />;
+    case 'tags':
+      return (
+        <Select mode="tags" open={false} tokenSeparators={[',', ' ']} disabled={spec.disabled} suffixIcon={null} />
+      );
+    case 'number':
+      return (
+        <InputNumber min={meta.min_value} max={meta.max_value} disabled={spec.disabled} style={{ width: '100%' }} />
+      );
+    case 'phone':
+      return <PhoneInput asText={meta.type === 'string'} />;
+    default:
+      return <Input maxLength={meta.max_length} disabled={spec.disabled} />;
   }
 }
 
@@ -68,8 +105,15 @@ export function FormField({ name, meta, spec = {}, seed }: FormFieldProps) {
   const rules: FormRule[] = [];
   // List values are checked as arrays (a required rule types its value as a string by default).
   const many = ['list', 'm2m_related_field', 'multiple choice'].includes(meta.type);
-  if (meta.required) rules.push({ required: true, ...(many ? { type: 'array' as const } : {}), message: t('resource.form.required'), validateTrigger: typing ? 'onBlur' : 'onChange' });
-  if (kind === 'email') rules.push({ type: 'email', message: t('resource.form.invalidEmail'), validateTrigger: 'onBlur' });
+  if (meta.required)
+    rules.push({
+      required: true,
+      ...(many ? { type: 'array' as const } : {}),
+      message: t('resource.form.required'),
+      validateTrigger: typing ? 'onBlur' : 'onChange',
+    });
+  if (kind === 'email')
+    rules.push({ type: 'email', message: t('resource.form.invalidEmail'), validateTrigger: 'onBlur' });
   if (kind === 'json') {
     rules.push({
       validateTrigger: 'onBlur',
@@ -79,7 +123,7 @@ export function FormField({ name, meta, spec = {}, seed }: FormFieldProps) {
       message: t('resource.form.invalidJson'),
     });
   }
-  const label = spec.label ? t(spec.label) : meta.label ?? name;
+  const label = spec.label ? t(spec.label) : (meta.label ?? name);
   const help = spec.helpText ? t(spec.helpText) : meta.help_text;
   return (
     <Form.Item

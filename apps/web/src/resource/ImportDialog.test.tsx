@@ -12,12 +12,23 @@ vi.mock('../lib/http.ts', async (orig) => (await import('./testing/fakeHttp.ts')
 
 const onClose = vi.fn();
 const open = () =>
-  renderRoutes([{ path: '/', element: <ImportDialog open url={USERS_URL} canCreate canUpdate selected={[]} onClose={onClose} /> }] as RouteObject[], '/');
+  renderRoutes(
+    [
+      { path: '/', element: <ImportDialog open url={USERS_URL} canCreate canUpdate selected={[]} onClose={onClose} /> },
+    ] as RouteObject[],
+    '/',
+  );
 const fileInput = () => document.querySelector('input[type="file"]') as HTMLInputElement;
-const rowsWithStatus = (status: string) => document.querySelectorAll(`[data-testid="import-review"] tr[data-status="${status}"]`);
+const rowsWithStatus = (status: string) =>
+  document.querySelectorAll(`[data-testid="import-review"] tr[data-status="${status}"]`);
 
 const parsed = {
-  title: [['*Name', 'name'], ['*Username', 'username'], ['*Email', 'email'], ['Password', 'password']],
+  title: [
+    ['*Name', 'name'],
+    ['*Username', 'username'],
+    ['*Email', 'email'],
+    ['Password', 'password'],
+  ],
   data: [
     { name: 'A', username: 'a', email: 'a@example.com', password: 'Secret-1' },
     { name: 'B', username: 'b', email: 'not-an-email', password: '' },
@@ -30,7 +41,9 @@ beforeEach(() => {
   onClose.mockReset();
   on('POST', `${USERS_URL}render-to-json/`, parsed);
   on('POST', USERS_URL, (req: { body: Record<string, unknown> }) =>
-    req.body.email === 'not-an-email' ? fail(400, { email: ['Enter a valid email address.'] }) : { id: req.body.username, ...req.body },
+    req.body.email === 'not-an-email'
+      ? fail(400, { email: ['Enter a valid email address.'] })
+      : { id: req.body.username, ...req.body },
   );
 });
 
@@ -41,7 +54,11 @@ describe('the import dialog', () => {
     const big = new File(['a,b\n'], 'users.csv', { type: 'text/csv' });
     Object.defineProperty(big, 'size', { value: 31 * 1024 * 1024 });
     await user.upload(fileInput(), big);
-    expect(await screen.findByText('Only one csv or xlsx file of at most 30 MB can be imported', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
+    expect(
+      await screen.findByText('Only one csv or xlsx file of at most 30 MB can be imported', {
+        selector: '.ant-form-item-explain-error',
+      }),
+    ).toBeTruthy();
     expect(callsTo('POST', `${USERS_URL}render-to-json/`)).toHaveLength(0);
   });
 
@@ -75,7 +92,13 @@ describe('the import dialog', () => {
 
   it('updates rows with PATCH to their own URL in update mode', async () => {
     const user = userEvent.setup({ delay: null });
-    on('POST', `${USERS_URL}render-to-json/`, { title: [['ID', 'id'], ['*Name', 'name']], data: [{ id: 'u1', name: 'A2' }] });
+    on('POST', `${USERS_URL}render-to-json/`, {
+      title: [
+        ['ID', 'id'],
+        ['*Name', 'name'],
+      ],
+      data: [{ id: 'u1', name: 'A2' }],
+    });
     on('PATCH', `${USERS_URL}u1/`, { id: 'u1', name: 'A2' });
     open();
     await user.click(screen.getByRole('radio', { name: 'Update' }));

@@ -7,7 +7,16 @@ import { errorMessage } from './errorMessage.ts';
 import { download } from './exportUrl.ts';
 import { importContentType, importFormat, renderToJsonUrl, templateHref, type ImportMode } from './importFile.ts';
 import { encryptFields, SECRET_COLUMNS } from './secrets.ts';
-import { buttonOf, counts, createImport, flattenRowError, press, rowBody, type ImportRow, type ImportState } from './importMachine.ts';
+import {
+  buttonOf,
+  counts,
+  createImport,
+  flattenRowError,
+  press,
+  rowBody,
+  type ImportRow,
+  type ImportState,
+} from './importMachine.ts';
 import { runImport } from './importRunner.ts';
 import { ImportReviewTable } from './ImportReviewTable.tsx';
 import { detailUrl } from './resourceUrl.ts';
@@ -46,7 +55,12 @@ export function ImportDialog({ open, url, canCreate, canUpdate, selected, onClos
     taskRef.current = s;
     setTaskState(s);
   };
-  useEffect(() => () => { taskRef.current = null; }, []);
+  useEffect(
+    () => () => {
+      taskRef.current = null;
+    },
+    [],
+  );
 
   const reset = () => {
     setTask(null);
@@ -72,7 +86,9 @@ export function ImportDialog({ open, url, canCreate, canUpdate, selected, onClos
     setFileError(undefined);
     setParsing(true);
     try {
-      const parsed = await http.post<Parsed>(renderToJsonUrl(url), file, { headers: { 'Content-Type': importContentType(format) } });
+      const parsed = await http.post<Parsed>(renderToJsonUrl(url), file, {
+        headers: { 'Content-Type': importContentType(format) },
+      });
       setTitles(parsed.title);
       setTask(createImport(parsed.data));
     } catch (e) {
@@ -101,11 +117,18 @@ export function ImportDialog({ open, url, canCreate, canUpdate, selected, onClos
     running.current = true;
     void runImport({
       get: () => taskRef.current ?? { task: 'stopped', rows: [] },
-      set: (s) => { if (taskRef.current) setTask(s); },
+      set: (s) => {
+        if (taskRef.current) setTask(s);
+      },
       send,
-      describeError: (e) => (e instanceof HttpError && e.status === 400 ? flattenRowError(e.data, titles) || errorMessage(e, t) : errorMessage(e, t)),
+      describeError: (e) =>
+        e instanceof HttpError && e.status === 400
+          ? flattenRowError(e.data, titles) || errorMessage(e, t)
+          : errorMessage(e, t),
       sleep,
-    }).finally(() => { running.current = false; });
+    }).finally(() => {
+      running.current = false;
+    });
   };
 
   const button = task ? buttonOf(task) : null;
@@ -121,8 +144,12 @@ export function ImportDialog({ open, url, canCreate, canUpdate, selected, onClos
       footer={
         task ? (
           <Space>
-            <Button onClick={reset} disabled={task.task === 'started'}>{t('resource.import.back')}</Button>
-            <Button type="primary" onClick={onButton} data-testid="import-button">{t(`resource.import.${button}`)}</Button>
+            <Button onClick={reset} disabled={task.task === 'started'}>
+              {t('resource.import.back')}
+            </Button>
+            <Button type="primary" onClick={onButton} data-testid="import-button">
+              {t(`resource.import.${button}`)}
+            </Button>
           </Space>
         ) : (
           <Button onClick={close}>{t('resource.cancel')}</Button>
@@ -138,17 +165,40 @@ export function ImportDialog({ open, url, canCreate, canUpdate, selected, onClos
         <Form layout="horizontal" labelCol={{ span: 5 }} wrapperCol={{ span: 18 }}>
           <Form.Item label={t('resource.import.mode')}>
             <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as ImportMode)}>
-              <Radio value="create" disabled={!canCreate}>{t('resource.import.create')}</Radio>
-              <Radio value="update" disabled={!canUpdate}>{t('resource.import.update')}</Radio>
+              <Radio value="create" disabled={!canCreate}>
+                {t('resource.import.create')}
+              </Radio>
+              <Radio value="update" disabled={!canUpdate}>
+                {t('resource.import.update')}
+              </Radio>
             </Radio.Group>
           </Form.Item>
-          <Form.Item label={t('resource.import.template')} extra={mode === 'update' ? t('resource.import.updateTip') : undefined}>
+          <Form.Item
+            label={t('resource.import.template')}
+            extra={mode === 'update' ? t('resource.import.updateTip') : undefined}
+          >
             <Space>
-              <Button type="link" onClick={() => void downloadTemplate('csv').catch((e: unknown) => message.error(errorMessage(e, t)))} data-testid="template-csv">CSV</Button>
-              <Button type="link" onClick={() => void downloadTemplate('xlsx').catch((e: unknown) => message.error(errorMessage(e, t)))} data-testid="template-xlsx">Excel</Button>
+              <Button
+                type="link"
+                onClick={() => void downloadTemplate('csv').catch((e: unknown) => message.error(errorMessage(e, t)))}
+                data-testid="template-csv"
+              >
+                CSV
+              </Button>
+              <Button
+                type="link"
+                onClick={() => void downloadTemplate('xlsx').catch((e: unknown) => message.error(errorMessage(e, t)))}
+                data-testid="template-xlsx"
+              >
+                Excel
+              </Button>
             </Space>
           </Form.Item>
-          <Form.Item label={t('resource.import.file')} validateStatus={fileError ? 'error' : undefined} help={fileError}>
+          <Form.Item
+            label={t('resource.import.file')}
+            validateStatus={fileError ? 'error' : undefined}
+            help={fileError}
+          >
             <Upload.Dragger
               accept=".csv,.xlsx"
               maxCount={1}
@@ -159,7 +209,9 @@ export function ImportDialog({ open, url, canCreate, canUpdate, selected, onClos
                 return false;
               }}
             >
-              <p className="ant-upload-drag-icon"><InboxOutlined /></p>
+              <p className="ant-upload-drag-icon">
+                <InboxOutlined />
+              </p>
               <p className="ant-upload-text">{parsing ? t('resource.import.parsing') : t('resource.import.drop')}</p>
               <p className="ant-upload-hint">{t('resource.import.fileRule')}</p>
             </Upload.Dragger>

@@ -2,7 +2,15 @@ import { useState, type HTMLAttributes } from 'react';
 import { Progress, Radio, Table, Typography } from 'antd';
 import { CheckCircleFilled, ClockCircleOutlined, CloseCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { counts, filterRows, progressPercent, STATUS, type ImportRow, type ImportState, type RowFilter } from './importMachine.ts';
+import {
+  counts,
+  filterRows,
+  progressPercent,
+  STATUS,
+  type ImportRow,
+  type ImportState,
+  type RowFilter,
+} from './importMachine.ts';
 import { MASK } from './importFile.ts';
 import { SECRET_COLUMNS } from './secrets.ts';
 import { objectName } from './values.ts';
@@ -33,11 +41,19 @@ export function ImportReviewTable({ state, titles }: { state: ImportState; title
   const c = counts(state);
   const rows = filterRows(state, filter);
   const width = (field: string, label: string) =>
-    Math.min(180, Math.max(100, 10 * Math.max(label.length, ...state.rows.slice(0, 50).map((r) => cell(field, r[field]).length))));
+    Math.min(
+      180,
+      Math.max(100, 10 * Math.max(label.length, ...state.rows.slice(0, 50).map((r) => cell(field, r[field]).length))),
+    );
   return (
     <div data-testid="import-review">
       <Progress percent={progressPercent(state)} size="small" />
-      <Radio.Group value={filter} onChange={(e) => setFilter(e.target.value as RowFilter)} style={{ margin: '8px 0' }} size="small">
+      <Radio.Group
+        value={filter}
+        onChange={(e) => setFilter(e.target.value as RowFilter)}
+        style={{ margin: '8px 0' }}
+        size="small"
+      >
         <Radio.Button value="all">{t('resource.import.filterAll', { count: c.all })}</Radio.Button>
         <Radio.Button value="ok">{t('resource.import.filterOk', { count: c.ok })}</Radio.Button>
         <Radio.Button value="error">{t('resource.import.filterFailed', { count: c.error })}</Radio.Button>
@@ -50,7 +66,13 @@ export function ImportReviewTable({ state, titles }: { state: ImportState; title
         pagination={{ pageSize: 10, showSizeChanger: false, hideOnSinglePage: true }}
         scroll={{ x: 'max-content' }}
         columns={[
-          { key: STATUS, title: t('resource.import.status'), width: c.error ? 280 : 70, fixed: 'left', render: (_, r) => <StatusIcon row={r} /> },
+          {
+            key: STATUS,
+            title: t('resource.import.status'),
+            width: c.error ? 280 : 70,
+            fixed: 'left',
+            render: (_, r) => <StatusIcon row={r} />,
+          },
           ...titles.map(([label, field]) => ({
             key: field,
             title: label,
@@ -59,7 +81,9 @@ export function ImportReviewTable({ state, titles }: { state: ImportState; title
             render: (_: unknown, r: ImportRow) => cell(field, r[field]),
           })),
         ]}
-        onRow={(r) => ({ 'data-status': typeof r[STATUS] === 'object' ? 'error' : r[STATUS] }) as HTMLAttributes<HTMLElement>}
+        onRow={(r) =>
+          ({ 'data-status': typeof r[STATUS] === 'object' ? 'error' : r[STATUS] }) as HTMLAttributes<HTMLElement>
+        }
       />
     </div>
   );

@@ -1,6 +1,13 @@
 import type { ReactNode } from 'react';
 import { Button, Dropdown, Tooltip, type MenuProps } from 'antd';
-import { DownOutlined, ExportOutlined, ImportOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import {
+  DownOutlined,
+  ExportOutlined,
+  ImportOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import styles from './resource.module.css';
 
@@ -26,7 +33,17 @@ export interface ListToolbarProps {
   batchExtra?: { key: string; label: string; disabled?: boolean; onClick(): void }[];
 }
 
-function IconAction({ action, title, icon, testId }: { action: ToolbarAction; title: string; icon: ReactNode; testId: string }) {
+function IconAction({
+  action,
+  title,
+  icon,
+  testId,
+}: {
+  action: ToolbarAction;
+  title: string;
+  icon: ReactNode;
+  testId: string;
+}) {
   if (!action.has) return null;
   return (
     <Tooltip title={title}>
@@ -40,8 +57,25 @@ export function ListToolbar(p: ListToolbarProps) {
   const { t } = useTranslation();
   const more: MenuProps['items'] = [
     { key: 'label', type: 'group', label: t('resource.batch', { count: p.selectedCount }) },
-    ...(p.bulkDelete.has ? [{ key: 'bulkDelete', danger: true, label: t('resource.bulkDelete'), disabled: !p.bulkDelete.can || p.selectedCount === 0 }] : []),
-    ...(p.bulkUpdate.has ? [{ key: 'bulkUpdate', label: t('resource.bulkUpdate.action'), disabled: !p.bulkUpdate.can || p.selectedCount === 0 }] : []),
+    ...(p.bulkDelete.has
+      ? [
+          {
+            key: 'bulkDelete',
+            danger: true,
+            label: t('resource.bulkDelete'),
+            disabled: !p.bulkDelete.can || p.selectedCount === 0,
+          },
+        ]
+      : []),
+    ...(p.bulkUpdate.has
+      ? [
+          {
+            key: 'bulkUpdate',
+            label: t('resource.bulkUpdate.action'),
+            disabled: !p.bulkUpdate.can || p.selectedCount === 0,
+          },
+        ]
+      : []),
     ...(p.batchExtra ?? []).map((x) => ({ key: x.key, label: x.label, disabled: x.disabled || p.selectedCount === 0 })),
   ];
   const hasMore = p.bulkDelete.has || p.bulkUpdate.has || Boolean(p.batchExtra?.length);
@@ -54,15 +88,18 @@ export function ListToolbar(p: ListToolbarProps) {
     <div className={styles.toolbar}>
       <div className={styles.toolbarSide}>
         {p.create.has && (
-          <Button type="primary" icon={<PlusOutlined />} disabled={!p.create.can} onClick={p.create.onClick} data-testid="list-create">
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            disabled={!p.create.can}
+            onClick={p.create.onClick}
+            data-testid="list-create"
+          >
             {t('resource.create')}
           </Button>
         )}
         {hasMore && (
-          <Dropdown
-            trigger={['click']}
-            menu={{ items: more, onClick: ({ key }) => onMenu(key) }}
-          >
+          <Dropdown trigger={['click']} menu={{ items: more, onClick: ({ key }) => onMenu(key) }}>
             <Button data-testid="list-more">
               {t('resource.moreActions')} <DownOutlined />
             </Button>
@@ -71,9 +108,24 @@ export function ListToolbar(p: ListToolbarProps) {
       </div>
       <div className={styles.toolbarSide}>
         {p.filters}
-        <IconAction action={p.columns} title={t('resource.columns.title')} icon={<SettingOutlined />} testId="list-columns" />
-        <IconAction action={p.importing} title={t('resource.import.title')} icon={<ImportOutlined />} testId="list-import" />
-        <IconAction action={p.exporting} title={t('resource.export.title')} icon={<ExportOutlined />} testId="list-export" />
+        <IconAction
+          action={p.columns}
+          title={t('resource.columns.title')}
+          icon={<SettingOutlined />}
+          testId="list-columns"
+        />
+        <IconAction
+          action={p.importing}
+          title={t('resource.import.title')}
+          icon={<ImportOutlined />}
+          testId="list-import"
+        />
+        <IconAction
+          action={p.exporting}
+          title={t('resource.export.title')}
+          icon={<ExportOutlined />}
+          testId="list-export"
+        />
         <IconAction action={p.refresh} title={t('resource.refresh')} icon={<ReloadOutlined />} testId="list-refresh" />
       </div>
     </div>

@@ -36,7 +36,12 @@ export function PhoneInput({ value, onChange, asText, id }: PhoneInputProps) {
   };
   return (
     <Space.Compact style={{ width: '100%' }}>
-      <Select style={{ width: 100 }} value={code} options={CODES.map((c) => ({ value: c, label: c }))} onChange={(c) => emit({ code: c, phone })} />
+      <Select
+        style={{ width: 100 }}
+        value={code}
+        options={CODES.map((c) => ({ value: c, label: c }))}
+        onChange={(c) => emit({ code: c, phone })}
+      />
       <Input id={id} value={phone} onChange={(e) => emit({ code, phone: e.target.value.trim() })} />
     </Space.Compact>
   );

@@ -26,7 +26,17 @@ export interface RelationCardProps {
 }
 
 /** A related set on a detail page (console-reference §2.7 `RelationCard`): choose and add, or remove one. */
-export function RelationCard({ title, items, url, optionLabel, disabled, onAdd, onRemove, testId, texts }: RelationCardProps) {
+export function RelationCard({
+  title,
+  items,
+  url,
+  optionLabel,
+  disabled,
+  onAdd,
+  onRemove,
+  testId,
+  texts,
+}: RelationCardProps) {
   const { t } = useTranslation();
   const [chosen, setChosen] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -43,9 +53,25 @@ export function RelationCard({ title, items, url, optionLabel, disabled, onAdd, 
       {!disabled && (
         <div className={styles.picker}>
           <div>
-            <RemoteSelect url={url} multiple value={chosen} optionLabel={optionLabel} onChange={(v) => setChosen((v as string[] | null) ?? [])} />
+            <RemoteSelect
+              url={url}
+              multiple
+              value={chosen}
+              optionLabel={optionLabel}
+              onChange={(v) => setChosen((v as string[] | null) ?? [])}
+            />
           </div>
-          <Button type="primary" disabled={!chosen.length} loading={busy} onClick={() => void run(async () => { await onAdd(chosen); setChosen([]); })}>
+          <Button
+            type="primary"
+            disabled={!chosen.length}
+            loading={busy}
+            onClick={() =>
+              void run(async () => {
+                await onAdd(chosen);
+                setChosen([]);
+              })
+            }
+          >
             {t(texts.add)}
           </Button>
         </div>
@@ -56,13 +82,29 @@ export function RelationCard({ title, items, url, optionLabel, disabled, onAdd, 
           dataSource={items}
           renderItem={(item) => (
             <List.Item
-              actions={disabled ? [] : [<Button key="rm" size="small" danger icon={<DeleteOutlined />} aria-label={t(texts.remove)} disabled={busy} onClick={() => void run(() => onRemove(item.id))} />]}
+              actions={
+                disabled
+                  ? []
+                  : [
+                      <Button
+                        key="rm"
+                        size="small"
+                        danger
+                        icon={<DeleteOutlined />}
+                        aria-label={t(texts.remove)}
+                        disabled={busy}
+                        onClick={() => void run(() => onRemove(item.id))}
+                      />,
+                    ]
+              }
             >
               {item.label}
             </List.Item>
           )}
         />
-      ) : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />}
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+      )}
     </Card>
   );
 }

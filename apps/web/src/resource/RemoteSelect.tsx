@@ -33,7 +33,17 @@ const defaultLabel: OptionLabel = (o) => objectName(o);
  * A select over a list URL (console-reference §2.8): remote search, 10 per page, more on scroll,
  * tags collapse past 10; it disables itself when the server answers 403.
  */
-export function RemoteSelect({ url, multiple, value, onChange, seed = [], optionLabel = defaultLabel, disabled, placeholder, id }: RemoteSelectProps) {
+export function RemoteSelect({
+  url,
+  multiple,
+  value,
+  onChange,
+  seed = [],
+  optionLabel = defaultLabel,
+  disabled,
+  placeholder,
+  id,
+}: RemoteSelectProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
@@ -44,7 +54,10 @@ export function RemoteSelect({ url, multiple, value, onChange, seed = [], option
 
   const query = useInfiniteQuery({
     queryKey: ['remote-options', url, search],
-    queryFn: ({ pageParam }) => http.get<Page<ResourceObject> | ResourceObject[]>(url, { params: { search, offset: pageParam, limit: PAGE_SIZE } }),
+    queryFn: ({ pageParam }) =>
+      http.get<Page<ResourceObject> | ResourceObject[]>(url, {
+        params: { search, offset: pageParam, limit: PAGE_SIZE },
+      }),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {
       if (Array.isArray(last)) return undefined;
@@ -59,7 +72,8 @@ export function RemoteSelect({ url, multiple, value, onChange, seed = [], option
     const out = new Map<string, SelectOption>();
     for (const o of seed) out.set(o.value, o);
     for (const page of query.data?.pages ?? []) {
-      for (const row of Array.isArray(page) ? page : page.results) out.set(String(row.id), { value: String(row.id), label: optionLabel(row) });
+      for (const row of Array.isArray(page) ? page : page.results)
+        out.set(String(row.id), { value: String(row.id), label: optionLabel(row) });
     }
     return [...out.values()];
   }, [seed, query.data, optionLabel]);
@@ -79,7 +93,8 @@ export function RemoteSelect({ url, multiple, value, onChange, seed = [], option
       maxTagCount={10}
       onPopupScroll={(e) => {
         const el = e.currentTarget;
-        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 40 && query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
+        if (el.scrollTop + el.clientHeight >= el.scrollHeight - 40 && query.hasNextPage && !query.isFetchingNextPage)
+          void query.fetchNextPage();
       }}
       data-forbidden={forbidden || undefined}
     />

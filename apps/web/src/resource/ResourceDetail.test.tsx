@@ -17,13 +17,20 @@ const pages = userPages({
   form: { groups: [] },
   detail: {
     tabs: [
-      { name: 'UserInfo', title: 'users.tab.UserInfo', render: (u, { meta }) => <DetailCard title="users.card.basic" object={u} meta={meta} fields={['username', 'source', 'groups']} /> },
+      {
+        name: 'UserInfo',
+        title: 'users.tab.UserInfo',
+        render: (u, { meta }) => (
+          <DetailCard title="users.card.basic" object={u} meta={meta} fields={['username', 'source', 'groups']} />
+        ),
+      },
       { name: 'Second', title: 'users.tab.GroupUser', render: () => <p>second tab</p> },
     ],
   },
 });
 const routes = [{ path: '/console/users', children: [resourceRoute(pages)] }] as RouteObject[];
-const open = (query = '', opts?: RenderOptions) => renderRoutes(routes, `/console/users/users/${alice.id}${query}`, opts);
+const open = (query = '', opts?: RenderOptions) =>
+  renderRoutes(routes, `/console/users/users/${alice.id}${query}`, opts);
 const activeTab = () => document.querySelector('.ant-tabs-tab-active')?.textContent;
 
 beforeEach(() => {
@@ -32,7 +39,13 @@ beforeEach(() => {
   on('OPTIONS', USERS_URL, usersMeta);
   on('GET', `${USERS_URL}${alice.id}/`, alice);
   on('GET', '/api/v1/audits/activities/', [
-    { id: 'a1', timestamp: '2024-03-06 10:00:00', content: 'admin updated user Alice', detail_url: '/api/v1/audits/operate-logs/o1/?type=action_detail', r_type: 'O' },
+    {
+      id: 'a1',
+      timestamp: '2024-03-06 10:00:00',
+      content: 'admin updated user Alice',
+      detail_url: '/api/v1/audits/operate-logs/o1/?type=action_detail',
+      r_type: 'O',
+    },
   ]);
   on('GET', '/api/v1/audits/operate-logs/o1/', { diff: [{ field: 'Name', before: 'Alice', after: 'Alice Liddell' }] });
 });

@@ -49,7 +49,17 @@ export function detailTitle(kind: string, name: string): string {
 }
 
 /** A detail page (console-reference §2.7): back, title, Update and Delete, tabs with an Activity tab. */
-export function ResourceDetail({ url, id, kind, tabs, hasActivity = true, getObjectName, canUpdate, canDelete, ...permOpts }: ResourceDetailProps) {
+export function ResourceDetail({
+  url,
+  id,
+  kind,
+  tabs,
+  hasActivity = true,
+  getObjectName,
+  canUpdate,
+  canDelete,
+  ...permOpts
+}: ResourceDetailProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -68,7 +78,12 @@ export function ResourceDetail({ url, id, kind, tabs, hasActivity = true, getObj
   if (object.isPending || meta.isPending) return <Spin />;
   if (object.error) {
     const lost = object.error instanceof HttpError && object.error.status === 404;
-    return <Result status={lost ? '404' : 'error'} title={lost ? t('resource.detail.lost') : errorMessage(object.error, t)} />;
+    return (
+      <Result
+        status={lost ? '404' : 'error'}
+        title={lost ? t('resource.detail.lost') : errorMessage(object.error, t)}
+      />
+    );
   }
   const obj = object.data;
   const name = getObjectName?.(obj) ?? objectName(obj.name ?? obj.hostname ?? obj.id);
@@ -80,17 +95,32 @@ export function ResourceDetail({ url, id, kind, tabs, hasActivity = true, getObj
     <div data-testid="resource-detail">
       <div className={styles.detailHeader}>
         <Space>
-          <Button icon={<ArrowLeftOutlined />} disabled={!canGoBack} onClick={() => navigate(-1)} aria-label={t('resource.back')} />
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="detail-title">{detailTitle(t(kind), name)}</Typography.Title>
+          <Button
+            icon={<ArrowLeftOutlined />}
+            disabled={!canGoBack}
+            onClick={() => navigate(-1)}
+            aria-label={t('resource.back')}
+          />
+          <Typography.Title level={4} style={{ margin: 0 }} data-testid="detail-title">
+            {detailTitle(t(kind), name)}
+          </Typography.Title>
         </Space>
         <Space>
           {paths && perms.canUpdate && (canUpdate?.(obj) ?? true) && (
-            <Button type="primary" icon={<EditOutlined />} onClick={() => navigate({ pathname: paths.update(id), search: location.search })}>
+            <Button
+              type="primary"
+              icon={<EditOutlined />}
+              onClick={() => navigate({ pathname: paths.update(id), search: location.search })}
+            >
               {t('resource.update')}
             </Button>
           )}
           {perms.may.delete && (canDelete?.(obj) ?? true) && (
-            <Button danger icon={<DeleteOutlined />} onClick={() => confirmDelete(obj, () => paths && navigate(paths.list))}>
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              onClick={() => confirmDelete(obj, () => paths && navigate(paths.list))}
+            >
               {t('resource.delete.action')}
             </Button>
           )}
@@ -100,8 +130,14 @@ export function ResourceDetail({ url, id, kind, tabs, hasActivity = true, getObj
         activeKey={active}
         onChange={setActive}
         items={[
-          ...visible.map((tab) => ({ key: tab.name, label: t(tab.title), children: tab.render(obj, { meta: getMeta, reload }) })),
-          ...(withActivity ? [{ key: ACTIVITY_TAB, label: t('resource.activity.tab'), children: <ActivityTimeline resourceId={id} /> }] : []),
+          ...visible.map((tab) => ({
+            key: tab.name,
+            label: t(tab.title),
+            children: tab.render(obj, { meta: getMeta, reload }),
+          })),
+          ...(withActivity
+            ? [{ key: ACTIVITY_TAB, label: t('resource.activity.tab'), children: <ActivityTimeline resourceId={id} /> }]
+            : []),
         ]}
       />
     </div>

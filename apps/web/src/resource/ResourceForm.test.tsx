@@ -30,7 +30,13 @@ beforeEach(() => {
   resetHttp();
   on('OPTIONS', USERS_URL, usersMeta);
   on('GET', USERS_URL, { count: 0, results: [] });
-  on('GET', '/api/v1/users/groups/', { count: 2, results: [{ id: 'g1', name: 'Ops' }, { id: 'g2', name: 'Dev' }] });
+  on('GET', '/api/v1/users/groups/', {
+    count: 2,
+    results: [
+      { id: 'g1', name: 'Ops' },
+      { id: 'g2', name: 'Dev' },
+    ],
+  });
   on('GET', `${USERS_URL}${alice.id}/`, alice);
 });
 
@@ -61,7 +67,12 @@ describe('the resource form', () => {
 
   it('puts each 400 message on its field, joined with "; ", and the other messages above the form', async () => {
     on('POST', USERS_URL, () =>
-      fail(400, { email: ['Enter a valid email address.', 'This email is already used.'], username: ['Exists'], non_field_errors: ['Please save in a org'], phone: { phone: ['Invalid phone'] } }),
+      fail(400, {
+        email: ['Enter a valid email address.', 'This email is already used.'],
+        username: ['Exists'],
+        non_field_errors: ['Please save in a org'],
+        phone: { phone: ['Invalid phone'] },
+      }),
     );
     open('/console/users/users/create');
     const user = await fillNewUser();
@@ -82,9 +93,18 @@ describe('the resource form', () => {
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect((await screen.findByTestId('form-success')).textContent).toBe('Carol created');
     expect(callsTo('POST', USERS_URL)[0]!.body).toEqual({
-      name: 'Carol', username: 'carol', email: 'carol@example.com', password: 'S3cret-pass', source: 'ldap', groups: [],
+      name: 'Carol',
+      username: 'carol',
+      email: 'carol@example.com',
+      password: 'S3cret-pass',
+      source: 'ldap',
+      groups: [],
     });
-    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/console/users/users/?order=-date_updated'));
+    await waitFor(() =>
+      expect(router.state.location.pathname + router.state.location.search).toBe(
+        '/console/users/users/?order=-date_updated',
+      ),
+    );
   });
 
   it('stays on the page and empties the form after "Save and add another"', async () => {
@@ -113,7 +133,13 @@ describe('the resource form', () => {
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect((await screen.findByTestId('form-success')).textContent).toBe('Alice Liddell updated');
     const body = callsTo('PUT', `${USERS_URL}${alice.id}/`)[0]!.body as Record<string, unknown>;
-    expect(body).toMatchObject({ name: 'Alice Liddell', comment: 'On call', source: 'local', groups: ['g1', 'g2'], is_active: true });
+    expect(body).toMatchObject({
+      name: 'Alice Liddell',
+      comment: 'On call',
+      source: 'local',
+      groups: ['g1', 'g2'],
+      is_active: true,
+    });
     expect(body).not.toHaveProperty('password');
   });
 
@@ -133,7 +159,9 @@ describe('the resource form', () => {
   });
 
   it('disables a select whose options the server refuses with 403', async () => {
-    on('GET', '/api/v1/users/groups/', () => fail(403, { detail: 'You do not have permission to perform this action.' }));
+    on('GET', '/api/v1/users/groups/', () =>
+      fail(403, { detail: 'You do not have permission to perform this action.' }),
+    );
     open('/console/users/users/create');
     await screen.findByText('Account');
     await waitFor(() => expect(itemOf('Groups').querySelector('.ant-select-disabled')).toBeTruthy());

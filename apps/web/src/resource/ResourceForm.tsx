@@ -48,7 +48,17 @@ export interface ResourceFormProps {
  * The create/update page body (console-reference §2.6): field groups over `actions.POST|PUT`,
  * POST on create and PUT on update, clone_from, 400 errors on their fields, then back to the list.
  */
-export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanValues, encryptedFields = ENCRYPTED_FIELDS, successRoute, afterGetFormValue }: ResourceFormProps) {
+export function ResourceForm({
+  url,
+  id,
+  groups,
+  fieldsMeta = {},
+  initial,
+  cleanValues,
+  encryptedFields = ENCRYPTED_FIELDS,
+  successRoute,
+  afterGetFormValue,
+}: ResourceFormProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -57,14 +67,16 @@ export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanV
   const [params] = useSearchParams();
   const cloneFrom = id ? null : params.get('clone_from');
   const isRootOrg = useAppStore((s) => s.currentOrg?.id === ROOT_ORG_ID);
-  const hasValidLicense = useAppStore((s) => Boolean(s.publicSettings?.XPACK_ENABLED && s.publicSettings.XPACK_LICENSE_IS_VALID));
+  const hasValidLicense = useAppStore((s) =>
+    Boolean(s.publicSettings?.XPACK_ENABLED && s.publicSettings.XPACK_LICENSE_IS_VALID),
+  );
   const ctx: FormContext = { isCreate: !id, isUpdate: Boolean(id), isRootOrg, hasValidLicense };
 
   const meta = useResourceMeta(url);
   const source = useResourceObject(url, id ?? cloneFrom);
   const writeMeta: FieldMetaMap = useMemo(() => {
     const actions = meta.data?.actions;
-    return (id ? actions?.PUT ?? actions?.POST : actions?.POST) ?? {};
+    return (id ? (actions?.PUT ?? actions?.POST) : actions?.POST) ?? {};
   }, [meta.data, id]);
 
   const [form] = Form.useForm<Values>();
@@ -83,7 +95,11 @@ export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanV
 
   const initialValues = useMemo(
     () => {
-      const values = { ...toFormValues(undefined, writeMeta, allFields), ...initial, ...(object ? toFormValues(object, writeMeta, allFields) : {}) };
+      const values = {
+        ...toFormValues(undefined, writeMeta, allFields),
+        ...initial,
+        ...(object ? toFormValues(object, writeMeta, allFields) : {}),
+      };
       return afterGetFormValue ? afterGetFormValue(values, object) : values;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- allFields and initial are declarations, fixed per page
@@ -95,7 +111,9 @@ export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanV
   const loadError = meta.error ?? source.error;
   if (loadError) {
     const lost = loadError instanceof HttpError && loadError.status === 404;
-    return <Result status={lost ? '404' : 'error'} title={lost ? t('resource.detail.lost') : errorMessage(loadError, t)} />;
+    return (
+      <Result status={lost ? '404' : 'error'} title={lost ? t('resource.detail.lost') : errorMessage(loadError, t)} />
+    );
   }
 
   const submit = async (stay: boolean) => {
@@ -112,11 +130,17 @@ export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanV
     setSubmitting(true);
     setTopErrors([]);
     try {
-      const saved = id ? await http.put<ResourceObject>(detailUrl(url, id), body) : await http.post<ResourceObject>(url, body);
+      const saved = id
+        ? await http.put<ResourceObject>(detailUrl(url, id), body)
+        : await http.post<ResourceObject>(url, body);
       await queryClient.invalidateQueries({ queryKey: ['resource-list'] });
       const name = objectName(saved?.name ?? saved?.hostname ?? body.name ?? '');
       const link = paths && saved?.id ? <a onClick={() => navigate(paths.detail(saved.id))}>{name}</a> : name;
-      void message.success(<span data-testid="form-success">{link} {t(id ? 'resource.form.updated' : 'resource.form.created')}</span>);
+      void message.success(
+        <span data-testid="form-success">
+          {link} {t(id ? 'resource.form.updated' : 'resource.form.created')}
+        </span>,
+      );
       if (stay) form.resetFields();
       else if (successRoute && saved) setTimeout(() => navigate(successRoute(saved, ctx)), 100);
       else if (paths) setTimeout(() => navigate(`${paths.list}?order=-date_updated`), 100);
@@ -135,24 +159,58 @@ export function ResourceForm({ url, id, groups, fieldsMeta = {}, initial, cleanV
   return (
     <Card data-testid="resource-form">
       {topErrors.length > 0 && (
-        <Alert type="error" showIcon style={{ marginBottom: 16 }} title={topErrors.map((m, i) => <div key={i}>{m}</div>)} data-testid="form-errors" />
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={topErrors.map((m, i) => (
+            <div key={i}>{m}</div>
+          ))}
+          data-testid="form-errors"
+        />
       )}
-      <Form form={form} layout="horizontal" labelCol={{ span: 4 }} wrapperCol={{ span: 14 }} initialValues={initialValues} scrollToFirstError>
+      <Form
+        form={form}
+        layout="horizontal"
+        labelCol={{ span: 4 }}
+        wrapperCol={{ span: 14 }}
+        initialValues={initialValues}
+        scrollToFirstError
+      >
         {groups.map((g) => {
           const fields = g.fields.filter(visible);
           if (!fields.length) return null;
           return (
             <Fragment key={g.title}>
-              <Typography.Title level={5} className={styles.formGroup}>{t(g.title)}</Typography.Title>
-              {fields.map((f) => <FormField key={f} name={f} meta={writeMeta[f]!} spec={fieldsMeta[f]} seed={seeds[f]} />)}
+              <Typography.Title level={5} className={styles.formGroup}>
+                {t(g.title)}
+              </Typography.Title>
+              {fields.map((f) => (
+                <FormField key={f} name={f} meta={writeMeta[f]!} spec={fieldsMeta[f]} seed={seeds[f]} />
+              ))}
             </Fragment>
           );
         })}
         <Form.Item wrapperCol={{ offset: 4, span: 14 }}>
           <div className={styles.formActions}>
-            {id && <Button onClick={() => { form.resetFields(); setTopErrors([]); }}>{t('resource.form.reset')}</Button>}
-            {!id && <Button loading={submitting} onClick={() => void submit(true)}>{t('resource.form.saveAndContinue')}</Button>}
-            <Button type="primary" loading={submitting} onClick={() => void submit(false)}>{t('resource.form.submit')}</Button>
+            {id && (
+              <Button
+                onClick={() => {
+                  form.resetFields();
+                  setTopErrors([]);
+                }}
+              >
+                {t('resource.form.reset')}
+              </Button>
+            )}
+            {!id && (
+              <Button loading={submitting} onClick={() => void submit(true)}>
+                {t('resource.form.saveAndContinue')}
+              </Button>
+            )}
+            <Button type="primary" loading={submitting} onClick={() => void submit(false)}>
+              {t('resource.form.submit')}
+            </Button>
           </div>
         </Form.Item>
       </Form>

@@ -15,7 +15,9 @@ function TagsInput({ value = [], onChange }: { value?: string[]; onChange?(v: st
   return (
     <div data-testid="custom-groups">
       {value.join('|')}
-      <button type="button" onClick={() => onChange?.([...value, 'g9'])}>more</button>
+      <button type="button" onClick={() => onChange?.([...value, 'g9'])}>
+        more
+      </button>
     </div>
   );
 }
@@ -30,7 +32,10 @@ const pages = userPages({
   },
   detail: { tabs: [] },
 });
-const routes = [{ path: '/console/users', children: [resourceRoute(pages)] }, { path: '/elsewhere', element: <div>elsewhere</div> }] as RouteObject[];
+const routes = [
+  { path: '/console/users', children: [resourceRoute(pages)] },
+  { path: '/elsewhere', element: <div>elsewhere</div> },
+] as RouteObject[];
 
 beforeEach(() => {
   resetHttp();
@@ -57,7 +62,9 @@ describe('resource form hooks', () => {
   it('adjusts loaded values with afterGetFormValue and goes where successRoute says after an update', async () => {
     const { router } = renderRoutes(routes, `/console/users/users/${alice.id}/update`);
     const user = userEvent.setup({ delay: null });
-    await waitFor(() => expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe(`${String(alice.name)}!`));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe(`${String(alice.name)}!`),
+    );
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/console/users/users/${alice.id}`));
   });

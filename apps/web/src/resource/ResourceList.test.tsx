@@ -15,7 +15,12 @@ const pages = (list: ResourcePagesConfig['list'] = {}): ResourcePagesConfig => (
   path: 'users',
   routeName: 'User',
   url: USERS_URL,
-  titles: { list: 'users.route.UserList', create: 'users.route.UserCreate', update: 'users.route.UserUpdate', detail: 'users.route.UserDetail' },
+  titles: {
+    list: 'users.route.UserList',
+    create: 'users.route.UserCreate',
+    update: 'users.route.UserUpdate',
+    detail: 'users.route.UserDetail',
+  },
   kind: 'users.kind.User',
   list: { name: 'TestUsers', columnsExclude: ['comment'], ...list },
   form: { groups: [] },
@@ -24,7 +29,11 @@ const pages = (list: ResourcePagesConfig['list'] = {}): ResourcePagesConfig => (
 const open = (at = '/console/users/users/', opts?: RenderOptions, list?: ResourcePagesConfig['list']) =>
   renderRoutes([{ path: '/console/users', children: [resourceRoute(pages(list))] }] as RouteObject[], at, opts);
 
-const headers = () => screen.getAllByRole('columnheader').map((th) => th.textContent?.trim()).filter(Boolean);
+const headers = () =>
+  screen
+    .getAllByRole('columnheader')
+    .map((th) => th.textContent?.trim())
+    .filter(Boolean);
 const row = (name: string) => screen.getByRole('link', { name }).closest('tr')!;
 
 beforeEach(() => {
@@ -32,7 +41,9 @@ beforeEach(() => {
   on('OPTIONS', USERS_URL, usersMeta);
   on('GET', USERS_URL, (req: { query: URLSearchParams }) => {
     const search = req.query.get('search');
-    const rows = [alice, bob].filter((u) => !search || search.split(',').some((s) => u.username!.toString().includes(s)));
+    const rows = [alice, bob].filter(
+      (u) => !search || search.split(',').some((s) => u.username!.toString().includes(s)),
+    );
     return { count: rows.length, results: rows };
   });
 });
@@ -42,14 +53,26 @@ describe('the list table', () => {
     open();
     await screen.findByRole('link', { name: 'Alice Liddell' });
     expect(callsTo('OPTIONS', USERS_URL)[0]!.url).toBe(`${USERS_URL}?draw=1&display=1`);
-    expect(headers()).toEqual(['ID', 'Name', 'Username', 'Email', 'Source', 'Groups', 'Active', 'Date joined', 'Actions']);
+    expect(headers()).toEqual([
+      'ID',
+      'Name',
+      'Username',
+      'Email',
+      'Source',
+      'Groups',
+      'Active',
+      'Date joined',
+      'Actions',
+    ]);
     const cells = within(row('Alice Liddell'));
     expect(cells.getByText('Local')).toBeTruthy();
     expect(cells.getByText('Ops, Dev')).toBeTruthy();
     expect(cells.getByLabelText('Yes')).toBeTruthy();
     expect(cells.getByText(/2024/)).toBeTruthy();
     expect(within(row('Bob')).getByLabelText('No')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Alice Liddell' }).getAttribute('href')).toBe(`/console/users/users/${alice.id}`);
+    expect(screen.getByRole('link', { name: 'Alice Liddell' }).getAttribute('href')).toBe(
+      `/console/users/users/${alice.id}`,
+    );
     const list = callsTo('GET', USERS_URL)[0]!.query;
     expect(Object.fromEntries(list)).toEqual({ display: '1', draw: '1', offset: '0', limit: '15' });
   });
@@ -65,7 +88,16 @@ describe('the list table', () => {
     await user.click(within(dialog).getByRole('checkbox', { name: 'Email' }));
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(headers()).not.toContain('Email'));
-    expect(JSON.parse(localStorage.getItem('tableConfig')!).TestUsers.showColumns).toEqual(['id', 'name', 'username', 'source', 'groups', 'is_active', 'date_joined', 'actions']);
+    expect(JSON.parse(localStorage.getItem('tableConfig')!).TestUsers.showColumns).toEqual([
+      'id',
+      'name',
+      'username',
+      'source',
+      'groups',
+      'is_active',
+      'date_joined',
+      'actions',
+    ]);
 
     first.unmount();
     open();
@@ -164,7 +196,9 @@ describe('search tags', () => {
 describe('actions', () => {
   it('asks before deleting a row by name and shows the server reason when it fails', async () => {
     const user = userEvent.setup({ delay: null });
-    on('DELETE', `${USERS_URL}${alice.id}/`, () => fail(400, { detail: 'Is referenced by other objects and cannot be deleted', code: 'referenced_by_others' }));
+    on('DELETE', `${USERS_URL}${alice.id}/`, () =>
+      fail(400, { detail: 'Is referenced by other objects and cannot be deleted', code: 'referenced_by_others' }),
+    );
     open();
     await screen.findByRole('link', { name: 'Alice Liddell' });
     await user.click(within(row('Alice Liddell')).getByRole('button', { name: /More/ }));
@@ -219,7 +253,10 @@ describe('actions', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Comment' }), 'on leave');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Bulk update success')).toBeTruthy();
-    expect(callsTo('PATCH', USERS_URL)[0]!.body).toEqual([{ id: alice.id, comment: 'on leave' }, { id: bob.id, comment: 'on leave' }]);
+    expect(callsTo('PATCH', USERS_URL)[0]!.body).toEqual([
+      { id: alice.id, comment: 'on leave' },
+      { id: bob.id, comment: 'on leave' },
+    ]);
   });
 
   it('leaves out the actions whose permission is missing', async () => {

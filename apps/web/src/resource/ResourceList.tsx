@@ -8,7 +8,14 @@ import { useAppStore } from '../app/store.ts';
 import { http } from '../lib/http.ts';
 import { BulkUpdateDialog } from './BulkUpdateDialog.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
-import { ACTIONS, buildColumns, lockedColumns, shownColumns, type ColumnsConfig, type DisplayContext } from './columns.ts';
+import {
+  ACTIONS,
+  buildColumns,
+  lockedColumns,
+  shownColumns,
+  type ColumnsConfig,
+  type DisplayContext,
+} from './columns.ts';
 import { DateRangeFilter } from './DateRangeFilter.tsx';
 import { errorMessage } from './errorMessage.ts';
 import { ExportDialog } from './ExportDialog.tsx';
@@ -44,7 +51,12 @@ export interface HeaderActionsConfig {
   /** Replaces "go to the create page" (e.g. a picker first). */
   onCreate?(): void;
   /** More batch actions on the selected rows. */
-  batchExtra?: { key: string; label: string; has?: boolean; onClick(rows: ResourceObject[], reload: () => void): void }[];
+  batchExtra?: {
+    key: string;
+    label: string;
+    has?: boolean;
+    onClick(rows: ResourceObject[], reload: () => void): void;
+  }[];
 }
 
 export interface RowActionsConfig {
@@ -53,7 +65,11 @@ export interface RowActionsConfig {
   hasClone?: boolean;
   canUpdate?(row: ResourceObject, ctx: RowContext): boolean;
   canDelete?(row: ResourceObject, ctx: RowContext): boolean;
-  extra?: (Omit<RowAction, 'has' | 'can' | 'order' | 'onClick'> & { order?: number; has?(row: ResourceObject): boolean; onClick(row: ResourceObject, reload: () => void): void })[];
+  extra?: (Omit<RowAction, 'has' | 'can' | 'order' | 'onClick'> & {
+    order?: number;
+    has?(row: ResourceObject): boolean;
+    onClick(row: ResourceObject, reload: () => void): void;
+  })[];
 }
 
 /** A list declaration (console-reference §2.2 `tableConfig` and `headerActions`). */
@@ -88,29 +104,43 @@ export function ResourceList(props: ResourceListProps) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const scopePaths = useResourcePaths();
-  const paths = props.paths === undefined ? scopePaths : props.paths ?? undefined;
+  const paths = props.paths === undefined ? scopePaths : (props.paths ?? undefined);
   const perms = useResourcePerms(url, props);
   const profile = useAppStore((s) => s.profile);
-  const hasValidLicense = useAppStore((s) => Boolean(s.publicSettings?.XPACK_ENABLED && s.publicSettings.XPACK_LICENSE_IS_VALID));
+  const hasValidLicense = useAppStore((s) =>
+    Boolean(s.publicSettings?.XPACK_ENABLED && s.publicSettings.XPACK_LICENSE_IS_VALID),
+  );
   const ctx: RowContext = { isRootOrg: perms.isRootOrg, hasValidLicense, profile };
   const meta = useResourceMeta(url, { draw: true });
   const getMeta = useMemo(() => meta.data?.actions?.GET ?? {}, [meta.data]);
-  const columns = useMemo(() => buildColumns(getMeta, props, ctx), [getMeta, props, ctx.isRootOrg, ctx.hasValidLicense]); // eslint-disable-line react-hooks/exhaustive-deps
+  const columns = useMemo(
+    () => buildColumns(getMeta, props, ctx),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- ctx is rebuilt every render; its two flags are the deps
+    [getMeta, props, ctx.isRootOrg, ctx.hasValidLicense],
+  );
   const key = tableKey(props.name, url);
   const [stored, setStored] = useState(() => readShownColumns(key));
   const shown = shownColumns(columns, props, stored);
   const yes = t('resource.yes');
   const no = t('resource.no');
-  const options = useMemo(() => filterOptions(getMeta, [yes, no], { exclude: props.searchExclude }), [getMeta, yes, no, props.searchExclude]);
-  const state = useListState({ options, urlQuery: Boolean(props.urlQuery), hasDatePicker: Boolean(props.hasDatePicker), extraQuery: props.extraQuery });
+  const options = useMemo(
+    () => filterOptions(getMeta, [yes, no], { exclude: props.searchExclude }),
+    [getMeta, yes, no, props.searchExclude],
+  );
+  const state = useListState({
+    options,
+    urlQuery: Boolean(props.urlQuery),
+    hasDatePicker: Boolean(props.hasDatePicker),
+    extraQuery: props.extraQuery,
+  });
   const list = useQuery({
     queryKey: ['resource-list', url, state.query],
     queryFn: () => http.get<Page<ResourceObject> | ResourceObject[]>(url, { params: state.query }),
     enabled: meta.isSuccess,
     placeholderData: keepPreviousData,
   });
-  const rows = useMemo(() => (Array.isArray(list.data) ? list.data : list.data?.results ?? []), [list.data]);
-  const total = Array.isArray(list.data) ? list.data.length : list.data?.count ?? 0;
+  const rows = useMemo(() => (Array.isArray(list.data) ? list.data : (list.data?.results ?? [])), [list.data]);
+  const total = Array.isArray(list.data) ? list.data.length : (list.data?.count ?? 0);
   const [selected, setSelected] = useState<Map<string, ResourceObject>>(new Map());
   const [dialog, setDialog] = useState<'columns' | 'import' | 'export' | 'bulkUpdate' | null>(null);
   const { confirmDelete, confirmBulkDelete } = useDeleteResource(url);
@@ -125,24 +155,37 @@ export function ResourceList(props: ResourceListProps) {
 
   const rowActions = (row: ResourceObject): RowAction[] => [
     {
-      name: 'update', title: 'resource.update', order: 10,
+      name: 'update',
+      title: 'resource.update',
+      order: 10,
       has: Boolean(paths) && ra.hasUpdate !== false && perms.may.change,
       can: perms.canUpdate && (ra.canUpdate?.(row, ctx) ?? true),
       onClick: (r) => paths && navigate(paths.update(r.id)),
     },
     {
-      name: 'delete', title: 'resource.delete.action', danger: true, order: 20,
+      name: 'delete',
+      title: 'resource.delete.action',
+      danger: true,
+      order: 20,
       has: ra.hasDelete !== false && perms.may.delete,
       can: perms.canDelete && (ra.canDelete?.(row, ctx) ?? true),
       onClick: (r) => confirmDelete(r, afterDelete),
     },
     {
-      name: 'clone', title: 'resource.clone', order: 30,
+      name: 'clone',
+      title: 'resource.clone',
+      order: 30,
       has: Boolean(paths) && ra.hasClone !== false && perms.may.add,
       can: perms.canClone,
       onClick: (r) => paths && navigate(`${paths.create}?clone_from=${r.id}`),
     },
-    ...(ra.extra ?? []).map((x) => ({ ...x, order: x.order ?? 100, has: x.has?.(row) ?? true, can: true, onClick: (r: ResourceObject) => x.onClick(r, reload) })),
+    ...(ra.extra ?? []).map((x) => ({
+      ...x,
+      order: x.order ?? 100,
+      has: x.has?.(row) ?? true,
+      can: true,
+      onClick: (r: ResourceObject) => x.onClick(r, reload),
+    })),
   ];
 
   const tableColumns: TableColumnsType<ResourceObject> = columns
@@ -170,14 +213,36 @@ export function ResourceList(props: ResourceListProps) {
     <div data-testid="resource-list">
       <ListToolbar
         selectedCount={selected.size}
-        create={{ has: h.hasCreate !== false && (Boolean(paths) || Boolean(h.onCreate)) && perms.may.add, can: perms.canCreate, onClick: () => (h.onCreate ? h.onCreate() : paths && navigate(paths.create)) }}
-        bulkDelete={{ has: h.hasBulkDelete !== false && perms.may.delete, can: perms.canDelete, onClick: () => confirmBulkDelete(selectedRows, afterDelete) }}
-        bulkUpdate={{ has: Boolean(h.bulkUpdateFields?.length) && perms.may.change, can: perms.canBulkUpdate, onClick: () => setDialog('bulkUpdate') }}
-        importing={{ has: h.hasImport !== false && (perms.may.add || perms.may.change), can: perms.canImportCreate || perms.canImportUpdate, onClick: () => setDialog('import') }}
-        exporting={{ has: h.hasExport !== false && perms.may.view, can: perms.canExport, onClick: () => setDialog('export') }}
+        create={{
+          has: h.hasCreate !== false && (Boolean(paths) || Boolean(h.onCreate)) && perms.may.add,
+          can: perms.canCreate,
+          onClick: () => (h.onCreate ? h.onCreate() : paths && navigate(paths.create)),
+        }}
+        bulkDelete={{
+          has: h.hasBulkDelete !== false && perms.may.delete,
+          can: perms.canDelete,
+          onClick: () => confirmBulkDelete(selectedRows, afterDelete),
+        }}
+        bulkUpdate={{
+          has: Boolean(h.bulkUpdateFields?.length) && perms.may.change,
+          can: perms.canBulkUpdate,
+          onClick: () => setDialog('bulkUpdate'),
+        }}
+        importing={{
+          has: h.hasImport !== false && (perms.may.add || perms.may.change),
+          can: perms.canImportCreate || perms.canImportUpdate,
+          onClick: () => setDialog('import'),
+        }}
+        exporting={{
+          has: h.hasExport !== false && perms.may.view,
+          can: perms.canExport,
+          onClick: () => setDialog('export'),
+        }}
         refresh={{ has: h.hasRefresh !== false, can: true, onClick: reload }}
         columns={{ has: h.hasColumnSetting !== false, can: columns.length > 0, onClick: () => setDialog('columns') }}
-        batchExtra={h.batchExtra?.filter((x) => x.has !== false).map((x) => ({ key: x.key, label: x.label, onClick: () => x.onClick(selectedRows, afterDelete) }))}
+        batchExtra={h.batchExtra
+          ?.filter((x) => x.has !== false)
+          .map((x) => ({ key: x.key, label: x.label, onClick: () => x.onClick(selectedRows, afterDelete) }))}
         filters={
           <>
             {h.hasSearch !== false && <SearchTags options={options} tags={state.tags} onChange={state.setTags} />}
@@ -185,7 +250,9 @@ export function ResourceList(props: ResourceListProps) {
           </>
         }
       />
-      {(meta.error ?? list.error) && <Alert type="error" showIcon title={errorMessage(meta.error ?? list.error, t)} style={{ marginBottom: 12 }} />}
+      {(meta.error ?? list.error) && (
+        <Alert type="error" showIcon title={errorMessage(meta.error ?? list.error, t)} style={{ marginBottom: 12 }} />
+      )}
       <Table<ResourceObject>
         rowKey="id"
         size="middle"
@@ -198,7 +265,9 @@ export function ResourceList(props: ResourceListProps) {
           selectedRowKeys: [...selected.keys()],
           preserveSelectedRowKeys: true,
           onChange: (keys) => {
-            const next = new Map(keys.map((k) => [String(k), selected.get(String(k)) ?? rows.find((r) => r.id === k)!]));
+            const next = new Map(
+              keys.map((k) => [String(k), selected.get(String(k)) ?? rows.find((r) => r.id === k)!]),
+            );
             setSelected(next);
             props.onSelectionChange?.([...next.values()]);
           },
@@ -226,12 +295,36 @@ export function ResourceList(props: ResourceListProps) {
         columns={columns.map((c) => ({ key: c.key, label: c.labelKey ? t(c.label) : c.label }))}
         shown={shown}
         locked={lockedColumns(props)}
-        onSave={(cols) => { saveShownColumns(key, cols); setStored(cols); }}
-        onRestore={() => { saveShownColumns(key, undefined); setStored(undefined); }}
+        onSave={(cols) => {
+          saveShownColumns(key, cols);
+          setStored(cols);
+        }}
+        onRestore={() => {
+          saveShownColumns(key, undefined);
+          setStored(undefined);
+        }}
         onClose={() => setDialog(null)}
       />
-      <ImportDialog open={dialog === 'import'} url={url} canCreate={perms.canImportCreate} canUpdate={perms.canImportUpdate} selected={selectedRows} onClose={() => { setDialog(null); reload(); }} />
-      <ExportDialog open={dialog === 'export'} url={url} tableQuery={state.tableQuery} searchKeys={searchKeys} hasFilter={state.hasFilter} selected={selectedRows} onClose={() => setDialog(null)} />
+      <ImportDialog
+        open={dialog === 'import'}
+        url={url}
+        canCreate={perms.canImportCreate}
+        canUpdate={perms.canImportUpdate}
+        selected={selectedRows}
+        onClose={() => {
+          setDialog(null);
+          reload();
+        }}
+      />
+      <ExportDialog
+        open={dialog === 'export'}
+        url={url}
+        tableQuery={state.tableQuery}
+        searchKeys={searchKeys}
+        hasFilter={state.hasFilter}
+        selected={selectedRows}
+        onClose={() => setDialog(null)}
+      />
       {h.bulkUpdateFields && (
         <BulkUpdateDialog
           open={dialog === 'bulkUpdate'}
@@ -239,7 +332,10 @@ export function ResourceList(props: ResourceListProps) {
           rows={selectedRows}
           fields={h.bulkUpdateFields}
           fieldsMeta={props.fieldsMeta}
-          onClose={(saved) => { setDialog(null); if (saved) reload(); }}
+          onClose={(saved) => {
+            setDialog(null);
+            if (saved) reload();
+          }}
         />
       )}
     </div>

@@ -15,13 +15,22 @@ const pages = (list: ResourcePagesConfig['list']): ResourcePagesConfig => ({
   path: 'users',
   routeName: 'User',
   url: USERS_URL,
-  titles: { list: 'users.route.UserList', create: 'users.route.UserCreate', update: 'users.route.UserUpdate', detail: 'users.route.UserDetail' },
+  titles: {
+    list: 'users.route.UserList',
+    create: 'users.route.UserCreate',
+    update: 'users.route.UserUpdate',
+    detail: 'users.route.UserDetail',
+  },
   kind: 'users.kind.User',
   list: { name: 'ExtrasUsers', columnsExclude: ['comment'], ...list },
   form: { groups: [] },
   detail: { tabs: [] },
 });
-const open = (list: ResourcePagesConfig['list']) => renderRoutes([{ path: '/console/users', children: [resourceRoute(pages(list))] }] as RouteObject[], '/console/users/users/');
+const open = (list: ResourcePagesConfig['list']) =>
+  renderRoutes(
+    [{ path: '/console/users', children: [resourceRoute(pages(list))] }] as RouteObject[],
+    '/console/users/users/',
+  );
 const row = (name: string) => screen.getByRole('link', { name }).closest('tr')!;
 
 beforeEach(() => {
@@ -42,11 +51,17 @@ describe('list extras', () => {
     const onCreate = vi.fn();
     const onBatch = vi.fn();
     const onSelection = vi.fn();
-    open({ headerActions: { onCreate, batchExtra: [{ key: 'x', label: 'Do X', onClick: onBatch }] }, onSelectionChange: onSelection });
+    open({
+      headerActions: { onCreate, batchExtra: [{ key: 'x', label: 'Do X', onClick: onBatch }] },
+      onSelectionChange: onSelection,
+    });
     await user.click(await screen.findByTestId('list-create'));
     expect(onCreate).toHaveBeenCalledOnce();
     await selectBoth(user);
-    expect(onSelection).toHaveBeenLastCalledWith([expect.objectContaining({ id: alice.id }), expect.objectContaining({ id: bob.id })]);
+    expect(onSelection).toHaveBeenLastCalledWith([
+      expect.objectContaining({ id: alice.id }),
+      expect.objectContaining({ id: bob.id }),
+    ]);
     await user.click(screen.getByTestId('list-more'));
     await user.click(await screen.findByRole('menuitem', { name: 'Do X' }));
     expect(onBatch.mock.calls[0]![0].map((r: { id: string }) => r.id)).toEqual([alice.id, bob.id]);
@@ -64,7 +79,10 @@ describe('list extras', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Comment' }), 'x');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     const list = await within(dialog).findByTestId('bulk-row-errors');
-    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['Alice Liddell: too long for alice', 'Bob: too long for bob']);
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      'Alice Liddell: too long for alice',
+      'Bob: too long for bob',
+    ]);
     expect(callsTo('PATCH', USERS_URL)).toHaveLength(1);
   });
 });

@@ -20,7 +20,16 @@ export function RowActions({ row, actions }: { row: ResourceObject; actions: Row
   const { t } = useTranslation();
   const shown = actions.filter((a) => a.has).sort((a, b) => a.order - b.order);
   const button = (a: RowAction) => (
-    <Button key={a.name} size="small" type={a.danger ? 'default' : 'primary'} danger={a.danger} ghost={!a.danger} disabled={!a.can} onClick={() => a.onClick(row)} data-action={a.name}>
+    <Button
+      key={a.name}
+      size="small"
+      type={a.danger ? 'default' : 'primary'}
+      danger={a.danger}
+      ghost={!a.danger}
+      disabled={!a.can}
+      onClick={() => a.onClick(row)}
+      data-action={a.name}
+    >
       {t(a.title)}
     </Button>
   );

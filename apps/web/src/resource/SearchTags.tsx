@@ -31,7 +31,8 @@ export function SearchTags({ options, tags, onChange }: SearchTagsProps) {
     const option = options.find((o) => o.value === path[0]);
     if (!option) return;
     const child = option.children?.find((c) => c.value === path[1]);
-    if (child) onChange(addTag(tags, { key: option.value, label: option.label, value: child.value, valueLabel: child.label }));
+    if (child)
+      onChange(addTag(tags, { key: option.value, label: option.label, value: child.value, valueLabel: child.label }));
     else {
       setField(option);
       setTimeout(() => input.current?.focus(), 0);
@@ -50,7 +51,13 @@ export function SearchTags({ options, tags, onChange }: SearchTagsProps) {
       {options.length > 0 && (
         <Cascader options={options} value={[]} onChange={(v) => pick(v as (string | number)[])} expandTrigger="hover">
           <Tooltip title={t('resource.search.filterBy')}>
-            <Button type="text" size="small" icon={<FilterOutlined />} aria-label={t('resource.search.filterBy')} data-testid="search-field-picker" />
+            <Button
+              type="text"
+              size="small"
+              icon={<FilterOutlined />}
+              aria-label={t('resource.search.filterBy')}
+              data-testid="search-field-picker"
+            />
           </Tooltip>
         </Cascader>
       )}
@@ -58,7 +65,10 @@ export function SearchTags({ options, tags, onChange }: SearchTagsProps) {
         <Tag
           key={`${tag.key}:${tag.value}`}
           closable
-          onClose={(e) => { e.preventDefault(); onChange(tags.filter((x) => x !== tag)); }}
+          onClose={(e) => {
+            e.preventDefault();
+            onChange(tags.filter((x) => x !== tag));
+          }}
           onClick={() => edit(tag)}
           className={styles.searchTag}
         >
@@ -75,7 +85,9 @@ export function SearchTags({ options, tags, onChange }: SearchTagsProps) {
         value={text}
         onChange={(e) => setText(e.target.value)}
         onPressEnter={commit}
-        onKeyDown={(e) => { if (e.key === 'Backspace' && !text && field) setField(undefined); }}
+        onKeyDown={(e) => {
+          if (e.key === 'Backspace' && !text && field) setField(undefined);
+        }}
         aria-label={t('resource.search.placeholder')}
         data-testid="search-input"
       />

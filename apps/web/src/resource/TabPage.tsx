@@ -30,7 +30,10 @@ export function TabPage({ items, defaultTab, onChange }: TabPageProps) {
       activeKey={active}
       destroyOnHidden
       data-testid="tab-page"
-      onChange={(k) => { setActive(k); onChange?.(k); }}
+      onChange={(k) => {
+        setActive(k);
+        onChange?.(k);
+      }}
       items={items.map((i) => ({ key: i.name, label: i.title, children: i.name === active ? i.render() : null }))}
     />
   );

@@ -48,7 +48,10 @@ export const DEFAULT_MIN_COLUMNS = [ACTIONS, 'id'];
  */
 export function buildColumns(getMeta: FieldMetaMap, cfg: ColumnsConfig, ctx: DisplayContext): ColumnDef[] {
   const exclude = new Set([...(cfg.columnsExclude ?? []), ACTIONS]);
-  const names = cfg.columns ?? [...Object.keys(getMeta).filter((k) => !getMeta[k]!.write_only), ...(cfg.columnsExtra ?? [])];
+  const names = cfg.columns ?? [
+    ...Object.keys(getMeta).filter((k) => !getMeta[k]!.write_only),
+    ...(cfg.columnsExtra ?? []),
+  ];
   const keys = [...new Set(names)].filter((k) => {
     if (exclude.has(k)) return false;
     const has = cfg.columnsMeta?.[k]?.has;
@@ -68,12 +71,23 @@ export function buildColumns(getMeta: FieldMetaMap, cfg: ColumnsConfig, ctx: Dis
     };
   });
   const o = cfg.columnsMeta?.[ACTIONS] ?? {};
-  defs.push({ key: ACTIONS, label: o.label ?? 'resource.actions', labelKey: true, formatter: () => null, sortable: false, width: o.width ?? 150 });
+  defs.push({
+    key: ACTIONS,
+    label: o.label ?? 'resource.actions',
+    labelKey: true,
+    formatter: () => null,
+    sortable: false,
+    width: o.width ?? 150,
+  });
   return defs;
 }
 
 /** Columns shown: the stored choice, else the default, always with the locked minimum, in column order. */
-export function shownColumns(all: readonly ColumnDef[], cfg: ColumnsConfig, stored: readonly string[] | undefined): string[] {
+export function shownColumns(
+  all: readonly ColumnDef[],
+  cfg: ColumnsConfig,
+  stored: readonly string[] | undefined,
+): string[] {
   const keys = all.map((c) => c.key);
   const min = cfg.columnsShow?.min ?? DEFAULT_MIN_COLUMNS;
   const chosen = new Set([...(stored ?? cfg.columnsShow?.default ?? keys), ...min]);

@@ -2,8 +2,16 @@ import type { TFunction } from 'i18next';
 import { HttpError } from '../lib/http.ts';
 
 function joinMessages(v: unknown, sep: string): string {
-  if (Array.isArray(v)) return v.map((x) => joinMessages(x, sep)).filter(Boolean).join(sep);
-  if (v && typeof v === 'object') return Object.values(v).map((x) => joinMessages(x, sep)).filter(Boolean).join(sep);
+  if (Array.isArray(v))
+    return v
+      .map((x) => joinMessages(x, sep))
+      .filter(Boolean)
+      .join(sep);
+  if (v && typeof v === 'object')
+    return Object.values(v)
+      .map((x) => joinMessages(x, sep))
+      .filter(Boolean)
+      .join(sep);
   return v === undefined || v === null ? '' : String(v);
 }
 

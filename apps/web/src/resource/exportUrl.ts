@@ -13,7 +13,12 @@ export function exportScopes(hasFilter: boolean, selectedCount: number): Record<
  * `GET <url>?<table query minus limit/offset>&format=<fmt>[&spm=]` (console-reference §2.4). Selected rows
  * are named by their spm alone; "all" drops the search tags the table may still carry.
  */
-export function exportHref(url: string, scope: ExportScope, format: FileFormat, q: { tableQuery: Query; searchKeys: readonly string[]; spm?: string }): string {
+export function exportHref(
+  url: string,
+  scope: ExportScope,
+  format: FileFormat,
+  q: { tableQuery: Query; searchKeys: readonly string[]; spm?: string },
+): string {
   const query: Query = {};
   for (const [k, v] of Object.entries(q.tableQuery)) {
     if (k === 'limit' || k === 'offset') continue;

@@ -21,7 +21,11 @@ const NON_FIELD_KEYS = new Set(['non_field_errors', 'detail', 'error', 'msg', 'c
  * A field-keyed body goes onto the matching fields; `non_field_errors`, `detail` and keys the form
  * does not show go to the top (prefixed with their label when known). Any other body goes to the top.
  */
-export function mapFormErrors(body: unknown, formFields: readonly string[], labelOf: (field: string) => string | undefined = () => undefined): FormErrors {
+export function mapFormErrors(
+  body: unknown,
+  formFields: readonly string[],
+  labelOf: (field: string) => string | undefined = () => undefined,
+): FormErrors {
   const out: FormErrors = { fields: [], nonField: [] };
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     out.nonField.push(...messagesOf(body));

@@ -17,7 +17,9 @@ function toFormValue(type: string, v: unknown): unknown {
     case 'labeled_choice':
       return typeof v === 'object' && v && 'value' in v ? (v as { value: unknown }).value : v;
     case 'multiple choice':
-      return (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'object' && x && 'value' in x ? (x as { value: unknown }).value : x));
+      return (Array.isArray(v) ? v : [v]).map((x) =>
+        typeof x === 'object' && x && 'value' in x ? (x as { value: unknown }).value : x,
+      );
     case 'm2m_related_field':
       return (Array.isArray(v) ? v : [v]).map((x) => String(relatedId(x)));
     case 'datetime':
@@ -38,7 +40,11 @@ function toFormValue(type: string, v: unknown): unknown {
  * Form values from an object's fields (update, clone), or the metadata defaults without one:
  * labeled choices become their value, related objects their id, datetimes dayjs values.
  */
-export function toFormValues(object: ResourceObject | undefined, meta: FieldMetaMap, fields: readonly string[]): Values {
+export function toFormValues(
+  object: ResourceObject | undefined,
+  meta: FieldMetaMap,
+  fields: readonly string[],
+): Values {
   const out: Values = {};
   for (const f of fields) {
     const m = meta[f];

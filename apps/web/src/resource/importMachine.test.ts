@@ -1,12 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import {
-  buttonOf, counts, createImport, filterRows, flattenRowError, press, progressPercent, recordResult, rowBody, nextRow, STATUS,
+  buttonOf,
+  counts,
+  createImport,
+  filterRows,
+  flattenRowError,
+  press,
+  progressPercent,
+  recordResult,
+  rowBody,
+  nextRow,
+  STATUS,
   type ImportState,
 } from './importMachine.ts';
 import { runImport } from './importRunner.ts';
 
 const rows = [{ username: 'a' }, { username: 'b' }, { username: 'c' }];
-const titles: [string, string][] = [['*Email', 'email'], ['*Username', 'username']];
+const titles: [string, string][] = [
+  ['*Email', 'email'],
+  ['*Username', 'username'],
+];
 
 describe('the import task', () => {
   it('goes pending → started → stopped → started → done, with Import, Stop, Continue, Finished', () => {

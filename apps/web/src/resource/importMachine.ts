@@ -37,22 +37,29 @@ export function counts(state: ImportState): Record<RowFilter, number> {
 /** The one button: Import, then Stop, then Continue (stopped, or done with failures), or Finished. */
 export function buttonOf(state: ImportState): ImportButton {
   switch (state.task) {
-    case 'pending': return 'import';
-    case 'started': return 'stop';
-    case 'stopped': return 'continue';
-    default: return counts(state).error > 0 ? 'continue' : 'finished';
+    case 'pending':
+      return 'import';
+    case 'started':
+      return 'stop';
+    case 'stopped':
+      return 'continue';
+    default:
+      return counts(state).error > 0 ? 'continue' : 'finished';
   }
 }
 
 /** Pressing the button. Continue after done puts the failed rows back in the queue. */
 export function press(state: ImportState): ImportState {
   switch (buttonOf(state)) {
-    case 'import': return { ...state, task: 'started' };
-    case 'stop': return { ...state, task: 'stopped' };
+    case 'import':
+      return { ...state, task: 'started' };
+    case 'stop':
+      return { ...state, task: 'stopped' };
     case 'continue':
       if (state.task === 'stopped') return { ...state, task: 'started' };
       return { task: 'started', rows: state.rows.map((r) => (isError(r[STATUS]) ? { ...r, [STATUS]: 'pending' } : r)) };
-    default: return state;
+    default:
+      return state;
   }
 }
 

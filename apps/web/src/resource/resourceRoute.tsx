@@ -50,7 +50,17 @@ function FormPage({ url, form }: { url: string; form: NonNullable<ResourcePagesC
 
 function DetailPage({ cfg }: { cfg: ResourcePagesConfig }) {
   const { id } = useParams();
-  return <ResourceDetail key={id} url={cfg.url} id={id!} kind={cfg.kind} permissions={cfg.permissions} disableOrgsChange={cfg.disableOrgsChange} {...cfg.detail} />;
+  return (
+    <ResourceDetail
+      key={id}
+      url={cfg.url}
+      id={id!}
+      kind={cfg.kind}
+      permissions={cfg.permissions}
+      disableOrgsChange={cfg.disableOrgsChange}
+      {...cfg.detail}
+    />
+  );
 }
 
 export function resourceRoute(cfg: ResourcePagesConfig): AppRoute {
@@ -63,18 +73,58 @@ export function resourceRoute(cfg: ResourcePagesConfig): AppRoute {
   return {
     path: cfg.path,
     element: <ResourceScope />,
-    handle: { title: cfg.titles.list, icon: cfg.icon, permissions: [view], app: name.app, resource: name.resource, disableOrgsChange: cfg.disableOrgsChange },
+    handle: {
+      title: cfg.titles.list,
+      icon: cfg.icon,
+      permissions: [view],
+      app: name.app,
+      resource: name.resource,
+      disableOrgsChange: cfg.disableOrgsChange,
+    },
     children: [
       {
         index: true,
         handle: { title: cfg.titles.list, name: `${n}List`, permissions: [view] },
-        element: guard(view, <ResourceList url={cfg.url} permissions={cfg.permissions} disableOrgsChange={cfg.disableOrgsChange} urlQuery {...cfg.list} />),
+        element: guard(
+          view,
+          <ResourceList
+            url={cfg.url}
+            permissions={cfg.permissions}
+            disableOrgsChange={cfg.disableOrgsChange}
+            urlQuery
+            {...cfg.list}
+          />,
+        ),
       },
-      ...(cfg.form ? [
-        { path: 'create', handle: { title: cfg.titles.create ?? cfg.titles.list, name: `${n}Create`, permissions: [add], hidden: true }, element: guard(add, <FormPage url={cfg.url} form={cfg.form} />) },
-        { path: ':id/update', handle: { title: cfg.titles.update ?? cfg.titles.detail, name: `${n}Update`, permissions: [change], hidden: true }, element: guard(change, <FormPage url={cfg.url} form={cfg.form} />) },
-      ] : []),
-      { path: ':id', handle: { title: cfg.titles.detail, name: `${n}Detail`, permissions: [view], hidden: true }, element: guard(view, <DetailPage cfg={cfg} />) },
+      ...(cfg.form
+        ? [
+            {
+              path: 'create',
+              handle: {
+                title: cfg.titles.create ?? cfg.titles.list,
+                name: `${n}Create`,
+                permissions: [add],
+                hidden: true,
+              },
+              element: guard(add, <FormPage url={cfg.url} form={cfg.form} />),
+            },
+            {
+              path: ':id/update',
+              handle: {
+                title: cfg.titles.update ?? cfg.titles.detail,
+                name: `${n}Update`,
+                permissions: [change],
+                hidden: true,
+              },
+              element: guard(change, <FormPage url={cfg.url} form={cfg.form} />),
+            },
+          ]
+        : []),
+      {
+        path: ':id',
+        handle: { title: cfg.titles.detail, name: `${n}Detail`, permissions: [view], hidden: true },
+        element: guard(view, <DetailPage cfg={cfg} />),
+      },
     ],
   };
 }

@@ -10,7 +10,10 @@ export interface ResourcePermissionName {
  * `/api/v1/<app>/<resource>/…` → app and resource; the resource drops its dashes and one trailing
  * `s` (`users` → `user`, `account-templates` → `accounttemplate`). An override wins per part.
  */
-export function permissionNameFromUrl(url: string, override: Partial<ResourcePermissionName> = {}): ResourcePermissionName {
+export function permissionNameFromUrl(
+  url: string,
+  override: Partial<ResourcePermissionName> = {},
+): ResourcePermissionName {
   const path = url.split('?')[0]!;
   const m = /\/api\/v\d+\/([^/]+)\/([^/]+)/.exec(path);
   const app = override.app ?? m?.[1] ?? '';

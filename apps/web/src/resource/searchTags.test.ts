@@ -7,8 +7,14 @@ const options = filterOptions(usersMeta.actions!.GET!, ['Yes', 'No']);
 describe('search tags', () => {
   it('offer the fields marked filter, with choices and Yes/No as values', () => {
     expect(options.map((o) => o.value)).toEqual(['name', 'username', 'email', 'source', 'is_active']);
-    expect(options.find((o) => o.value === 'source')!.children).toEqual([{ value: 'local', label: 'Local' }, { value: 'ldap', label: 'LDAP' }]);
-    expect(options.find((o) => o.value === 'is_active')!.children).toEqual([{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]);
+    expect(options.find((o) => o.value === 'source')!.children).toEqual([
+      { value: 'local', label: 'Local' },
+      { value: 'ldap', label: 'LDAP' },
+    ]);
+    expect(options.find((o) => o.value === 'is_active')!.children).toEqual([
+      { value: 'true', label: 'Yes' },
+      { value: 'false', label: 'No' },
+    ]);
   });
 
   it('are trimmed, and empty or repeated ones are ignored; a field keeps one value', () => {
@@ -24,6 +30,10 @@ describe('search tags', () => {
 
   it('come back from an address query with the labels of their values', () => {
     const tags = queryToTags(new URLSearchParams('search=a,b&source=ldap&order=-name&oid=x'), options);
-    expect(tags.map((t) => [t.key, t.value, t.valueLabel])).toEqual([['search', 'a', 'a'], ['search', 'b', 'b'], ['source', 'ldap', 'LDAP']]);
+    expect(tags.map((t) => [t.key, t.value, t.valueLabel])).toEqual([
+      ['search', 'a', 'a'],
+      ['search', 'b', 'b'],
+      ['source', 'ldap', 'LDAP'],
+    ]);
   });
 });

@@ -10,13 +10,21 @@ export interface FilterOption {
 export const SEARCH_KEY = 'search';
 
 /** Options from every `actions.GET` field with `filter: true`; booleans offer Yes/No. */
-export function filterOptions(getMeta: FieldMetaMap, yesNo: [string, string], opts: { extra?: FilterOption[]; exclude?: string[] } = {}): FilterOption[] {
+export function filterOptions(
+  getMeta: FieldMetaMap,
+  yesNo: [string, string],
+  opts: { extra?: FilterOption[]; exclude?: string[] } = {},
+): FilterOption[] {
   const exclude = new Set(opts.exclude ?? []);
   const fromMeta = Object.entries(getMeta)
     .filter(([name, m]) => m.filter && !exclude.has(name))
     .map(([name, m]): FilterOption => {
       const option: FilterOption = { value: name, label: m.label ?? name };
-      if (m.type === 'boolean') option.children = [{ value: 'true', label: yesNo[0] }, { value: 'false', label: yesNo[1] }];
+      if (m.type === 'boolean')
+        option.children = [
+          { value: 'true', label: yesNo[0] },
+          { value: 'false', label: yesNo[1] },
+        ];
       else if (m.choices?.length) {
         option.children = m.choices.map((c) => ({
           value: typeof c.value === 'boolean' ? (c.value ? 'True' : 'False') : String(c.value),

@@ -4,9 +4,29 @@
  */
 
 export type FieldType =
-  | 'string' | 'boolean' | 'integer' | 'float' | 'decimal' | 'email' | 'url' | 'slug' | 'regex'
-  | 'date' | 'datetime' | 'time' | 'choice' | 'labeled_choice' | 'multiple choice' | 'field'
-  | 'related_field' | 'object_related_field' | 'm2m_related_field' | 'list' | 'json' | 'nested object' | 'tree';
+  | 'string'
+  | 'boolean'
+  | 'integer'
+  | 'float'
+  | 'decimal'
+  | 'email'
+  | 'url'
+  | 'slug'
+  | 'regex'
+  | 'date'
+  | 'datetime'
+  | 'time'
+  | 'choice'
+  | 'labeled_choice'
+  | 'multiple choice'
+  | 'field'
+  | 'related_field'
+  | 'object_related_field'
+  | 'm2m_related_field'
+  | 'list'
+  | 'json'
+  | 'nested object'
+  | 'tree';
 
 export interface Choice {
   value: string | number | boolean;

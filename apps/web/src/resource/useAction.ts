@@ -22,21 +22,24 @@ export function useAction({ inlineError = false }: { inlineError?: boolean } = {
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const run = useCallback(async (action: () => Promise<unknown>, ok?: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      if (ok) void message.success(ok);
-      return true;
-    } catch (e) {
-      const text = errorMessage(e, t);
-      if (inlineError) setError(text);
-      else void message.error(text);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }, [inlineError, message, t]);
+  const run = useCallback(
+    async (action: () => Promise<unknown>, ok?: string) => {
+      setBusy(true);
+      setError(null);
+      try {
+        await action();
+        if (ok) void message.success(ok);
+        return true;
+      } catch (e) {
+        const text = errorMessage(e, t);
+        if (inlineError) setError(text);
+        else void message.error(text);
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [inlineError, message, t],
+  );
   return { busy, error, setError, run };
 }

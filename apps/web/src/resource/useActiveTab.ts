@@ -11,16 +11,21 @@ const ONE_DAY = 86400;
  */
 export function useActiveTab(tabs: readonly string[], fallback: string): [string, (tab: string) => void] {
   const [params, setParams] = useSearchParams();
-  const [active, setActive] = useState(() => [params.get(KEY), getCookie(KEY)].find((x): x is string => Boolean(x && tabs.includes(x))) ?? fallback);
+  const [active, setActive] = useState(
+    () => [params.get(KEY), getCookie(KEY)].find((x): x is string => Boolean(x && tabs.includes(x))) ?? fallback,
+  );
   const choose = (tab: string) => {
     setActive(tab);
     setCookie(KEY, tab, { maxAge: ONE_DAY });
     if (params.has(KEY)) {
-      setParams((prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete(KEY);
-        return next;
-      }, { replace: true });
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.delete(KEY);
+          return next;
+        },
+        { replace: true },
+      );
     }
   };
   return [tabs.includes(active) ? active : fallback, choose];

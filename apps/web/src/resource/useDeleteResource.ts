@@ -48,7 +48,9 @@ export function useDeleteResource(url: string) {
           void message.success(t('resource.delete.bulkSuccess'));
           after();
         } catch (e) {
-          void message.error(t('resource.delete.bulkError', { detail: serverDetail(e) || t('resource.delete.failed') }));
+          void message.error(
+            t('resource.delete.bulkError', { detail: serverDetail(e) || t('resource.delete.failed') }),
+          );
         }
       },
     });

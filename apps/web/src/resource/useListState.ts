@@ -22,20 +22,28 @@ export function useListState({ options, urlQuery, hasDatePicker, extraQuery }: L
   const [params, setParams] = useSearchParams();
   const [page, setPage] = useState(1);
   const [pageSize, setPageSizeState] = useState(readPageSize);
-  const [order, setOrderState] = useState<string | undefined>(() => (urlQuery ? params.get('order') ?? undefined : undefined));
+  const [order, setOrderState] = useState<string | undefined>(() =>
+    urlQuery ? (params.get('order') ?? undefined) : undefined,
+  );
   const [localTags, setLocalTags] = useState<FilterTag[]>([]);
   const [dateRange, setDateRangeState] = useState<DateRange>(() => defaultDateRange());
 
-  const tags = useMemo(() => (urlQuery ? queryToTags(params, options) : localTags), [urlQuery, params, options, localTags]);
+  const tags = useMemo(
+    () => (urlQuery ? queryToTags(params, options) : localTags),
+    [urlQuery, params, options, localTags],
+  );
 
   const setTags = useCallback(
     (next: FilterTag[]) => {
       setPage(1);
       if (!urlQuery) return setLocalTags(next);
-      setParams((prev) => {
-        const kept = [...prev.entries()].filter(([k]) => !isSearchKey(k, options));
-        return new URLSearchParams([...kept, ...Object.entries(tagsToQuery(next))]);
-      }, { replace: true });
+      setParams(
+        (prev) => {
+          const kept = [...prev.entries()].filter(([k]) => !isSearchKey(k, options));
+          return new URLSearchParams([...kept, ...Object.entries(tagsToQuery(next))]);
+        },
+        { replace: true },
+      );
     },
     [urlQuery, setParams, options],
   );
@@ -51,12 +59,15 @@ export function useListState({ options, urlQuery, hasDatePicker, extraQuery }: L
       setOrderState(next);
       setPage(1);
       if (!urlQuery) return;
-      setParams((prev) => {
-        const q = new URLSearchParams(prev);
-        if (next) q.set('order', next);
-        else q.delete('order');
-        return q;
-      }, { replace: true });
+      setParams(
+        (prev) => {
+          const q = new URLSearchParams(prev);
+          if (next) q.set('order', next);
+          else q.delete('order');
+          return q;
+        },
+        { replace: true },
+      );
     },
     [urlQuery, setParams],
   );
@@ -79,7 +90,21 @@ export function useListState({ options, urlQuery, hasDatePicker, extraQuery }: L
     [tableQuery, page, pageSize],
   );
 
-  return { page, setPage, pageSize, setPageSize, order, setOrder, tags, setTags, dateRange, setDateRange, tableQuery, query, hasFilter: tags.length > 0 };
+  return {
+    page,
+    setPage,
+    pageSize,
+    setPageSize,
+    order,
+    setOrder,
+    tags,
+    setTags,
+    dateRange,
+    setDateRange,
+    tableQuery,
+    query,
+    hasFilter: tags.length > 0,
+  };
 }
 
 export type ListState = ReturnType<typeof useListState>;

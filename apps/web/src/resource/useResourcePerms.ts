@@ -27,7 +27,12 @@ export interface PermsOptions {
   disableOrgsChange?: boolean;
 }
 
-export function resourcePerms(url: string, held: ReadonlySet<string>, currentOrgId: string | undefined, opts: PermsOptions = {}): ResourcePerms {
+export function resourcePerms(
+  url: string,
+  held: ReadonlySet<string>,
+  currentOrgId: string | undefined,
+  opts: PermsOptions = {},
+): ResourcePerms {
   const name = permissionNameFromUrl(url, opts.permissions);
   const has = (a: 'add' | 'change' | 'delete' | 'view') => hasPermission(held, permissionFor(name, a));
   const isRootOrg = currentOrgId === ROOT_ORG_ID;

@@ -18,7 +18,14 @@ export function formatDate(value: unknown, lang: string): string {
   if (!d) return typeof value === 'string' && value ? value : '-';
   let f = dateFormats.get(lang);
   if (!f) {
-    f = new Intl.DateTimeFormat(lang, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat(lang, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     dateFormats.set(lang, f);
   }
   return f.format(d);

@@ -2,8 +2,21 @@ import type { FieldMeta } from './types.ts';
 
 /** The input a form field gets (console-reference §2.6 "Field generation"). */
 export type WidgetKind =
-  | 'radio' | 'select' | 'checkboxes' | 'datetime' | 'json' | 'remote' | 'remoteMultiple' | 'input' | 'textarea'
-  | 'password' | 'email' | 'switch' | 'tags' | 'number' | 'phone';
+  | 'radio'
+  | 'select'
+  | 'checkboxes'
+  | 'datetime'
+  | 'json'
+  | 'remote'
+  | 'remoteMultiple'
+  | 'input'
+  | 'textarea'
+  | 'password'
+  | 'email'
+  | 'switch'
+  | 'tags'
+  | 'number'
+  | 'phone';
 
 /**
  * By name first (`email`, `password`, `comment`), then by type: choices as radios (a select past

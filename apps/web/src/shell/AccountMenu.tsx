@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar, Dropdown, type MenuProps } from 'antd';
-import { ApiOutlined, CheckOutlined, DownOutlined, KeyOutlined, LockOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  CheckOutlined,
+  DownOutlined,
+  KeyOutlined,
+  LockOutlined,
+  LogoutOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@gatehouse/contract';
 import { useAppStore } from '../app/store.ts';

@@ -12,7 +12,8 @@ export function Footer() {
   return (
     <footer className={styles.footer} data-testid="footer">
       <span>
-        <strong>{PRODUCT_NAME}</strong> {t('shell.footer.version', { version: PRODUCT_VERSION })} · {t(licensed ? 'shell.edition.enterprise' : 'shell.edition.community')}
+        <strong>{PRODUCT_NAME}</strong> {t('shell.footer.version', { version: PRODUCT_VERSION })} ·{' '}
+        {t(licensed ? 'shell.edition.enterprise' : 'shell.edition.community')}
       </span>
       <span>{t('shell.about.copyright', { year: new Date().getFullYear(), holder: corporation })}</span>
     </footer>

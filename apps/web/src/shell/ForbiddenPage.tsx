@@ -11,7 +11,11 @@ export function ForbiddenPage() {
       title="403"
       subTitle={t('shell.forbidden')}
       data-testid="forbidden"
-      extra={<Link to="/"><Button type="primary">{t('shell.backHome')}</Button></Link>}
+      extra={
+        <Link to="/">
+          <Button type="primary">{t('shell.backHome')}</Button>
+        </Link>
+      }
     />
   );
 }

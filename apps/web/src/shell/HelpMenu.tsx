@@ -1,13 +1,23 @@
 import { useState } from 'react';
 import { Dropdown, type MenuProps } from 'antd';
-import { CustomerServiceOutlined, CrownOutlined, InfoCircleOutlined, QuestionCircleOutlined, ReadOutlined } from '@ant-design/icons';
+import {
+  CustomerServiceOutlined,
+  CrownOutlined,
+  InfoCircleOutlined,
+  QuestionCircleOutlined,
+  ReadOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../app/store.ts';
 import { AboutDialog } from './AboutDialog.tsx';
 import { helpEntries } from './navbarGates.ts';
 import styles from './Layout.module.css';
 
-const external = (href: string, text: string) => <a href={href} target="_blank" rel="noopener noreferrer">{text}</a>;
+const external = (href: string, text: string) => (
+  <a href={href} target="_blank" rel="noopener noreferrer">
+    {text}
+  </a>
+);
 
 /** Help (spec 01 §2): Docs, Support, Enterprise edition (without a valid licence), About. */
 export function HelpMenu() {
@@ -20,10 +30,18 @@ export function HelpMenu() {
       case 'docs':
         return { key: id, icon: <ReadOutlined />, label: external(settings!.HELP_DOCUMENT_URL, t('shell.help.docs')) };
       case 'support':
-        return { key: id, icon: <CustomerServiceOutlined />, label: external(settings!.HELP_SUPPORT_URL, t('shell.help.support')) };
+        return {
+          key: id,
+          icon: <CustomerServiceOutlined />,
+          label: external(settings!.HELP_SUPPORT_URL, t('shell.help.support')),
+        };
       case 'enterprise':
         // The enterprise edition is offered by the support site.
-        return { key: id, icon: <CrownOutlined />, label: external(settings?.HELP_SUPPORT_URL || '/', t('shell.help.enterprise')) };
+        return {
+          key: id,
+          icon: <CrownOutlined />,
+          label: external(settings?.HELP_SUPPORT_URL || '/', t('shell.help.enterprise')),
+        };
       case 'about':
         return { key: id, icon: <InfoCircleOutlined />, label: t('shell.help.about'), onClick: () => setAbout(true) };
     }
@@ -31,7 +49,13 @@ export function HelpMenu() {
   return (
     <>
       <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
-        <button type="button" className={styles.navButton} aria-label={t('shell.nav.help')} title={t('shell.nav.help')} data-testid="help-menu">
+        <button
+          type="button"
+          className={styles.navButton}
+          aria-label={t('shell.nav.help')}
+          title={t('shell.nav.help')}
+          data-testid="help-menu"
+        >
           <QuestionCircleOutlined />
         </button>
       </Dropdown>

@@ -61,7 +61,9 @@ export function Layout() {
         <TagsBar view={view} />
         {inView && title && access === 'ok' && (
           <div className={styles.heading}>
-            <Typography.Title level={1} className={styles.title}>{title}</Typography.Title>
+            <Typography.Title level={1} className={styles.title}>
+              {title}
+            </Typography.Title>
             <PageBanners />
           </div>
         )}

@@ -16,7 +16,14 @@ export function MessageBell({ count }: { count?: number }) {
   const setOpen = useShellStore((s) => s.setMessagesOpen);
   const unread = count ?? stored;
   return (
-    <button type="button" className={styles.navButton} aria-label={t('shell.nav.messages')} title={t('shell.nav.messages')} onClick={() => setOpen(true)} data-testid="message-bell">
+    <button
+      type="button"
+      className={styles.navButton}
+      aria-label={t('shell.nav.messages')}
+      title={t('shell.nav.messages')}
+      onClick={() => setOpen(true)}
+      data-testid="message-bell"
+    >
       <Badge count={unread > 0 ? badgeText(unread) : 0} overflowCount={MESSAGE_BADGE_MAX} size="small" offset={[2, -2]}>
         <BellOutlined style={{ fontSize: 17, color: 'inherit' }} />
       </Badge>

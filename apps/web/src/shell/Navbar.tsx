@@ -1,5 +1,11 @@
 import { Link } from 'react-router';
-import { CodeOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, SolutionOutlined } from '@ant-design/icons';
+import {
+  CodeOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  SettingOutlined,
+  SolutionOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ViewName } from '../app/orgs.ts';
 import { hasRoute } from '../app/viewRoutes.ts';
@@ -57,12 +63,22 @@ export function Navbar({ view }: { view: ViewName }) {
           </button>
         )}
         {gates.tickets && (
-          <Link to={TICKETS_PATH} className={styles.navButton} aria-label={t('shell.nav.tickets')} title={t('shell.nav.tickets')}>
+          <Link
+            to={TICKETS_PATH}
+            className={styles.navButton}
+            aria-label={t('shell.nav.tickets')}
+            title={t('shell.nav.tickets')}
+          >
             <SolutionOutlined />
           </Link>
         )}
         {gates.settings && (
-          <Link to={SETTINGS_PATH} className={styles.navButton} aria-label={t('shell.nav.settings')} title={t('shell.nav.settings')}>
+          <Link
+            to={SETTINGS_PATH}
+            className={styles.navButton}
+            aria-label={t('shell.nav.settings')}
+            title={t('shell.nav.settings')}
+          >
             <SettingOutlined />
           </Link>
         )}

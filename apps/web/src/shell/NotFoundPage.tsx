@@ -11,7 +11,11 @@ export function NotFoundPage() {
       title="404"
       subTitle={t('shell.notFound')}
       data-testid="not-found"
-      extra={<Link to="/"><Button type="primary">{t('shell.backHome')}</Button></Link>}
+      extra={
+        <Link to="/">
+          <Button type="primary">{t('shell.backHome')}</Button>
+        </Link>
+      }
     />
   );
 }

@@ -55,7 +55,9 @@ export function OrgSelector({ view }: { view: ViewName }) {
   ];
   return (
     <Dropdown menu={{ items, selectable: true, selectedKeys: current ? [current.id] : [] }} trigger={['click']}>
-      <button type="button" className={styles.navButton} aria-label={t('shell.org.label')}>{label}</button>
+      <button type="button" className={styles.navButton} aria-label={t('shell.org.label')}>
+        {label}
+      </button>
     </Dropdown>
   );
 }

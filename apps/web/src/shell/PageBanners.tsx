@@ -23,10 +23,14 @@ export function PageBanners() {
     enabled: allowed,
     staleTime: 10 * 60_000,
   });
-  const banners: Banner[] = [...(allowed ? licenseBanners(license.data) : []), passwordBanner(profile, settings)].filter((b): b is Banner => Boolean(b));
+  const banners: Banner[] = [
+    ...(allowed ? licenseBanners(license.data) : []),
+    passwordBanner(profile, settings),
+  ].filter((b): b is Banner => Boolean(b));
   if (!banners.length) return null;
   // Dates follow the language: lib/i18n sets dayjs's locale with it.
-  const format = (params: Banner['params']) => (params?.date ? { ...params, date: dayjs(String(params.date)).format('LL') } : params);
+  const format = (params: Banner['params']) =>
+    params?.date ? { ...params, date: dayjs(String(params.date)).format('LL') } : params;
   return (
     <div className={styles.banners}>
       {banners.map((b) => (

@@ -29,7 +29,15 @@ export function RootPage() {
       subTitle={t('shell.overview.empty')}
       data-testid="overview"
       extra={
-        <Button onClick={() => { try { logout(); } catch { /* leaving */ } }}>
+        <Button
+          onClick={() => {
+            try {
+              logout();
+            } catch {
+              /* leaving */
+            }
+          }}
+        >
           {t('common.logout')}
         </Button>
       }

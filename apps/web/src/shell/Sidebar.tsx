@@ -22,7 +22,11 @@ export function Sidebar({ view }: { view: PreparedRoute }) {
   const collapsed = !opened && !mobile;
   const width = collapsed ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_WIDTH;
   const logo = collapsed ? iface?.logo_logout || '/ui/logo.svg' : iface?.logo_index || '/ui/logo-text.svg';
-  const className = [styles.sidebar, collapsed ? styles.collapsed : '', mobile && !opened ? styles.sidebarHidden : ''].join(' ');
+  const className = [
+    styles.sidebar,
+    collapsed ? styles.collapsed : '',
+    mobile && !opened ? styles.sidebarHidden : '',
+  ].join(' ');
 
   return (
     <>

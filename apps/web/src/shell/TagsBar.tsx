@@ -7,7 +7,18 @@ import type { PreparedRoute } from '../app/routeTypes.ts';
 import { flattenRoutes } from '../app/routeRegistry.ts';
 import { viewOfPath } from '../app/views.ts';
 import { useShellStore } from './shellStore.ts';
-import { addTag, afterClose, closeAllTags, closeOtherTags, closeTag, REDIRECT_PREFIX, refreshPath, TAGS_MENU_WIDTH, withAffix, type VisitedTag } from './tags.ts';
+import {
+  addTag,
+  afterClose,
+  closeAllTags,
+  closeOtherTags,
+  closeTag,
+  REDIRECT_PREFIX,
+  refreshPath,
+  TAGS_MENU_WIDTH,
+  withAffix,
+  type VisitedTag,
+} from './tags.ts';
 import { useMatchedMeta, useVisibility } from './useShellContext.ts';
 import { routeHiddenReason } from '@gatehouse/contract';
 import styles from './Layout.module.css';
@@ -19,7 +30,12 @@ function useAffixTags(view: PreparedRoute): VisitedTag[] {
     () =>
       flattenRoutes(view.children ?? [])
         .filter((r) => r.handle.affix && !routeHiddenReason(r.handle.resolved, ctx))
-        .map((r) => ({ path: r.handle.resolved.fullPath, fullPath: r.handle.resolved.fullPath, title: r.handle.title, affix: true })),
+        .map((r) => ({
+          path: r.handle.resolved.fullPath,
+          fullPath: r.handle.resolved.fullPath,
+          title: r.handle.title,
+          affix: true,
+        })),
     [view, ctx],
   );
 }
@@ -60,8 +76,14 @@ export function TagsBar({ view }: { view: PreparedRoute }) {
     if (target) navigate(target);
   };
   const menu = (tag: VisitedTag): MenuProps['items'] => [
-    { key: 'refresh', label: t('shell.tags.refresh'), onClick: () => navigate(refreshPath(tag.fullPath), { replace: true }) },
-    ...(tag.affix ? [] : [{ key: 'close', label: t('shell.tags.close'), onClick: () => apply(closeTag(tags, tag.path)) }]),
+    {
+      key: 'refresh',
+      label: t('shell.tags.refresh'),
+      onClick: () => navigate(refreshPath(tag.fullPath), { replace: true }),
+    },
+    ...(tag.affix
+      ? []
+      : [{ key: 'close', label: t('shell.tags.close'), onClick: () => apply(closeTag(tags, tag.path)) }]),
     {
       key: 'closeOthers',
       label: t('shell.tags.closeOthers'),
@@ -78,7 +100,13 @@ export function TagsBar({ view }: { view: PreparedRoute }) {
       {shown.map((tag) => {
         const active = tag.path === pathname;
         return (
-          <Dropdown key={tag.path} menu={{ items: menu(tag) }} trigger={['contextMenu']} styles={{ root: { width: TAGS_MENU_WIDTH } }} classNames={{ root: styles.tagsMenu }}>
+          <Dropdown
+            key={tag.path}
+            menu={{ items: menu(tag) }}
+            trigger={['contextMenu']}
+            styles={{ root: { width: TAGS_MENU_WIDTH } }}
+            classNames={{ root: styles.tagsMenu }}
+          >
             <span
               className={`${styles.tag} ${active ? styles.tagActive : ''}`}
               onClick={() => navigate(tag.fullPath)}

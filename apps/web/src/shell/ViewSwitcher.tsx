@@ -1,7 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Dropdown, Popover, type MenuProps } from 'antd';
-import { AuditOutlined, DesktopOutlined, DownOutlined, LaptopOutlined, SettingOutlined, SolutionOutlined } from '@ant-design/icons';
+import {
+  AuditOutlined,
+  DesktopOutlined,
+  DownOutlined,
+  LaptopOutlined,
+  SettingOutlined,
+  SolutionOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PreparedRoute } from '../app/routeTypes.ts';
 import { useAppStore } from '../app/store.ts';
@@ -76,7 +83,9 @@ export function ViewSwitcher({ view, collapsed }: { view: PreparedRoute; collaps
   const tip = (
     <div data-testid="view-switcher-tip">
       <div className={styles.tipText}>{t('shell.views.tip')}</div>
-      <Button size="small" type="primary" onClick={dismissTip}>{t('shell.views.gotIt')}</Button>
+      <Button size="small" type="primary" onClick={dismissTip}>
+        {t('shell.views.gotIt')}
+      </Button>
     </div>
   );
 

@@ -21,19 +21,30 @@ describe('licence banners', () => {
 
   it('warn with the date when fewer than 7 days are left, and stay quiet from 7 days on', () => {
     const expiring = licenseBanners({ date_expired: '2025-03-17T11:59:00Z' }, now);
-    expect(expiring).toEqual([{ id: 'license-expiring', type: 'warning', text: 'shell.banner.licenseExpiring', params: { date: '2025-03-17T11:59:00Z' } }]);
+    expect(expiring).toEqual([
+      {
+        id: 'license-expiring',
+        type: 'warning',
+        text: 'shell.banner.licenseExpiring',
+        params: { date: '2025-03-17T11:59:00Z' },
+      },
+    ]);
     expect(licenseBanners({ date_expired: '2025-03-17T12:00:00Z' }, now)).toEqual([]);
   });
 
   it('warn when the assets exceed the licensed count', () => {
     const base = { date_expired: '2030-01-01' };
-    expect(ids(licenseBanners({ ...base, asset_count: 100, current_asset_count: 101 }, now))).toEqual(['license-assets']);
+    expect(ids(licenseBanners({ ...base, asset_count: 100, current_asset_count: 101 }, now))).toEqual([
+      'license-assets',
+    ]);
     expect(licenseBanners({ ...base, asset_count: 100, current_asset_count: 100 }, now)).toEqual([]);
     expect(licenseBanners({ ...base, asset_count: null, current_asset_count: 5 }, now)).toEqual([]);
   });
 
   it('mark a testing licence', () => {
-    expect(ids(licenseBanners({ date_expired: '2030-01-01', edition: { value: 'trial', label: 'Trial' } }, now))).toEqual(['license-testing']);
+    expect(
+      ids(licenseBanners({ date_expired: '2030-01-01', edition: { value: 'trial', label: 'Trial' } }, now)),
+    ).toEqual(['license-testing']);
     expect(licenseBanners({ date_expired: '2030-01-01', edition: 'Standard' }, now)).toEqual([]);
     expect(licenseBanners(null, now)).toEqual([]);
   });
@@ -41,7 +52,10 @@ describe('licence banners', () => {
 
 describe('password banners', () => {
   const settings = { SECURITY_PASSWORD_EXPIRATION_TIME: 90 };
-  const local = (updated: string) => ({ source: { value: 'local', label: 'Local' }, date_password_last_updated: updated });
+  const local = (updated: string) => ({
+    source: { value: 'local', label: 'Local' },
+    date_password_last_updated: updated,
+  });
 
   it('say the password expired after the expiration time', () => {
     expect(passwordBanner(local('2024-12-09T12:00:00Z'), settings, now)?.id).toBe('password-expired');
@@ -49,7 +63,10 @@ describe('password banners', () => {
 
   it('warn with the days left when it expires within 5 days', () => {
     expect(passwordBanner(local('2024-12-15T12:00:00Z'), settings, now)).toEqual({
-      id: 'password-expiring', type: 'warning', text: 'shell.banner.passwordExpiring', params: { count: 5 },
+      id: 'password-expiring',
+      type: 'warning',
+      text: 'shell.banner.passwordExpiring',
+      params: { count: 5 },
     });
     expect(passwordBanner(local('2024-12-16T12:00:00Z'), settings, now)).toBeUndefined();
   });

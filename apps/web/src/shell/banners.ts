@@ -20,7 +20,13 @@ export interface LicenseDetail {
 }
 
 export interface Banner {
-  id: 'license-expired' | 'license-expiring' | 'license-assets' | 'license-testing' | 'password-expired' | 'password-expiring';
+  id:
+    | 'license-expired'
+    | 'license-expiring'
+    | 'license-assets'
+    | 'license-testing'
+    | 'password-expired'
+    | 'password-expiring';
   type: 'error' | 'warning' | 'info';
   /** Translation key. */
   text: string;
@@ -33,11 +39,14 @@ export function daysUntil(date: Date, now: Date): number {
 }
 
 /** The licence banners are fetched and shown only with the paid extension and settings.change_license. */
-export function licenseBannersAllowed(settings: Pick<PublicSettings, 'XPACK_ENABLED'> | null, perms: ReadonlySet<string> | readonly string[]): boolean {
+export function licenseBannersAllowed(
+  settings: Pick<PublicSettings, 'XPACK_ENABLED'> | null,
+  perms: ReadonlySet<string> | readonly string[],
+): boolean {
   return Boolean(settings?.XPACK_ENABLED) && hasPermission(perms, 'settings.change_license');
 }
 
-const editionValue = (e: LicenseDetail['edition']) => (typeof e === 'string' ? e : e?.value ?? '').toLowerCase();
+const editionValue = (e: LicenseDetail['edition']) => (typeof e === 'string' ? e : (e?.value ?? '')).toLowerCase();
 
 export function licenseBanners(detail: LicenseDetail | null | undefined, now: Date = new Date()): Banner[] {
   if (!detail) return [];
@@ -47,7 +56,12 @@ export function licenseBanners(detail: LicenseDetail | null | undefined, now: Da
     const left = daysUntil(expires, now);
     if (left < 0) out.push({ id: 'license-expired', type: 'error', text: 'shell.banner.licenseExpired' });
     else if (left < LICENSE_WARNING_DAYS) {
-      out.push({ id: 'license-expiring', type: 'warning', text: 'shell.banner.licenseExpiring', params: { date: detail.date_expired } });
+      out.push({
+        id: 'license-expiring',
+        type: 'warning',
+        text: 'shell.banner.licenseExpiring',
+        params: { date: detail.date_expired },
+      });
     }
   }
   const limit = detail.asset_count;
@@ -69,12 +83,14 @@ export function passwordBanner(
   settings: Pick<PublicSettings, 'SECURITY_PASSWORD_EXPIRATION_TIME'> | null | undefined,
   now: Date = new Date(),
 ): Banner | undefined {
-  if (!profile || !settings || profile.source?.value !== 'local' || !profile.date_password_last_updated) return undefined;
+  if (!profile || !settings || profile.source?.value !== 'local' || !profile.date_password_last_updated)
+    return undefined;
   const changed = new Date(profile.date_password_last_updated);
   const days = settings.SECURITY_PASSWORD_EXPIRATION_TIME;
   if (Number.isNaN(changed.getTime()) || !(days > 0)) return undefined;
   const left = daysUntil(new Date(changed.getTime() + days * DAY_MS), now);
   if (left < 0) return { id: 'password-expired', type: 'error', text: 'shell.banner.passwordExpired' };
-  if (left <= PASSWORD_WARNING_DAYS) return { id: 'password-expiring', type: 'warning', text: 'shell.banner.passwordExpiring', params: { count: left } };
+  if (left <= PASSWORD_WARNING_DAYS)
+    return { id: 'password-expiring', type: 'warning', text: 'shell.banner.passwordExpiring', params: { count: left } };
   return undefined;
 }

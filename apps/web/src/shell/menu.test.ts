@@ -23,12 +23,19 @@ const consoleView: AppRoute = {
       children: [
         { index: true },
         { path: 'users/', handle: { title: 'route.UserList' }, children: crud('UserList') },
-        { path: 'groups/', handle: { title: 'route.UserGroupList', resource: 'usergroup' }, children: crud('UserGroupList') },
+        {
+          path: 'groups/',
+          handle: { title: 'route.UserGroupList', resource: 'usergroup' },
+          children: crud('UserGroupList'),
+        },
       ],
     },
     { path: 'assets/assets/', handle: { title: 'route.AssetList' } },
     { path: 'assets/platforms/', handle: { title: 'route.PlatformList' } },
-    { path: 'perms/roles/', handle: { title: 'route.RoleList', licenseRequired: true, permissions: ['rbac.view_orgrole'] } },
+    {
+      path: 'perms/roles/',
+      handle: { title: 'route.RoleList', licenseRequired: true, permissions: ['rbac.view_orgrole'] },
+    },
   ],
 };
 
@@ -38,7 +45,13 @@ const menuFor = (perms: string[], licenseValid = false) => buildMenu(view!, { pe
 
 describe('the sidebar menu', () => {
   it('shows the permitted routes, grouped by app, without crud pages', () => {
-    const menu = menuFor(['rbac.view_console', 'users.view_user', 'users.view_usergroup', 'assets.view_asset', 'assets.view_platform']);
+    const menu = menuFor([
+      'rbac.view_console',
+      'users.view_user',
+      'users.view_usergroup',
+      'assets.view_asset',
+      'assets.view_platform',
+    ]);
     expect(menu.map((e) => e.key)).toEqual(['/console/dashboard', '/console/users', '/console/assets']);
     expect(menu[1]!.children!.map((e) => [e.key, e.path, e.title])).toEqual([
       ['/console/users/users', '/console/users/users/', 'route.UserList'],
@@ -73,9 +86,14 @@ describe('the selected and open menu entries', () => {
 
   it('open the group of the selected entry and the default menus, one at a time afterwards', () => {
     expect(initialOpenKeys(menu, '/console/users/groups')).toEqual(['/console/users']);
-    const audit = [{ key: '/audit/sessions', path: '/audit/sessions', title: 't', children: [] }, { key: '/audit/logs', path: '/audit/logs', title: 't', children: [] }];
+    const audit = [
+      { key: '/audit/sessions', path: '/audit/sessions', title: 't', children: [] },
+      { key: '/audit/logs', path: '/audit/logs', title: 't', children: [] },
+    ];
     expect(initialOpenKeys(audit, undefined)).toEqual(['/audit/sessions', '/audit/logs']);
-    expect(nextOpenKeys(['/audit/sessions', '/audit/logs'], ['/audit/sessions', '/audit/logs', '/audit/other'])).toEqual(['/audit/other']);
+    expect(
+      nextOpenKeys(['/audit/sessions', '/audit/logs'], ['/audit/sessions', '/audit/logs', '/audit/other']),
+    ).toEqual(['/audit/other']);
     expect(nextOpenKeys(['/audit/sessions', '/audit/logs'], ['/audit/logs'])).toEqual(['/audit/logs']);
   });
 });

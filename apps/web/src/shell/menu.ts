@@ -1,5 +1,11 @@
 import type { ReactNode } from 'react';
-import { visibleRoutes, type MetaNode, type PublicSettings, type ResolvedRouteMeta, type VisibilityContext } from '@gatehouse/contract';
+import {
+  visibleRoutes,
+  type MetaNode,
+  type PublicSettings,
+  type ResolvedRouteMeta,
+  type VisibilityContext,
+} from '@gatehouse/contract';
 import type { PreparedRoute } from '../app/routeTypes.ts';
 
 /**
@@ -23,7 +29,12 @@ export interface MenuEntry {
  * Menus open at first when present (spec 01 §2). The audit logs group is `/audit/logs` there and
  * `/audit/audits` in the route map of console-reference §3.0, which the paths follow.
  */
-export const DEFAULT_OPEN_MENUS: readonly string[] = ['/audit/sessions', '/audit/logs', '/audit/audits', '/workbench/ops'];
+export const DEFAULT_OPEN_MENUS: readonly string[] = [
+  '/audit/sessions',
+  '/audit/logs',
+  '/audit/audits',
+  '/workbench/ops',
+];
 
 interface Node extends MetaNode<PublicSettings> {
   meta: ResolvedRouteMeta<PublicSettings>;
@@ -34,13 +45,18 @@ interface Node extends MetaNode<PublicSettings> {
 export const menuKey = (path: string): string => path.replace(/\/+$/, '') || '/';
 
 /** A route with neither title nor permission (a redirect) says nothing about what is visible. */
-const isBare = (r: PreparedRoute) => !r.handle.title && r.handle.resolved.permissions.length === 0 && !r.children?.length;
+const isBare = (r: PreparedRoute) =>
+  !r.handle.title && r.handle.resolved.permissions.length === 0 && !r.children?.length;
 
 function toNodes(routes: readonly PreparedRoute[]): Node[] {
-  return routes.filter((r) => !isBare(r)).map((route) => {
-    const children = route.children ? toNodes(route.children) : undefined;
-    return children?.length ? { meta: route.handle.resolved, route, children } : { meta: route.handle.resolved, route };
-  });
+  return routes
+    .filter((r) => !isBare(r))
+    .map((route) => {
+      const children = route.children ? toNodes(route.children) : undefined;
+      return children?.length
+        ? { meta: route.handle.resolved, route, children }
+        : { meta: route.handle.resolved, route };
+    });
 }
 
 const isMenuRoute = (n: Node) => !n.route.index && Boolean(n.route.handle.title) && n.meta.type !== 'crud';
@@ -65,7 +81,13 @@ export function buildMenu(view: PreparedRoute, ctx: VisibilityContext<PublicSett
       const key = `/${n.meta.view}/${n.meta.app}`;
       let group = groups.get(key);
       if (!group) {
-        group = { key, path: key, title: `route.${capitalise(n.meta.app)}`, fallbackTitle: capitalise(n.meta.app), children: [] };
+        group = {
+          key,
+          path: key,
+          title: `route.${capitalise(n.meta.app)}`,
+          fallbackTitle: capitalise(n.meta.app),
+          children: [],
+        };
         groups.set(key, group);
         out.push(group);
       }
@@ -83,10 +105,15 @@ export function buildMenu(view: PreparedRoute, ctx: VisibilityContext<PublicSett
   return out;
 }
 
-const flatten = (entries: readonly MenuEntry[]): MenuEntry[] => entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);
+const flatten = (entries: readonly MenuEntry[]): MenuEntry[] =>
+  entries.flatMap((e) => [e, ...flatten(e.children ?? [])]);
 
 /** The entry to light up: the route's activeMenu, else the longest entry path the address is under. */
-export function selectedMenuKey(entries: readonly MenuEntry[], pathname: string, activeMenu?: string): string | undefined {
+export function selectedMenuKey(
+  entries: readonly MenuEntry[],
+  pathname: string,
+  activeMenu?: string,
+): string | undefined {
   const leaves = flatten(entries).filter((e) => !e.children);
   const target = menuKey(activeMenu ?? pathname);
   const under = leaves.filter((e) => target === e.key || target.startsWith(`${e.key}/`));

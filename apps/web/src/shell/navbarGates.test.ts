@@ -4,11 +4,23 @@ import { accountEntries, helpEntries, navbarGates, webTerminalUrl, type GateCont
 import { orgSelectorState, orgSwitchTarget, type OrgSelectorInput } from './orgSelector.ts';
 
 const settings = (s: Partial<PublicSettings> = {}) =>
-  ({ XPACK_ENABLED: false, XPACK_LICENSE_IS_VALID: false, TICKETS_ENABLED: true, AUTH_TEMP_TOKEN: false, HELP_DOCUMENT_URL: 'https://docs', HELP_SUPPORT_URL: 'https://support', ...s }) as PublicSettings;
+  ({
+    XPACK_ENABLED: false,
+    XPACK_LICENSE_IS_VALID: false,
+    TICKETS_ENABLED: true,
+    AUTH_TEMP_TOKEN: false,
+    HELP_DOCUMENT_URL: 'https://docs',
+    HELP_SUPPORT_URL: 'https://support',
+    ...s,
+  }) as PublicSettings;
 const licensed = settings({ XPACK_ENABLED: true, XPACK_LICENSE_IS_VALID: true });
 const everyRoute = () => true;
 const noRoute = () => false;
-const ctx = (perms: string[], s = settings(), hasRoute: (path: string) => boolean = everyRoute): GateContext => ({ perms, settings: s, hasRoute });
+const ctx = (perms: string[], s = settings(), hasRoute: (path: string) => boolean = everyRoute): GateContext => ({
+  perms,
+  settings: s,
+  hasRoute,
+});
 
 describe('navbar gates', () => {
   it('show the web terminal with rbac.view_webterminal, opening /luna/ with a timestamp', () => {
@@ -37,7 +49,13 @@ describe('the account menu', () => {
   const ids = (c: GateContext) => accountEntries(c).map((e) => e.id);
 
   it('offers each entry with its gate, and Logout always', () => {
-    expect(ids(ctx(all, settings({ AUTH_TEMP_TOKEN: true })))).toEqual(['profile', 'apiKey', 'tempPassword', 'connectionToken', 'logout']);
+    expect(ids(ctx(all, settings({ AUTH_TEMP_TOKEN: true })))).toEqual([
+      'profile',
+      'apiKey',
+      'tempPassword',
+      'connectionToken',
+      'logout',
+    ]);
     expect(ids(ctx(all))).toEqual(['profile', 'apiKey', 'connectionToken', 'logout']);
     expect(ids(ctx([], settings({ AUTH_TEMP_TOKEN: true })))).toEqual(['profile', 'logout']);
   });
@@ -45,7 +63,11 @@ describe('the account menu', () => {
   it('leaves out pages that are not built yet', () => {
     expect(ids(ctx(all, settings({ AUTH_TEMP_TOKEN: true }), noRoute))).toEqual(['logout']);
     expect(ids(ctx(all, settings(), (p) => p === '/profile/key'))).toEqual(['apiKey', 'logout']);
-    expect(accountEntries(ctx([], settings(), noRoute))[0]).toEqual({ id: 'logout', label: 'common.logout', to: '/core/auth/logout/' });
+    expect(accountEntries(ctx([], settings(), noRoute))[0]).toEqual({
+      id: 'logout',
+      label: 'common.logout',
+      to: '/core/auth/logout/',
+    });
   });
 });
 
@@ -59,7 +81,12 @@ describe('the help menu', () => {
 
 describe('the organisation selector', () => {
   const input = (o: Partial<OrgSelectorInput> = {}): OrgSelectorInput => ({
-    licenseValid: true, route: {}, view: 'console', perms: ['orgs.add_organization', 'orgs.view_organization'], hasRoute: everyRoute, ...o,
+    licenseValid: true,
+    route: {},
+    view: 'console',
+    perms: ['orgs.add_organization', 'orgs.view_organization'],
+    hasRoute: everyRoute,
+    ...o,
   });
 
   it('shows only with a valid licence and when the route does not hide it', () => {
@@ -79,7 +106,10 @@ describe('the organisation selector', () => {
       ['list', '/settings/orgs/', false],
     ]);
     expect(orgSelectorState(input({ view: 'audit' })).actions).toEqual([]);
-    expect(orgSelectorState(input({ perms: ['orgs.view_organization'] })).actions.map((a) => a.disabled)).toEqual([true, false]);
+    expect(orgSelectorState(input({ perms: ['orgs.view_organization'] })).actions.map((a) => a.disabled)).toEqual([
+      true,
+      false,
+    ]);
     expect(orgSelectorState(input({ perms: [] })).actions.map((a) => a.disabled)).toEqual([true, true]);
     expect(orgSelectorState(input({ hasRoute: noRoute })).actions.map((a) => a.disabled)).toEqual([true, true]);
   });
@@ -88,8 +118,12 @@ describe('the organisation selector', () => {
     const id = '4a0c5a2e-1d7b-4f39-9a43-0c6fb3f5e3a1';
     const pages = new Set(['/console/users/users/', '/console/assets/assets/']);
     const hasRoute = (p: string) => pages.has(p);
-    expect(orgSwitchTarget(`/console/users/users/${id}/`, '', (p) => p === '/console/users/users/')).toBe('/console/users/users/');
-    expect(orgSwitchTarget('/console/assets/assets/', `?node=${id}&platform=12&limit=15&search=web`, hasRoute)).toBe('/console/assets/assets/?platform=12&search=web');
+    expect(orgSwitchTarget(`/console/users/users/${id}/`, '', (p) => p === '/console/users/users/')).toBe(
+      '/console/users/users/',
+    );
+    expect(orgSwitchTarget('/console/assets/assets/', `?node=${id}&platform=12&limit=15&search=web`, hasRoute)).toBe(
+      '/console/assets/assets/?platform=12&search=web',
+    );
     expect(orgSwitchTarget(`/console/users/users/${id}/update`, '', hasRoute)).toBe('/');
   });
 });

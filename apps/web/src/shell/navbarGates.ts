@@ -23,7 +23,11 @@ export function navbarGates(ctx: GateContext): NavbarGates {
   const s = ctx.settings;
   return {
     webTerminal: hasPermission(ctx.perms, 'rbac.view_webterminal'),
-    tickets: hasPermission(ctx.perms, 'tickets.view_ticket') && licenseIsValid(s) && Boolean(s?.TICKETS_ENABLED) && ctx.hasRoute(TICKETS_PATH),
+    tickets:
+      hasPermission(ctx.perms, 'tickets.view_ticket') &&
+      licenseIsValid(s) &&
+      Boolean(s?.TICKETS_ENABLED) &&
+      ctx.hasRoute(TICKETS_PATH),
     settings: hasPermission(ctx.perms, 'settings.view_setting') && ctx.hasRoute(SETTINGS_PATH),
   };
 }
@@ -45,7 +49,12 @@ export interface AccountEntry {
 
 const ACCOUNT_ENTRIES: readonly (AccountEntry & { allowed(ctx: GateContext): boolean })[] = [
   { id: 'profile', label: 'shell.account.profile', to: '/profile', allowed: () => true },
-  { id: 'apiKey', label: 'shell.account.apiKey', to: '/profile/key', allowed: (c) => hasPermission(c.perms, 'authentication.view_accesskey') },
+  {
+    id: 'apiKey',
+    label: 'shell.account.apiKey',
+    to: '/profile/key',
+    allowed: (c) => hasPermission(c.perms, 'authentication.view_accesskey'),
+  },
   {
     id: 'tempPassword',
     label: 'shell.account.tempPassword',
@@ -62,7 +71,11 @@ const ACCOUNT_ENTRIES: readonly (AccountEntry & { allowed(ctx: GateContext): boo
 
 /** Profile, API key, temp password and connection token when permitted and built; Logout always. */
 export function accountEntries(ctx: GateContext): AccountEntry[] {
-  const pages = ACCOUNT_ENTRIES.filter((e) => e.allowed(ctx) && ctx.hasRoute(e.to)).map(({ id, label, to }) => ({ id, label, to }));
+  const pages = ACCOUNT_ENTRIES.filter((e) => e.allowed(ctx) && ctx.hasRoute(e.to)).map(({ id, label, to }) => ({
+    id,
+    label,
+    to,
+  }));
   return [...pages, { id: 'logout', label: 'common.logout', to: LOGOUT_PATH }];
 }
 

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { orgSwitchTarget } from './orgSelector.ts';
 
 const id = '7f0c6ad3-53a4-4c43-9d0c-3f9d2c9a7e11';
-const pages = new Set(['/console/users/users/', '/console/users/roles/', '/console/assets/assets/', '/settings/orgs/', '/console/dashboard']);
+const pages = new Set([
+  '/console/users/users/',
+  '/console/users/roles/',
+  '/console/assets/assets/',
+  '/settings/orgs/',
+  '/console/dashboard',
+]);
 const hasRoute = (p: string) => pages.has(p);
 
 /** The address rewrite after an org switch (spec 01 §4). */
@@ -19,9 +25,12 @@ describe('orgSwitchTarget', () => {
   });
 
   it('drops query values that look like an id or a number, except platform', () => {
-    expect(orgSwitchTarget('/console/assets/assets/', `?node=${id}&platform=12&offset=30&activeTab=Host`, hasRoute))
-      .toBe('/console/assets/assets/?platform=12&activeTab=Host');
-    expect(orgSwitchTarget('/console/assets/assets/', `?platform=${id}`, hasRoute)).toBe(`/console/assets/assets/?platform=${id}`);
+    expect(
+      orgSwitchTarget('/console/assets/assets/', `?node=${id}&platform=12&offset=30&activeTab=Host`, hasRoute),
+    ).toBe('/console/assets/assets/?platform=12&activeTab=Host');
+    expect(orgSwitchTarget('/console/assets/assets/', `?platform=${id}`, hasRoute)).toBe(
+      `/console/assets/assets/?platform=${id}`,
+    );
   });
 
   it('goes to the root when what is left is not a page', () => {

@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { addTag, afterClose, closeAllTags, closeOtherTags, closeTag, redirectTarget, refreshPath, withAffix, type VisitedTag } from './tags.ts';
+import {
+  addTag,
+  afterClose,
+  closeAllTags,
+  closeOtherTags,
+  closeTag,
+  redirectTarget,
+  refreshPath,
+  withAffix,
+  type VisitedTag,
+} from './tags.ts';
 
-const tag = (path: string, affix = false, fullPath = path): VisitedTag => ({ path, fullPath, title: `t${path}`, affix });
+const tag = (path: string, affix = false, fullPath = path): VisitedTag => ({
+  path,
+  fullPath,
+  title: `t${path}`,
+  affix,
+});
 const dashboard = tag('/console/dashboard', true);
 const users = tag('/console/users/users/');
 const groups = tag('/console/users/groups/');
@@ -23,7 +38,10 @@ describe('the tags bar', () => {
     const tags = [dashboard, users, groups];
     expect(paths(closeTag(tags, '/console/dashboard'))).toEqual(paths(tags));
     expect(paths(closeTag(tags, '/console/users/users/'))).toEqual(['/console/dashboard', '/console/users/groups/']);
-    expect(paths(closeOtherTags(tags, '/console/users/groups/'))).toEqual(['/console/dashboard', '/console/users/groups/']);
+    expect(paths(closeOtherTags(tags, '/console/users/groups/'))).toEqual([
+      '/console/dashboard',
+      '/console/users/groups/',
+    ]);
     expect(paths(closeAllTags(tags))).toEqual(['/console/dashboard']);
   });
 

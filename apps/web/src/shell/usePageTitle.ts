@@ -9,7 +9,8 @@ export function usePageTitle(): string | undefined {
   const matches = useMatches();
   const { t } = useTranslation();
   const loginTitle = useAppStore((s) => s.publicSettings?.INTERFACE.login_title) ?? 'Gatehouse';
-  const meta = [...matches].reverse().find((m) => (m.handle as RouteMeta | undefined)?.title)?.handle as RouteMeta | undefined;
+  const meta = [...matches].reverse().find((m) => (m.handle as RouteMeta | undefined)?.title)?.handle as
+    RouteMeta | undefined;
   const title = meta ? t(meta.title) : undefined;
   useEffect(() => {
     document.title = title ? `${title} - ${loginTitle}` : loginTitle;

@@ -1,6 +1,12 @@
 import { useMemo } from 'react';
 import { useLocation, useMatches } from 'react-router';
-import { licenseIsValid, routeHiddenReason, type PublicSettings, type ResolvedRouteMeta, type VisibilityContext } from '@gatehouse/contract';
+import {
+  licenseIsValid,
+  routeHiddenReason,
+  type PublicSettings,
+  type ResolvedRouteMeta,
+  type VisibilityContext,
+} from '@gatehouse/contract';
 import type { PreparedHandle, PreparedRoute } from '../app/routeTypes.ts';
 import { useAppStore } from '../app/store.ts';
 import { preferredView, viewOfPath } from '../app/views.ts';

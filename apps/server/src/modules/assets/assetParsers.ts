@@ -22,7 +22,11 @@ export async function platformByRef(ctx: ResourceCtx, ref: string) {
 }
 
 export async function parsePlatform(v: unknown, ctx: ResourceCtx): Promise<Parsed> {
-  const ref = relatedPk(v) ?? (v && typeof v === 'object' && typeof (v as { name?: unknown }).name === 'string' ? String((v as { name: string }).name) : undefined);
+  const ref =
+    relatedPk(v) ??
+    (v && typeof v === 'object' && typeof (v as { name?: unknown }).name === 'string'
+      ? String((v as { name: string }).name)
+      : undefined);
   if (!ref) return { error: rt(ctx.req.lang, 'incorrect_type', { type: typeof v }) };
   const p = await platformByRef(ctx, ref);
   return p ? { value: p.id } : { error: rt(ctx.req.lang, 'invalid_pk', { pk: ref }) };
@@ -31,8 +35,12 @@ export async function parsePlatform(v: unknown, ctx: ResourceCtx): Promise<Parse
 export async function parseDomain(v: unknown, ctx: ResourceCtx): Promise<Parsed> {
   const ref = relatedPk(v);
   if (!ref) return { error: rt(ctx.req.lang, 'incorrect_type', { type: typeof v }) };
-  const d = await ctx.db.selectFrom('assets_domain').select('id').where('org_id', '=', orgOf(ctx))
-    .where((eb) => eb.or([eb('id', '=', ref), eb('name', '=', ref)])).executeTakeFirst();
+  const d = await ctx.db
+    .selectFrom('assets_domain')
+    .select('id')
+    .where('org_id', '=', orgOf(ctx))
+    .where((eb) => eb.or([eb('id', '=', ref), eb('name', '=', ref)]))
+    .executeTakeFirst();
   return d ? { value: d.id } : { error: rt(ctx.req.lang, 'invalid_pk', { pk: ref }) };
 }
 
@@ -47,8 +55,12 @@ export async function parseNodes(v: unknown, ctx: ResourceCtx): Promise<Parsed> 
       ids.push((await ensurePath(nodeDb(ctx), orgOf(ctx), ref)).id);
       continue;
     }
-    const n = await ctx.db.selectFrom('assets_node').select('id').where('org_id', '=', orgOf(ctx))
-      .where((eb) => eb.or([eb('id', '=', ref), eb('key', '=', ref)])).executeTakeFirst();
+    const n = await ctx.db
+      .selectFrom('assets_node')
+      .select('id')
+      .where('org_id', '=', orgOf(ctx))
+      .where((eb) => eb.or([eb('id', '=', ref), eb('key', '=', ref)]))
+      .executeTakeFirst();
     if (!n) return { error: rt(ctx.req.lang, 'invalid_pk', { pk: ref }) };
     ids.push(n.id);
   }
@@ -76,12 +88,19 @@ export async function parseLabels(v: unknown, ctx: ResourceCtx): Promise<Parsed>
   const ids: string[] = [];
   for (const item of list) {
     if (item && typeof item === 'object' && 'name' in item && 'value' in item && !('id' in item)) {
-      ids.push(await labelId(ctx, String((item as { name: unknown }).name), String((item as { value: unknown }).value)));
+      ids.push(
+        await labelId(ctx, String((item as { name: unknown }).name), String((item as { value: unknown }).value)),
+      );
       continue;
     }
     const ref = relatedPk(item);
     if (!ref) return { error: am(ctx.req.lang, 'label_format') };
-    const byId = await ctx.db.selectFrom('assets_label').select('id').where('id', '=', ref).where('org_id', '=', orgOf(ctx)).executeTakeFirst();
+    const byId = await ctx.db
+      .selectFrom('assets_label')
+      .select('id')
+      .where('id', '=', ref)
+      .where('org_id', '=', orgOf(ctx))
+      .executeTakeFirst();
     if (byId) {
       ids.push(byId.id);
       continue;
@@ -95,12 +114,33 @@ export async function parseLabels(v: unknown, ctx: ResourceCtx): Promise<Parsed>
 
 async function labelId(ctx: ResourceCtx, name: string, value: string): Promise<string> {
   const org = orgOf(ctx);
-  const found = await ctx.db.selectFrom('assets_label').select('id').where('org_id', '=', org).where('name', '=', name).where('value', '=', value).executeTakeFirst();
+  const found = await ctx.db
+    .selectFrom('assets_label')
+    .select('id')
+    .where('org_id', '=', org)
+    .where('name', '=', name)
+    .where('value', '=', value)
+    .executeTakeFirst();
   if (found) return found.id;
   const now = new Date().toISOString();
   const id = randomUUID();
   const by = ctx.req.user?.username ?? 'System';
-  await ctx.db.insertInto('assets_label').values({ id, name, value, category: 'U', is_active: true, comment: '', org_id: org, created_by: by, updated_by: by, date_created: now, date_updated: now }).execute();
+  await ctx.db
+    .insertInto('assets_label')
+    .values({
+      id,
+      name,
+      value,
+      category: 'U',
+      is_active: true,
+      comment: '',
+      org_id: org,
+      created_by: by,
+      updated_by: by,
+      date_created: now,
+      date_updated: now,
+    })
+    .execute();
   return id;
 }
 
@@ -114,7 +154,8 @@ export async function parseProtocols(v: unknown, ctx: ResourceCtx): Promise<Pars
     let port: unknown;
     if (typeof item === 'string') [name, port] = item.split('/');
     else if (item && typeof item === 'object') ({ name, port } = item as { name?: unknown; port?: unknown });
-    const n = typeof port === 'number' ? port : typeof port === 'string' && /^\d+$/.test(port.trim()) ? Number(port) : NaN;
+    const n =
+      typeof port === 'number' ? port : typeof port === 'string' && /^\d+$/.test(port.trim()) ? Number(port) : NaN;
     if (typeof name !== 'string' || !name.trim()) return { error: rt(ctx.req.lang, 'required') };
     if (!Number.isInteger(n) || n < 0 || n > 65535) return { error: am(ctx.req.lang, 'port_error') };
     out.push({ name: name.trim().toLowerCase(), port: n });
@@ -124,6 +165,9 @@ export async function parseProtocols(v: unknown, ctx: ResourceCtx): Promise<Pars
 
 /** Ids of assets in a node: its subtree, or only its own assets. */
 export function assetsUnder(ctx: ResourceCtx, key: string, direct: boolean) {
-  const q = ctx.db.selectFrom('assets_asset_nodes as an').innerJoin('assets_node as nn', 'nn.id', 'an.node_id').select('an.asset_id');
+  const q = ctx.db
+    .selectFrom('assets_asset_nodes as an')
+    .innerJoin('assets_node as nn', 'nn.id', 'an.node_id')
+    .select('an.asset_id');
   return direct ? q.where('nn.key', '=', key) : q.where(inSubtree(nodeDb(ctx), 'nn.key', key));
 }

@@ -21,27 +21,44 @@ export function registerAssetRelationRoutes(app: FastifyInstance): void {
   for (const kind of ASSET_KINDS) {
     const def = assetResource(kind);
     const view = permFor(def, 'retrieve');
-    app.get<{ Params: { id: string } }>(`${kind.url}:id/platform/`, { config: { perm: [view, 'assets.view_platform'] } }, async (req) => {
-      const ctx = ctxOf(req);
-      const asset = await findVisible(def, ctx, req.params.id);
-      const platform = await findVisible(platformResource, ctx, String(asset.platform_id));
-      return serializeOne(platformResource, ctx, platform);
-    });
-    app.get<{ Params: { id: string } }>(`${kind.url}:id/gateways/`, { config: { perm: [view, 'assets.view_gateway'] } }, async (req) => {
-      const ctx = ctxOf(req);
-      const asset = await findVisible(def, ctx, req.params.id);
-      const query = { ...(req.query as Record<string, string>), domain: String(asset.domain_id ?? '') };
-      const page = pageOf(query) ?? { limit: 15, offset: 0 };
-      if (!asset.domain_id) return pageOfResults(req, page, 0, []);
-      const all = (await (await listQuery(GATEWAYS, ctx, query)).execute()) as Row[];
-      const rows = all.slice(page.offset, page.offset + page.limit);
-      return pageOfResults(req, page, all.length, await serializeRows(GATEWAYS, ctx, rows, outputFields(GATEWAYS, query)));
-    });
+    app.get<{ Params: { id: string } }>(
+      `${kind.url}:id/platform/`,
+      { config: { perm: [view, 'assets.view_platform'] } },
+      async (req) => {
+        const ctx = ctxOf(req);
+        const asset = await findVisible(def, ctx, req.params.id);
+        const platform = await findVisible(platformResource, ctx, String(asset.platform_id));
+        return serializeOne(platformResource, ctx, platform);
+      },
+    );
+    app.get<{ Params: { id: string } }>(
+      `${kind.url}:id/gateways/`,
+      { config: { perm: [view, 'assets.view_gateway'] } },
+      async (req) => {
+        const ctx = ctxOf(req);
+        const asset = await findVisible(def, ctx, req.params.id);
+        const query = { ...(req.query as Record<string, string>), domain: String(asset.domain_id ?? '') };
+        const page = pageOf(query) ?? { limit: 15, offset: 0 };
+        if (!asset.domain_id) return pageOfResults(req, page, 0, []);
+        const all = (await (await listQuery(GATEWAYS, ctx, query)).execute()) as Row[];
+        const rows = all.slice(page.offset, page.offset + page.limit);
+        return pageOfResults(
+          req,
+          page,
+          all.length,
+          await serializeRows(GATEWAYS, ctx, rows, outputFields(GATEWAYS, query)),
+        );
+      },
+    );
   }
-  app.post<{ Params: { id: string } }>('/api/v1/assets/gateways/:id/test-connective/', { config: { perm: 'assets.test_assetconnectivity' } }, async (req) => {
-    const gateway = await findVisible(GATEWAYS, ctxOf(req), req.params.id);
-    const ids = await visibleAssetIds(req, [String(gateway.id)]);
-    if (!ids.length) throw new ApiError(404, { detail: 'Not found.' });
-    return start(req, ids, 'test');
-  });
+  app.post<{ Params: { id: string } }>(
+    '/api/v1/assets/gateways/:id/test-connective/',
+    { config: { perm: 'assets.test_assetconnectivity' } },
+    async (req) => {
+      const gateway = await findVisible(GATEWAYS, ctxOf(req), req.params.id);
+      const ids = await visibleAssetIds(req, [String(gateway.id)]);
+      if (!ids.length) throw new ApiError(404, { detail: 'Not found.' });
+      return start(req, ids, 'test');
+    },
+  );
 }

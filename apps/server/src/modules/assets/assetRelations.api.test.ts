@@ -30,9 +30,19 @@ describe('asset relations', () => {
 
   beforeAll(async () => {
     domain = (await admin.post(`${A}/domains/`, { name: 'rel-dmz' })).json();
-    inDomain = (await admin.post(`${A}/hosts/`, { name: 'rel-web', address: '10.9.0.1', platform: 'Linux', domain: domain.id })).json();
-    alone = (await admin.post(`${A}/databases/`, { name: 'rel-db', address: '10.9.0.2', platform: 'MySQL', db_name: 'app' })).json();
-    const gw = await admin.post(`${A}/gateways/`, { name: 'rel-gw', address: '127.0.0.1', platform: 'Gateway', domain: domain.id, protocols: [{ name: 'ssh', port: 1 }] });
+    inDomain = (
+      await admin.post(`${A}/hosts/`, { name: 'rel-web', address: '10.9.0.1', platform: 'Linux', domain: domain.id })
+    ).json();
+    alone = (
+      await admin.post(`${A}/databases/`, { name: 'rel-db', address: '10.9.0.2', platform: 'MySQL', db_name: 'app' })
+    ).json();
+    const gw = await admin.post(`${A}/gateways/`, {
+      name: 'rel-gw',
+      address: '127.0.0.1',
+      platform: 'Gateway',
+      domain: domain.id,
+      protocols: [{ name: 'ssh', port: 1 }],
+    });
     expect(gw.statusCode).toBe(201);
     gateway = gw.json();
   });
@@ -46,7 +56,7 @@ describe('asset relations', () => {
     expect((await admin.get(`${A}/hosts/${alone.id}/platform/`)).statusCode).toBe(404);
   });
 
-  it('GET <list>/<id>/gateways/ pages the gateways of the asset\'s domain', async () => {
+  it("GET <list>/<id>/gateways/ pages the gateways of the asset's domain", async () => {
     const page = (await admin.get(`${A}/assets/${inDomain.id}/gateways/?limit=10&offset=0`)).json();
     expect(page.count).toBe(1);
     expect(page.results.map((g: Row) => g.name)).toEqual(['rel-gw']);
@@ -67,18 +77,37 @@ describe('asset relations', () => {
 
 describe('asset export', () => {
   it('writes protocols as name/port pairs, which the import reads back', async () => {
-    await admin.post(`${A}/hosts/`, { name: 'exp-host', address: '10.9.1.1', platform: 'Linux', protocols: [{ name: 'ssh', port: 2222 }, { name: 'sftp', port: 22 }] });
+    await admin.post(`${A}/hosts/`, {
+      name: 'exp-host',
+      address: '10.9.1.1',
+      platform: 'Linux',
+      protocols: [
+        { name: 'ssh', port: 2222 },
+        { name: 'sftp', port: 22 },
+      ],
+    });
     const csv = (await admin.get(`${A}/hosts/?format=csv&name=exp-host`)).body;
     expect(csv).toContain('"ssh/2222,sftp/22"');
     expect(csv).not.toContain('{"name"');
     // The JSON API is unchanged.
     const [row] = (await admin.get(`${A}/hosts/?name=exp-host`)).json();
-    expect(row.protocols).toEqual([{ name: 'ssh', port: 2222 }, { name: 'sftp', port: 22 }]);
-    const parsed = await admin.request({ method: 'POST', url: `${A}/hosts/render-to-json/`, payload: csv, headers: { 'content-type': 'text/csv' } });
+    expect(row.protocols).toEqual([
+      { name: 'ssh', port: 2222 },
+      { name: 'sftp', port: 22 },
+    ]);
+    const parsed = await admin.request({
+      method: 'POST',
+      url: `${A}/hosts/render-to-json/`,
+      payload: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(parsed.statusCode).toBe(200);
     const back = { ...parsed.json().data[0], name: 'exp-host-2' };
     const created = await admin.post(`${A}/hosts/`, back);
     expect(created.statusCode).toBe(201);
-    expect(created.json().protocols).toEqual([{ name: 'ssh', port: 2222 }, { name: 'sftp', port: 22 }]);
+    expect(created.json().protocols).toEqual([
+      { name: 'ssh', port: 2222 },
+      { name: 'sftp', port: 22 },
+    ]);
   });
 });

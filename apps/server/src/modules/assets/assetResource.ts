@@ -14,25 +14,66 @@ import { protocolsForExport } from './exportCells.ts';
  * `assets.asset`, except gateways (`assets.gateway`).
  */
 const T = 'assets_asset';
-const ACTIONS: Action[] = ['list', 'retrieve', 'create', 'update', 'partial_update', 'destroy', 'bulk_update', 'bulk_destroy'];
-const VERB: Record<Action, string> = { list: 'view', retrieve: 'view', create: 'add', update: 'change', partial_update: 'change', bulk_update: 'change', destroy: 'delete', bulk_destroy: 'delete', metadata: '' };
-const permsOf = (model: string) => Object.fromEntries(ACTIONS.map((a) => [a, `assets.${VERB[a]}_${model}`])) as Partial<Record<Action, string>>;
+const ACTIONS: Action[] = [
+  'list',
+  'retrieve',
+  'create',
+  'update',
+  'partial_update',
+  'destroy',
+  'bulk_update',
+  'bulk_destroy',
+];
+const VERB: Record<Action, string> = {
+  list: 'view',
+  retrieve: 'view',
+  create: 'add',
+  update: 'change',
+  partial_update: 'change',
+  bulk_update: 'change',
+  destroy: 'delete',
+  bulk_destroy: 'delete',
+  metadata: '',
+};
+const permsOf = (model: string) =>
+  Object.fromEntries(ACTIONS.map((a) => [a, `assets.${VERB[a]}_${model}`])) as Partial<Record<Action, string>>;
 
 async function nodeFilter(q: AnyQuery, value: string, ctx: ResourceCtx): Promise<AnyQuery> {
   const query = ctx.req.query as Record<string, string | undefined>;
-  const node = await ctx.db.selectFrom('assets_node').select('key').where((eb) => eb.or([eb('id', '=', value), eb('key', '=', value)]))
-    .$if(ctx.req.org.id !== ROOT_ORG_ID, (qb) => qb.where('org_id', '=', ctx.req.org.id)).executeTakeFirst();
+  const node = await ctx.db
+    .selectFrom('assets_node')
+    .select('key')
+    .where((eb) => eb.or([eb('id', '=', value), eb('key', '=', value)]))
+    .$if(ctx.req.org.id !== ROOT_ORG_ID, (qb) => qb.where('org_id', '=', ctx.req.org.id))
+    .executeTakeFirst();
   if (!node) return q.where(sql.lit(false));
-  const direct = query.show_current_asset === '1' || query.show_current_asset === 'true' || query.all === '0' || query.all === 'false';
+  const direct =
+    query.show_current_asset === '1' ||
+    query.show_current_asset === 'true' ||
+    query.all === '0' ||
+    query.all === 'false';
   return q.where(sql.ref(`${T}.id`), 'in', assetsUnder(ctx, node.key, direct));
 }
 
 const EXTRA_FILTERS: ResourceDef['extraFilters'] = {
   node: nodeFilter,
   node_id: nodeFilter,
-  ips: (q, value) => q.where(sql.ref(`${T}.address`), 'in', value.split(',').map((s) => s.trim())),
+  ips: (q, value) =>
+    q.where(
+      sql.ref(`${T}.address`),
+      'in',
+      value.split(',').map((s) => s.trim()),
+    ),
   label: (q, value, ctx) => labelFilter(q, value, ctx),
-  domain_enabled: (q, value, ctx) => q.where(sql.ref(`${T}.platform_id`), 'in', ctx.db.selectFrom('assets_platform').select('id').where('domain_enabled', '=', ['1', 'true', 'True'].includes(value))),
+  domain_enabled: (q, value, ctx) =>
+    q.where(
+      sql.ref(`${T}.platform_id`),
+      'in',
+      ctx.db
+        .selectFrom('assets_platform')
+        .select('id')
+        .where('domain_enabled', '=', ['1', 'true', 'True'].includes(value)),
+    ),
 };
 
 interface AssetKind {
@@ -46,20 +87,44 @@ interface AssetKind {
 export const ASSET_KINDS: AssetKind[] = [
   { model: 'asset', url: '/api/v1/assets/assets/', label: text('Asset', '资产', '資産') },
   { model: 'host', url: '/api/v1/assets/hosts/', label: text('Host', '主机', 'ホスト'), category: 'host' },
-  { model: 'device', url: '/api/v1/assets/devices/', label: text('Device', '网络设备', 'ネットワークデバイス'), category: 'device' },
-  { model: 'database', url: '/api/v1/assets/databases/', label: text('Database', '数据库', 'データベース'), category: 'database' },
+  {
+    model: 'device',
+    url: '/api/v1/assets/devices/',
+    label: text('Device', '网络设备', 'ネットワークデバイス'),
+    category: 'device',
+  },
+  {
+    model: 'database',
+    url: '/api/v1/assets/databases/',
+    label: text('Database', '数据库', 'データベース'),
+    category: 'database',
+  },
   { model: 'cloud', url: '/api/v1/assets/clouds/', label: text('Cloud', '云服务', 'クラウド'), category: 'cloud' },
   { model: 'web', url: '/api/v1/assets/webs/', label: text('Web', 'Web', 'Web'), category: 'web' },
   { model: 'gpt', url: '/api/v1/assets/gpts/', label: text('GPT', 'GPT', 'GPT'), category: 'gpt' },
   { model: 'custom', url: '/api/v1/assets/customs/', label: text('Custom', '自定义', 'カスタム'), category: 'custom' },
-  { model: 'gateway', url: '/api/v1/assets/gateways/', label: text('Gateway', '网关', 'ゲートウェイ'), category: 'host', gateway: true },
+  {
+    model: 'gateway',
+    url: '/api/v1/assets/gateways/',
+    label: text('Gateway', '网关', 'ゲートウェイ'),
+    category: 'host',
+    gateway: true,
+  },
 ];
 
 export function assetResource(kind: AssetKind): ResourceDef {
   const extra = kind.category ? CATEGORY_FIELDS[kind.category] : {};
   const { comment, created_by, date_created, date_updated, ...common } = COMMON_FIELDS;
-  const fields: Record<string, FieldDef> = { ...common, ...extra, comment: comment!, created_by: created_by!, date_created: date_created!, date_updated: date_updated! };
-  if (kind.category === 'web' || kind.category === 'cloud') fields.address = { ...fields.address!, label: text('URL', 'URL', 'URL') };
+  const fields: Record<string, FieldDef> = {
+    ...common,
+    ...extra,
+    comment: comment!,
+    created_by: created_by!,
+    date_created: date_created!,
+    date_updated: date_updated!,
+  };
+  if (kind.category === 'web' || kind.category === 'cloud')
+    fields.address = { ...fields.address!, label: text('URL', 'URL', 'URL') };
   return {
     model: kind.model,
     app: 'assets',
@@ -74,7 +139,12 @@ export function assetResource(kind: AssetKind): ResourceDef {
     perms: permsOf(kind.gateway ? 'gateway' : 'asset'),
     extraFilters: EXTRA_FILTERS,
     scope(q, ctx) {
-      if (kind.gateway) return q.where(sql.ref(`${T}.platform_id`), 'in', ctx.db.selectFrom('assets_platform').select('id').where('name', '=', 'Gateway'));
+      if (kind.gateway)
+        return q.where(
+          sql.ref(`${T}.platform_id`),
+          'in',
+          ctx.db.selectFrom('assets_platform').select('id').where('name', '=', 'Gateway'),
+        );
       return kind.category ? q.where(sql.ref(`${T}.category`), '=', kind.category) : q;
     },
     async prepare(rows, ctx) {
@@ -90,4 +160,3 @@ export function assetResource(kind: AssetKind): ResourceDef {
     },
   };
 }
-

@@ -5,5 +5,7 @@ import { currentLicence } from '../xpack/licenceRoutes.ts';
 /** `GET /api/v1/assets/categories/` and `categories/types/` (api-contract §4.3). */
 export function registerCategoryRoutes(app: FastifyInstance): void {
   app.get('/api/v1/assets/categories/', async (req) => categoriesFor(req.lang, (await currentLicence(req)).valid));
-  app.get('/api/v1/assets/categories/types/', async (req) => categoriesFor(req.lang, (await currentLicence(req)).valid).flatMap((c) => c.types));
+  app.get('/api/v1/assets/categories/types/', async (req) =>
+    categoriesFor(req.lang, (await currentLicence(req)).valid).flatMap((c) => c.types),
+  );
 }

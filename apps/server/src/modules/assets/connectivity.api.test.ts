@@ -21,7 +21,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function finished(task: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answer
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answer
+async function finished(task: string): Promise<Record<string, any>> {
   for (let i = 0; i < 200; i++) {
     const s = (await admin.get(`/api/v1/ops/celery/task/${task}/`)).json();
     if (s.state === 'SUCCESS' || s.state === 'FAILURE') return s;
@@ -32,8 +33,22 @@ async function finished(task: string): Promise<Record<string, any>> { // eslint-
 
 describe('asset connectivity test', () => {
   it('records Reachable after an SSH handshake and Unreachable for a closed port', async () => {
-    const up = (await admin.post('/api/v1/assets/hosts/', { name: 'sshd', address: '127.0.0.1', platform: 'Linux', protocols: [{ name: 'ssh', port: sshPort }] })).json();
-    const down = (await admin.post('/api/v1/assets/hosts/', { name: 'closed', address: '127.0.0.1', platform: 'Linux', protocols: [{ name: 'ssh', port: closedPort }] })).json();
+    const up = (
+      await admin.post('/api/v1/assets/hosts/', {
+        name: 'sshd',
+        address: '127.0.0.1',
+        platform: 'Linux',
+        protocols: [{ name: 'ssh', port: sshPort }],
+      })
+    ).json();
+    const down = (
+      await admin.post('/api/v1/assets/hosts/', {
+        name: 'closed',
+        address: '127.0.0.1',
+        platform: 'Linux',
+        protocols: [{ name: 'ssh', port: closedPort }],
+      })
+    ).json();
     const one = await admin.post(`/api/v1/assets/assets/${up.id}/tasks/`, { action: 'test' });
     expect(one.statusCode).toBe(200);
     const s1 = await finished(one.json().task);

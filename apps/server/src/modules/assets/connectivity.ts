@@ -39,7 +39,14 @@ export function sshProbe(host: string, port: number, timeout = TIMEOUT_MS): Prom
     c.on('error', (e: Error) => done(e.message));
     c.on('close', () => done('connection closed before the SSH handshake'));
     try {
-      c.connect({ host, port, username: 'gatehouse-probe', readyTimeout: timeout, tryKeyboard: false, authHandler: () => false });
+      c.connect({
+        host,
+        port,
+        username: 'gatehouse-probe',
+        readyTimeout: timeout,
+        tryKeyboard: false,
+        authHandler: () => false,
+      });
     } catch (e) {
       done((e as Error).message);
     }
@@ -60,7 +67,10 @@ export function targetOf(address: string, protocol: { name: string; port: number
   return { host: address, port: protocol.port };
 }
 
-export async function probe(address: string, protocols: { name: string; port: number }[]): Promise<{ connectivity: 'ok' | 'err' | '-'; results: ProbeResult[] }> {
+export async function probe(
+  address: string,
+  protocols: { name: string; port: number }[],
+): Promise<{ connectivity: 'ok' | 'err' | '-'; results: ProbeResult[] }> {
   const results: ProbeResult[] = [];
   for (const p of protocols) {
     const t = targetOf(address, p);

@@ -27,8 +27,16 @@ export const domainResource: ResourceDef = {
   },
   async prepare(rows, ctx) {
     if (!rows.length) return;
-    const assets = await ctx.db.selectFrom('assets_asset').select(['id', 'name', 'domain_id', 'platform_id'])
-      .where('domain_id', 'in', rows.map((r) => r.id)).orderBy('name').execute();
+    const assets = await ctx.db
+      .selectFrom('assets_asset')
+      .select(['id', 'name', 'domain_id', 'platform_id'])
+      .where(
+        'domain_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('name')
+      .execute();
     const gw = new Set((await gatewayIds(ctx.db).execute()).map((g) => g.id));
     for (const r of rows) {
       const mine = assets.filter((a) => a.domain_id === r.id);
@@ -47,14 +55,32 @@ export const domainResource: ResourceDef = {
 };
 
 /** Sets the domain's non-gateway assets (gateways stay). */
-async function setAssets(ctx: Parameters<NonNullable<ResourceDef['prepare']>>[1], domainId: string, raw: unknown): Promise<void> {
+async function setAssets(
+  ctx: Parameters<NonNullable<ResourceDef['prepare']>>[1],
+  domainId: string,
+  raw: unknown,
+): Promise<void> {
   if (typeof raw !== 'string' && !Array.isArray(raw)) return;
   const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as unknown[];
-  const ids = list.map((x) => (x && typeof x === 'object' ? String((x as { id?: unknown; pk?: unknown }).id ?? (x as { pk?: unknown }).pk) : String(x)));
-  await ctx.db.updateTable('assets_asset').set({ domain_id: null }).where('domain_id', '=', domainId).where('platform_id', 'not in', gatewayIds(ctx.db)).execute();
+  const ids = list.map((x) =>
+    x && typeof x === 'object'
+      ? String((x as { id?: unknown; pk?: unknown }).id ?? (x as { pk?: unknown }).pk)
+      : String(x),
+  );
+  await ctx.db
+    .updateTable('assets_asset')
+    .set({ domain_id: null })
+    .where('domain_id', '=', domainId)
+    .where('platform_id', 'not in', gatewayIds(ctx.db))
+    .execute();
   if (ids.length) {
-    await ctx.db.updateTable('assets_asset').set({ domain_id: domainId }).where('id', 'in', ids).where('org_id', '=', ctx.req.org.id)
-      .where('platform_id', 'in', ctx.db.selectFrom('assets_platform').select('id').where('domain_enabled', '=', true)).execute();
+    await ctx.db
+      .updateTable('assets_asset')
+      .set({ domain_id: domainId })
+      .where('id', 'in', ids)
+      .where('org_id', '=', ctx.req.org.id)
+      .where('platform_id', 'in', ctx.db.selectFrom('assets_platform').select('id').where('domain_enabled', '=', true))
+      .execute();
   }
 }
 
@@ -71,30 +97,52 @@ export const labelResource: ResourceDef = {
     id: f.id(),
     name: f.string(L.name, { required: true, search: true, filter: true, order: true }),
     value: f.string(text('Value', '值', '値'), { required: true, search: true, filter: true, order: true }),
-    category: f.choice(text('Category', '类别', 'カテゴリ'), [
-      { value: 'S', label: text('System', '系统', 'システム') },
-      { value: 'U', label: text('User', '用户', 'ユーザー') },
-    ], { readOnly: true }),
+    category: f.choice(
+      text('Category', '类别', 'カテゴリ'),
+      [
+        { value: 'S', label: text('System', '系统', 'システム') },
+        { value: 'U', label: text('User', '用户', 'ユーザー') },
+      ],
+      { readOnly: true },
+    ),
     is_active: f.bool(L.is_active, { default: true, filter: true }),
     comment: f.comment(),
     asset_count: f.computed('integer', text('Asset count', '资产数量', '資産数'), (r) => Number(r.__count ?? 0)),
-    assets: f.m2m(text('Asset', '资产', '資産'), {
-      table: 'assets_asset', through: { table: 'assets_asset_labels', left: 'label_id', right: 'asset_id' },
-      choosable: (q, ctx) => q.where(sql.ref('assets_asset.org_id'), '=', ctx.req.org.id),
-    }, { default: [] }),
+    assets: f.m2m(
+      text('Asset', '资产', '資産'),
+      {
+        table: 'assets_asset',
+        through: { table: 'assets_asset_labels', left: 'label_id', right: 'asset_id' },
+        choosable: (q, ctx) => q.where(sql.ref('assets_asset.org_id'), '=', ctx.req.org.id),
+      },
+      { default: [] },
+    ),
     date_created: f.dateCreated(),
   },
   async prepare(rows, ctx) {
     if (!rows.length) return;
-    const counts = await ctx.db.selectFrom('assets_asset_labels').select(['label_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('label_id', 'in', rows.map((r) => r.id)).groupBy('label_id').execute();
+    const counts = await ctx.db
+      .selectFrom('assets_asset_labels')
+      .select(['label_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where(
+        'label_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .groupBy('label_id')
+      .execute();
     for (const r of rows) r.__count = counts.find((c) => c.label_id === r.id)?.n ?? 0;
   },
   hooks: {
     async validate(data, ctx) {
       const name = (data.name ?? ctx.before?.name) as string;
       const value = (data.value ?? ctx.before?.value) as string;
-      let q = ctx.db.selectFrom('assets_label').select('id').where('org_id', '=', ctx.before?.org_id ?? ctx.req.org.id).where('name', '=', name).where('value', '=', value);
+      let q = ctx.db
+        .selectFrom('assets_label')
+        .select('id')
+        .where('org_id', '=', ctx.before?.org_id ?? ctx.req.org.id)
+        .where('name', '=', name)
+        .where('value', '=', value);
       if (ctx.id) q = q.where('id', '!=', ctx.id);
       return (await q.executeTakeFirst()) ? { value: [`${name}:${value} ✕`] } : undefined;
     },

@@ -8,6 +8,7 @@ export function protocolsForExport(rows: Row[], ctx: ResourceCtx): void {
   const format = (ctx.req.query as Record<string, unknown> | undefined)?.format;
   if (format !== 'csv' && format !== 'xlsx') return;
   for (const r of rows) {
-    if (Array.isArray(r.protocols)) r.protocols = (r.protocols as { name: string; port: number }[]).map((p) => `${p.name}/${p.port}`).join(',');
+    if (Array.isArray(r.protocols))
+      r.protocols = (r.protocols as { name: string; port: number }[]).map((p) => `${p.name}/${p.port}`).join(',');
   }
 }

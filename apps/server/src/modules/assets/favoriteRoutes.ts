@@ -15,15 +15,28 @@ async function add(req: FastifyRequest, item: unknown): Promise<{ asset: string 
   let q = req.db.selectFrom('assets_asset').select('id').where('id', '=', asset);
   if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
   if (!asset || !(await q.executeTakeFirst())) return { asset: [rt(req.lang, 'invalid_pk', { pk: asset })] };
-  const have = await req.db.selectFrom('assets_favoriteasset').select('id').where('user_id', '=', req.user!.id).where('asset_id', '=', asset).executeTakeFirst();
-  if (!have) await req.db.insertInto('assets_favoriteasset').values({ id: randomUUID(), user_id: req.user!.id, asset_id: asset, date_created: new Date().toISOString() }).execute();
+  const have = await req.db
+    .selectFrom('assets_favoriteasset')
+    .select('id')
+    .where('user_id', '=', req.user!.id)
+    .where('asset_id', '=', asset)
+    .executeTakeFirst();
+  if (!have)
+    await req.db
+      .insertInto('assets_favoriteasset')
+      .values({ id: randomUUID(), user_id: req.user!.id, asset_id: asset, date_created: new Date().toISOString() })
+      .execute();
   return { asset };
 }
 
 export function registerFavoriteRoutes(app: FastifyInstance): void {
   app.get(URL, PERM, async (req) => {
     const asset = (req.query as { asset?: string }).asset;
-    let q = req.db.selectFrom('assets_favoriteasset').select('asset_id as asset').where('user_id', '=', req.user!.id).orderBy('date_created');
+    let q = req.db
+      .selectFrom('assets_favoriteasset')
+      .select('asset_id as asset')
+      .where('user_id', '=', req.user!.id)
+      .orderBy('date_created');
     if (asset) q = q.where('asset_id', '=', asset);
     return q.execute();
   });
@@ -31,14 +44,20 @@ export function registerFavoriteRoutes(app: FastifyInstance): void {
     const many = Array.isArray(req.body);
     const out = [];
     for (const item of many ? (req.body as unknown[]) : [req.body]) out.push(await add(req, item));
-    if (out.some((o) => !('asset' in o) || typeof o.asset !== 'string')) return reply.code(400).send(many ? out : out[0]);
+    if (out.some((o) => !('asset' in o) || typeof o.asset !== 'string'))
+      return reply.code(400).send(many ? out : out[0]);
     return reply.code(201).send(many ? out : out[0]);
   });
   app.delete(URL, PERM, async (req, reply) => {
     const asset = (req.query as { asset?: string }).asset;
     if (!asset) throw new ApiError(400, { error: am(req.lang, 'favorite_one') });
-    const r = await req.db.deleteFrom('assets_favoriteasset').where('user_id', '=', req.user!.id).where('asset_id', '=', asset).executeTakeFirst();
-    if (!Number(r.numDeletedRows)) throw new ApiError(404, { detail: rt(req.lang, 'not_found', { model: 'Favorite asset' }) });
+    const r = await req.db
+      .deleteFrom('assets_favoriteasset')
+      .where('user_id', '=', req.user!.id)
+      .where('asset_id', '=', asset)
+      .executeTakeFirst();
+    if (!Number(r.numDeletedRows))
+      throw new ApiError(404, { detail: rt(req.lang, 'not_found', { model: 'Favorite asset' }) });
     return reply.code(204).send();
   });
 }

@@ -12,12 +12,29 @@ export async function fullValues(ctx: ResourceCtx, keys: string[]): Promise<Map<
   const all = [...new Set(keys.flatMap(ancestorKeys))];
   const values = new Map<string, string>();
   for (let i = 0; i < all.length; i += 500) {
-    for (const r of await ctx.db.selectFrom('assets_node').select(['key', 'value']).where('key', 'in', all.slice(i, i + 500)).execute()) values.set(r.key, r.value);
+    for (const r of await ctx.db
+      .selectFrom('assets_node')
+      .select(['key', 'value'])
+      .where('key', 'in', all.slice(i, i + 500))
+      .execute())
+      values.set(r.key, r.value);
   }
-  return new Map(keys.map((k) => [k, `/${ancestorKeys(k).map((a) => values.get(a) ?? '').join('/')}`]));
+  return new Map(
+    keys.map((k) => [
+      k,
+      `/${ancestorKeys(k)
+        .map((a) => values.get(a) ?? '')
+        .join('/')}`,
+    ]),
+  );
 }
 
-async function checkName(ctx: ResourceCtx, parentKey: string, value: string, selfId?: string): Promise<string | undefined> {
+async function checkName(
+  ctx: ResourceCtx,
+  parentKey: string,
+  value: string,
+  selfId?: string,
+): Promise<string | undefined> {
   if (value.includes('/')) return am(ctx.req.lang, 'node_slash');
   const same = await childNamed(nodeDb(ctx), parentKey, value);
   return same && same.id !== selfId ? am(ctx.req.lang, 'node_duplicate') : undefined;
@@ -41,7 +58,10 @@ export const nodeResource: ResourceDef = {
     assets_amount: f.computed('integer', text('Assets amount', '资产数量', '資産数'), (r) => Number(r.assets_amount)),
   },
   async prepare(rows, ctx) {
-    const full = await fullValues(ctx, rows.map((r) => String(r.key)));
+    const full = await fullValues(
+      ctx,
+      rows.map((r) => String(r.key)),
+    );
     for (const r of rows) r.__full_value = full.get(r.key);
   },
   hooks: {
@@ -54,13 +74,30 @@ export const nodeResource: ResourceDef = {
     },
     async beforeInsert(values, _data, ctx) {
       const root = await orgRoot(nodeDb(ctx), ctx.req.org.id);
-      Object.assign(values, { key: await nextChildKey(nodeDb(ctx), root.key), parent_key: root.key, child_mark: 0, assets_amount: 0, date_create: new Date().toISOString() });
+      Object.assign(values, {
+        key: await nextChildKey(nodeDb(ctx), root.key),
+        parent_key: root.key,
+        child_mark: 0,
+        assets_amount: 0,
+        date_create: new Date().toISOString(),
+      });
     },
     async beforeDelete(row, ctx) {
-      if (row.parent_key === '') throw new ApiError(403, { error: am(ctx.req.lang, 'root_delete', { name: row.value }) });
-      const fresh = await ctx.db.selectFrom('assets_node').select('assets_amount').where('id', '=', row.id).executeTakeFirst();
-      if (Number(fresh?.assets_amount ?? 0) > 0) throw new ApiError(403, { error: am(ctx.req.lang, 'node_has_assets') });
-      await ctx.db.deleteFrom('assets_node').where('org_id', '=', row.org_id).where(sql.ref('key'), '!=', row.key).where(inSubtree(nodeDb(ctx), 'key', row.key)).execute();
+      if (row.parent_key === '')
+        throw new ApiError(403, { error: am(ctx.req.lang, 'root_delete', { name: row.value }) });
+      const fresh = await ctx.db
+        .selectFrom('assets_node')
+        .select('assets_amount')
+        .where('id', '=', row.id)
+        .executeTakeFirst();
+      if (Number(fresh?.assets_amount ?? 0) > 0)
+        throw new ApiError(403, { error: am(ctx.req.lang, 'node_has_assets') });
+      await ctx.db
+        .deleteFrom('assets_node')
+        .where('org_id', '=', row.org_id)
+        .where(sql.ref('key'), '!=', row.key)
+        .where(inSubtree(nodeDb(ctx), 'key', row.key))
+        .execute();
     },
   },
 };

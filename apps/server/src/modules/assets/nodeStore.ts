@@ -36,7 +36,12 @@ export function ancestorKeys(key: string): string[] {
 }
 
 export async function orgRoot(n: NodeDb, orgId: string): Promise<NodeRow> {
-  const found = await n.db.selectFrom('assets_node').selectAll().where('org_id', '=', orgId).where('parent_key', '=', '').executeTakeFirst();
+  const found = await n.db
+    .selectFrom('assets_node')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('parent_key', '=', '')
+    .executeTakeFirst();
   if (found) return found;
   const org = await n.db.selectFrom('orgs_organization').select('name').where('id', '=', orgId).executeTakeFirst();
   let key = '1';
@@ -44,26 +49,57 @@ export async function orgRoot(n: NodeDb, orgId: string): Promise<NodeRow> {
     const roots = await n.db.selectFrom('assets_node').select('key').where('parent_key', '=', '').execute();
     key = String(Math.max(1, ...roots.map((r) => Number(r.key))) + 1);
   }
-  const row: NodeRow = { id: randomUUID(), key, value: org?.name ?? 'Default', parent_key: '', child_mark: 0, assets_amount: 0, org_id: orgId, date_create: new Date().toISOString() };
+  const row: NodeRow = {
+    id: randomUUID(),
+    key,
+    value: org?.name ?? 'Default',
+    parent_key: '',
+    child_mark: 0,
+    assets_amount: 0,
+    org_id: orgId,
+    date_create: new Date().toISOString(),
+  };
   await n.db.insertInto('assets_node').values(row).execute();
   return row;
 }
 
 /** Hands out the next child key of a parent (`<parent>:<n>`). */
 export async function nextChildKey(n: NodeDb, parentKey: string): Promise<string> {
-  await n.db.updateTable('assets_node').set((eb) => ({ child_mark: eb('child_mark', '+', 1) })).where('key', '=', parentKey).execute();
-  const p = await n.db.selectFrom('assets_node').select('child_mark').where('key', '=', parentKey).executeTakeFirstOrThrow();
+  await n.db
+    .updateTable('assets_node')
+    .set((eb) => ({ child_mark: eb('child_mark', '+', 1) }))
+    .where('key', '=', parentKey)
+    .execute();
+  const p = await n.db
+    .selectFrom('assets_node')
+    .select('child_mark')
+    .where('key', '=', parentKey)
+    .executeTakeFirstOrThrow();
   return `${parentKey}:${p.child_mark}`;
 }
 
 export async function createChild(n: NodeDb, parent: NodeRow, value: string): Promise<NodeRow> {
-  const row: NodeRow = { id: randomUUID(), key: await nextChildKey(n, parent.key), value, parent_key: parent.key, child_mark: 0, assets_amount: 0, org_id: parent.org_id, date_create: new Date().toISOString() };
+  const row: NodeRow = {
+    id: randomUUID(),
+    key: await nextChildKey(n, parent.key),
+    value,
+    parent_key: parent.key,
+    child_mark: 0,
+    assets_amount: 0,
+    org_id: parent.org_id,
+    date_create: new Date().toISOString(),
+  };
   await n.db.insertInto('assets_node').values(row).execute();
   return row;
 }
 
 export async function childNamed(n: NodeDb, parentKey: string, value: string): Promise<NodeRow | undefined> {
-  return n.db.selectFrom('assets_node').selectAll().where('parent_key', '=', parentKey).where('value', '=', value).executeTakeFirst();
+  return n.db
+    .selectFrom('assets_node')
+    .selectAll()
+    .where('parent_key', '=', parentKey)
+    .where('value', '=', value)
+    .executeTakeFirst();
 }
 
 /**
@@ -71,7 +107,10 @@ export async function childNamed(n: NodeDb, parentKey: string, value: string): P
  */
 export async function ensurePath(n: NodeDb, orgId: string, path: string): Promise<NodeRow> {
   const root = await orgRoot(n, orgId);
-  const parts = path.split('/').map((s) => s.trim()).filter(Boolean);
+  const parts = path
+    .split('/')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (path.trim().startsWith('/') && parts[0]?.toLowerCase() === root.value.toLowerCase()) parts.shift();
   let node = root;
   for (const part of parts) node = (await childNamed(n, node.key, part)) ?? (await createChild(n, node, part));
@@ -81,10 +120,17 @@ export async function ensurePath(n: NodeDb, orgId: string, path: string): Promis
 /** Sets `assets_amount` of the given nodes to the distinct assets of their subtrees. */
 export async function recount(n: NodeDb, keys: Iterable<string>): Promise<void> {
   for (const key of new Set(keys)) {
-    const c = await n.db.selectFrom('assets_asset_nodes as an').innerJoin('assets_node as n', 'n.id', 'an.node_id')
+    const c = await n.db
+      .selectFrom('assets_asset_nodes as an')
+      .innerJoin('assets_node as n', 'n.id', 'an.node_id')
       .select((eb) => eb.fn.count<number>('an.asset_id').distinct().as('c'))
-      .where(inSubtree(n, 'n.key', key)).executeTakeFirstOrThrow();
-    await n.db.updateTable('assets_node').set({ assets_amount: Number(c.c) }).where('key', '=', key).execute();
+      .where(inSubtree(n, 'n.key', key))
+      .executeTakeFirstOrThrow();
+    await n.db
+      .updateTable('assets_node')
+      .set({ assets_amount: Number(c.c) })
+      .where('key', '=', key)
+      .execute();
   }
 }
 
@@ -92,7 +138,11 @@ export async function recount(n: NodeDb, keys: Iterable<string>): Promise<void> 
 export async function keysOfNodes(n: NodeDb, nodeIds: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (let i = 0; i < nodeIds.length; i += 500) {
-    const rows = await n.db.selectFrom('assets_node').select('key').where('id', 'in', nodeIds.slice(i, i + 500)).execute();
+    const rows = await n.db
+      .selectFrom('assets_node')
+      .select('key')
+      .where('id', 'in', nodeIds.slice(i, i + 500))
+      .execute();
     for (const r of rows) for (const k of ancestorKeys(r.key)) out.add(k);
   }
   return out;
@@ -101,7 +151,12 @@ export async function keysOfNodes(n: NodeDb, nodeIds: string[]): Promise<Set<str
 /** The node ids an asset is in. */
 export async function nodesOfAssets(n: NodeDb, assetIds: string[]): Promise<string[]> {
   if (!assetIds.length) return [];
-  const rows = await n.db.selectFrom('assets_asset_nodes').select('node_id').distinct().where('asset_id', 'in', assetIds).execute();
+  const rows = await n.db
+    .selectFrom('assets_asset_nodes')
+    .select('node_id')
+    .distinct()
+    .where('asset_id', 'in', assetIds)
+    .execute();
   return rows.map((r) => r.node_id);
 }
 
@@ -109,8 +164,13 @@ export async function nodesOfAssets(n: NodeDb, assetIds: string[]): Promise<stri
 export async function recountOrg(n: NodeDb, orgId: string): Promise<void> {
   const nodes = await n.db.selectFrom('assets_node').select(['id', 'key']).where('org_id', '=', orgId).execute();
   const keyOf = new Map(nodes.map((r) => [r.id, r.key]));
-  const links = await n.db.selectFrom('assets_asset_nodes as an').innerJoin('assets_node as n', 'n.id', 'an.node_id')
-    .select(['an.asset_id', 'an.node_id']).where('n.org_id', '=', orgId).orderBy('an.asset_id').execute();
+  const links = await n.db
+    .selectFrom('assets_asset_nodes as an')
+    .innerJoin('assets_node as n', 'n.id', 'an.node_id')
+    .select(['an.asset_id', 'an.node_id'])
+    .where('n.org_id', '=', orgId)
+    .orderBy('an.asset_id')
+    .execute();
   const counts = new Map<string, number>();
   let current = '';
   let seen = new Set<string>();
@@ -126,7 +186,12 @@ export async function recountOrg(n: NodeDb, orgId: string): Promise<void> {
     }
   }
   await n.db.transaction().execute(async (trx) => {
-    for (const r of nodes) await trx.updateTable('assets_node').set({ assets_amount: counts.get(r.key) ?? 0 }).where('id', '=', r.id).execute();
+    for (const r of nodes)
+      await trx
+        .updateTable('assets_node')
+        .set({ assets_amount: counts.get(r.key) ?? 0 })
+        .where('id', '=', r.id)
+        .execute();
   });
 }
 
@@ -139,11 +204,21 @@ export async function moveNodes(n: NodeDb, target: NodeRow, nodes: NodeRow[]): P
     const newKey = await nextChildKey(n, target.key);
     const old = node.key;
     const cut = old.length + 1;
-    await n.db.updateTable('assets_node').set({
-      key: sql`${newKey} || substr(key, ${cut})`,
-      parent_key: sql`${newKey} || substr(parent_key, ${cut})`,
-    }).where(sql<SqlBool>`key ${sql.raw(n.dialect === 'postgres' ? 'LIKE' : 'GLOB')} ${n.dialect === 'postgres' ? `${old}:%` : `${old}:*`}`).execute();
-    await n.db.updateTable('assets_node').set({ key: newKey, parent_key: target.key }).where('id', '=', node.id).execute();
+    await n.db
+      .updateTable('assets_node')
+      .set({
+        key: sql`${newKey} || substr(key, ${cut})`,
+        parent_key: sql`${newKey} || substr(parent_key, ${cut})`,
+      })
+      .where(
+        sql<SqlBool>`key ${sql.raw(n.dialect === 'postgres' ? 'LIKE' : 'GLOB')} ${n.dialect === 'postgres' ? `${old}:%` : `${old}:*`}`,
+      )
+      .execute();
+    await n.db
+      .updateTable('assets_node')
+      .set({ key: newKey, parent_key: target.key })
+      .where('id', '=', node.id)
+      .execute();
   }
   touched.delete('');
   return touched;

@@ -28,15 +28,26 @@ describe('node tree', () => {
     expect((await admin.post(`${N}/${root.id}/children/`, { value: 'a' })).statusCode).toBe(400);
     expect((await admin.post(`${N}/${root.id}/children/`, {})).json().value).toBe('New node 1');
 
-    const mk = async (name: string, nodes: string[]) => (await admin.post('/api/v1/assets/hosts/', { name, address: '10.9.9.9', platform: 'Linux', nodes })).json();
+    const mk = async (name: string, nodes: string[]) =>
+      (await admin.post('/api/v1/assets/hosts/', { name, address: '10.9.9.9', platform: 'Linux', nodes })).json();
     const h1 = await mk('n1', [a1.id]);
     await mk('n2', [a1.id, a.id]);
     await mk('n3', [b.key]);
     expect([await amount(root.id), await amount(a.id), await amount(a1.id), await amount(b.id)]).toEqual([3, 2, 2, 1]);
 
     const tree: Row[] = (await admin.get(`${N}/children/tree/?key=${a.key}&assets=1`)).json();
-    expect(tree.find((x) => x.id === a1.key)).toMatchObject({ name: 'a1 (2)', pId: '1:1', isParent: true, meta: { type: 'node', data: { id: a1.id, key: '1:1:1', value: 'a1' } } });
-    expect(tree.find((x) => x.meta.type === 'asset')).toMatchObject({ name: 'n2', pId: '1:1', isParent: false, meta: { data: { platform_type: 'linux', sftp: true } } });
+    expect(tree.find((x) => x.id === a1.key)).toMatchObject({
+      name: 'a1 (2)',
+      pId: '1:1',
+      isParent: true,
+      meta: { type: 'node', data: { id: a1.id, key: '1:1:1', value: 'a1' } },
+    });
+    expect(tree.find((x) => x.meta.type === 'asset')).toMatchObject({
+      name: 'n2',
+      pId: '1:1',
+      isParent: false,
+      meta: { data: { platform_type: 'linux', sftp: true } },
+    });
     expect((await admin.get(`/api/v1/assets/assets/?node=${a.id}`)).json().length).toBe(2);
     expect((await admin.get(`/api/v1/assets/assets/?node=${a.id}&show_current_asset=1`)).json().length).toBe(1);
 
@@ -49,7 +60,9 @@ describe('node tree', () => {
     expect((await put(`${N}/${a1.id}/children/add/`, { nodes: [b.id] })).statusCode).toBe(400);
 
     // Assets in and out of nodes; removing the last node puts the asset at the root.
-    await put(`${N}/${b.id}/assets/remove/`, { assets: [(await admin.get('/api/v1/assets/hosts/?name=n3')).json()[0].id] });
+    await put(`${N}/${b.id}/assets/remove/`, {
+      assets: [(await admin.get('/api/v1/assets/hosts/?name=n3')).json()[0].id],
+    });
     expect([await amount(b.id), await amount(root.id)]).toEqual([2, 3]);
     await put(`${N}/${a1.id}/assets/remove/`, { assets: [h1.id] });
     expect(await amount(a1.id)).toBe(1);
@@ -57,7 +70,9 @@ describe('node tree', () => {
     expect(await amount(a1.id)).toBe(2);
 
     // Deleting: root refused, non-empty refused, assets deleted → counts drop.
-    expect((await admin.request({ method: 'DELETE', url: `${N}/${root.id}/` })).json()).toEqual({ error: "You can't delete the root node (DEFAULT)" });
+    expect((await admin.request({ method: 'DELETE', url: `${N}/${root.id}/` })).json()).toEqual({
+      error: "You can't delete the root node (DEFAULT)",
+    });
     expect((await admin.request({ method: 'DELETE', url: `${N}/${a.id}/` })).statusCode).toBe(403);
     await admin.request({ method: 'DELETE', url: `/api/v1/assets/hosts/${h1.id}/` });
     expect([await amount(a1.id), await amount(root.id)]).toEqual([1, 2]);

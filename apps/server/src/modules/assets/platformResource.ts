@@ -23,7 +23,15 @@ const SU_METHODS = [
   { value: 'super_level', label: text('super level 15', 'super level 15', 'super level 15') },
 ];
 
-type ProtocolIn = { name: string; port: number; primary?: boolean; required?: boolean; default?: boolean; public?: boolean; setting?: Record<string, unknown> };
+type ProtocolIn = {
+  name: string;
+  port: number;
+  primary?: boolean;
+  required?: boolean;
+  default?: boolean;
+  public?: boolean;
+  setting?: Record<string, unknown>;
+};
 
 function refuseInternal(row: Row | undefined, ctx: ResourceCtx): void {
   if (row && toBool(row.internal)) throw new ApiError(403, { detail: am(ctx.req.lang, 'internal_platform') });
@@ -32,17 +40,33 @@ function refuseInternal(row: Row | undefined, ctx: ResourceCtx): void {
 async function writeProtocols(ctx: ResourceCtx, platformId: number, list: ProtocolIn[]): Promise<void> {
   await ctx.db.deleteFrom('assets_platformprotocol').where('platform_id', '=', platformId).execute();
   const primary = list.findIndex((p) => p.primary);
-  await ctx.db.insertInto('assets_platformprotocol').values(list.map((p, i) => ({
-    id: randomUUID(), platform_id: platformId, name: p.name, port: p.port, primary: i === (primary < 0 ? 0 : primary),
-    required: Boolean(p.required), default: Boolean(p.default), public: p.public ?? true, setting: JSON.stringify(settingOf(p.name, p.setting)), position: i,
-  }))).execute();
+  await ctx.db
+    .insertInto('assets_platformprotocol')
+    .values(
+      list.map((p, i) => ({
+        id: randomUUID(),
+        platform_id: platformId,
+        name: p.name,
+        port: p.port,
+        primary: i === (primary < 0 ? 0 : primary),
+        required: Boolean(p.required),
+        default: Boolean(p.default),
+        public: p.public ?? true,
+        setting: JSON.stringify(settingOf(p.name, p.setting)),
+        position: i,
+      })),
+    )
+    .execute();
 }
 
 async function parsePlatformProtocols(v: unknown, ctx: ResourceCtx) {
   const base = await parseProtocols(v, ctx);
   if (base.error) return base;
   const items = (Array.isArray(v) ? v : []) as ProtocolIn[];
-  const list = (base.value as { name: string; port: number }[]).map((p, i) => ({ ...(typeof items[i] === 'object' ? items[i] : {}), ...p }));
+  const list = (base.value as { name: string; port: number }[]).map((p, i) => ({
+    ...(typeof items[i] === 'object' ? items[i] : {}),
+    ...p,
+  }));
   if (!list.length) return { error: rt(ctx.req.lang, 'required') };
   if (list.filter((p) => p.primary).length > 1) return { error: am(ctx.req.lang, 'protocol_primary') };
   const unknown = list.find((p) => !PROTOCOLS[p.name]);
@@ -64,9 +88,26 @@ export const platformResource: ResourceDef = {
     name: f.string(L.name, { required: true, unique: true, search: true, filter: true, order: true, maxLength: 64 }),
     internal: f.computed('boolean', text('Internal', '内置', '組み込み'), (r) => toBool(r.internal)),
     category: f.choice(text('Category', '类别', 'カテゴリ'), CATEGORY_CHOICES, { required: true, filter: true }),
-    type: { ...f.string(text('Type', '类型', '種類'), { required: true, filter: true, maxLength: 32 }), type: 'labeled_choice' as const, choices: undefined, parse: async (v) => ({ value: String(v && typeof v === 'object' ? (v as Row).value : v) }) },
-    charset: f.choice(text('Charset', '编码', '文字コード'), [{ value: 'utf-8', label: text('UTF-8', 'UTF-8', 'UTF-8') }, { value: 'gbk', label: text('GBK', 'GBK', 'GBK') }], { default: 'utf-8' }),
-    protocols: f.list(text('Protocols', '协议组', 'プロトコル'), { column: false, required: true, parse: parsePlatformProtocols, child: { type: 'nested object' } }),
+    type: {
+      ...f.string(text('Type', '类型', '種類'), { required: true, filter: true, maxLength: 32 }),
+      type: 'labeled_choice' as const,
+      choices: undefined,
+      parse: async (v) => ({ value: String(v && typeof v === 'object' ? (v as Row).value : v) }),
+    },
+    charset: f.choice(
+      text('Charset', '编码', '文字コード'),
+      [
+        { value: 'utf-8', label: text('UTF-8', 'UTF-8', 'UTF-8') },
+        { value: 'gbk', label: text('GBK', 'GBK', 'GBK') },
+      ],
+      { default: 'utf-8' },
+    ),
+    protocols: f.list(text('Protocols', '协议组', 'プロトコル'), {
+      column: false,
+      required: true,
+      parse: parsePlatformProtocols,
+      child: { type: 'nested object' },
+    }),
     domain_enabled: f.bool(text('Domain enabled', '启用网域', 'ドメイン有効'), { default: true }),
     su_enabled: f.bool(text('Su enabled', '启用账号切换', 'su 有効'), { default: false }),
     su_method: f.choice(text('Su method', '账号切换方式', 'su 方式'), SU_METHODS),
@@ -79,17 +120,36 @@ export const platformResource: ResourceDef = {
     date_updated: f.dateUpdated(),
   },
   newId: async (ctx) => {
-    const r = await ctx.db.selectFrom('assets_platform').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+    const r = await ctx.db
+      .selectFrom('assets_platform')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .executeTakeFirst();
     return Number(r?.m ?? 0) + 1;
   },
-  lookup: (q, param) => (isInt(param) ? q.where(sql.ref('assets_platform.id'), '=', Number(param)) : q.where(sql.ref('assets_platform.name'), '=', param)),
+  lookup: (q, param) =>
+    isInt(param)
+      ? q.where(sql.ref('assets_platform.id'), '=', Number(param))
+      : q.where(sql.ref('assets_platform.name'), '=', param),
   async prepare(rows, ctx) {
-    const protos = await platformProtocols(ctx, rows.map((r) => Number(r.id)));
+    const protos = await platformProtocols(
+      ctx,
+      rows.map((r) => Number(r.id)),
+    );
     for (const r of rows) {
-      r.protocols = protos.filter((p) => p.platform_id === Number(r.id)).map((p) => ({
-        id: p.id, name: p.name, port: Number(p.port), port_from_addr: Boolean(PROTOCOLS[p.name]?.port_from_addr), primary: toBool(p.primary),
-        required: toBool(p.required), default: toBool(p.default), public: toBool(p.public), secret_types: PROTOCOLS[p.name]?.secret_types ?? [], setting: JSON.parse(p.setting),
-      }));
+      r.protocols = protos
+        .filter((p) => p.platform_id === Number(r.id))
+        .map((p) => ({
+          id: p.id,
+          name: p.name,
+          port: Number(p.port),
+          port_from_addr: Boolean(PROTOCOLS[p.name]?.port_from_addr),
+          primary: toBool(p.primary),
+          required: toBool(p.required),
+          default: toBool(p.default),
+          public: toBool(p.public),
+          secret_types: PROTOCOLS[p.name]?.secret_types ?? [],
+          setting: JSON.parse(p.setting),
+        }));
     }
   },
   hooks: {
@@ -100,7 +160,8 @@ export const platformResource: ResourceDef = {
       const category = (data.category ?? ctx.before?.category) as string;
       const cat = ASSET_CATEGORIES.find((c) => c.value === category);
       const type = (data.type ?? ctx.before?.type) as string;
-      if (cat && cat.value !== 'custom' && data.type !== undefined && !cat.types.some((t) => t.value === type)) return { type: [rt(ctx.req.lang, 'invalid_choice', { value: type })] };
+      if (cat && cat.value !== 'custom' && data.type !== undefined && !cat.types.some((t) => t.value === type))
+        return { type: [rt(ctx.req.lang, 'invalid_choice', { value: type })] };
       const cons = cat?.types.find((t) => t.value === type)?.constraints;
       if (cons && !cons.domain_enabled) data.domain_enabled = false;
       if (cons && !cons.su_enabled) data.su_enabled = false;
@@ -114,7 +175,11 @@ export const platformResource: ResourceDef = {
     },
     async beforeDelete(row, ctx) {
       refuseInternal(row, ctx);
-      const used = await ctx.db.selectFrom('assets_asset').select('id').where('platform_id', '=', Number(row.id)).executeTakeFirst();
+      const used = await ctx.db
+        .selectFrom('assets_asset')
+        .select('id')
+        .where('platform_id', '=', Number(row.id))
+        .executeTakeFirst();
       if (used) throw new ApiError(400, { detail: rt(ctx.req.lang, 'referenced'), code: 'referenced' });
     },
   },

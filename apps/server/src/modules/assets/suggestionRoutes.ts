@@ -25,10 +25,15 @@ export function registerSuggestionRoutes(app: FastifyInstance): void {
     app.get(`${kind.url}suggestions/`, { config: { perm: ASSET_PERM } }, async (req) => {
       const ctx = ctxOf(req);
       const search = (req.query as Q).search?.trim();
-      let q = ctx.db.selectFrom('assets_asset').select(['assets_asset.id', 'assets_asset.name', 'assets_asset.address']);
+      let q = ctx.db
+        .selectFrom('assets_asset')
+        .select(['assets_asset.id', 'assets_asset.name', 'assets_asset.address']);
       if (req.org.id !== ROOT_ORG_ID) q = q.where('assets_asset.org_id', '=', req.org.id);
       q = def.scope ? (def.scope(q as never, ctx) as unknown as typeof q) : q;
-      if (search) q = q.where((eb) => eb.or([containsCi(ctx, 'assets_asset.name', search), containsCi(ctx, 'assets_asset.address', search)]));
+      if (search)
+        q = q.where((eb) =>
+          eb.or([containsCi(ctx, 'assets_asset.name', search), containsCi(ctx, 'assets_asset.address', search)]),
+        );
       return q.orderBy('assets_asset.name').limit(LIMIT).execute();
     });
   }
@@ -39,7 +44,17 @@ export function registerSuggestionRoutes(app: FastifyInstance): void {
     if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
     if (search) q = q.where(containsCi(ctx, 'value', search));
     const rows = await q.orderBy(sql.ref('value')).orderBy('key').limit(LIMIT).execute();
-    const full = await fullValues(ctx, rows.map((n) => n.key));
-    return rows.map((n) => ({ id: n.id, key: n.key, value: n.value, name: n.value, full_value: full.get(n.key) ?? '', org_id: n.org_id }));
+    const full = await fullValues(
+      ctx,
+      rows.map((n) => n.key),
+    );
+    return rows.map((n) => ({
+      id: n.id,
+      key: n.key,
+      value: n.value,
+      name: n.value,
+      full_value: full.get(n.key) ?? '',
+      org_id: n.org_id,
+    }));
   });
 }

@@ -35,14 +35,27 @@ async function runTest(app: FastifyInstance, task: TaskState, assetIds: string[]
   await log.write(`>>> Task ${task.name} started: ${assetIds.length} asset(s)`);
   try {
     for (const id of assetIds) {
-      const a = await db.selectFrom('assets_asset').select(['id', 'name', 'address']).where('id', '=', id).executeTakeFirst();
+      const a = await db
+        .selectFrom('assets_asset')
+        .select(['id', 'name', 'address'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (!a) continue;
-      const protocols = await db.selectFrom('assets_protocol').select(['name', 'port']).where('asset_id', '=', id).execute();
+      const protocols = await db
+        .selectFrom('assets_protocol')
+        .select(['name', 'port'])
+        .where('asset_id', '=', id)
+        .execute();
       await log.write(`>>> ${a.name} (${a.address})`);
       const r = await probe(a.address, protocols);
-      for (const p of r.results) await log.write(`    ${p.name}/${p.port}: ${p.ok ? 'ok' : `failed${p.error ? ` (${p.error})` : ''}`}`);
+      for (const p of r.results)
+        await log.write(`    ${p.name}/${p.port}: ${p.ok ? 'ok' : `failed${p.error ? ` (${p.error})` : ''}`}`);
       await log.write(`    connectivity: ${r.connectivity}`);
-      await db.updateTable('assets_asset').set({ connectivity: r.connectivity, date_verified: new Date().toISOString() }).where('id', '=', id).execute();
+      await db
+        .updateTable('assets_asset')
+        .set({ connectivity: r.connectivity, date_verified: new Date().toISOString() })
+        .where('id', '=', id)
+        .execute();
       task.done += 1;
       task.results.push({ asset: a.id, name: a.name, connectivity: r.connectivity, protocols: r.results });
       await cache.set(key(task.id), task, TTL);
@@ -68,10 +81,18 @@ export async function visibleAssetIds(req: FastifyRequest, ids: string[]): Promi
 
 export async function start(req: FastifyRequest, ids: string[], action: unknown): Promise<{ task: string }> {
   if (action === 'refresh') throw new ApiError(400, { error: am(req.lang, 'not_supported') });
-  if (action !== 'test') throw new ApiError(400, { action: [am(req.lang, 'action_invalid', { value: String(action) })] });
+  if (action !== 'test')
+    throw new ApiError(400, { action: [am(req.lang, 'action_invalid', { value: String(action) })] });
   const task: TaskState = {
-    id: randomUUID(), name: 'test-assets-connectivity', state: 'PENDING', user_id: req.user!.id, total: ids.length, done: 0, results: [],
-    date_start: new Date().toISOString(), date_finished: null,
+    id: randomUUID(),
+    name: 'test-assets-connectivity',
+    state: 'PENDING',
+    user_id: req.user!.id,
+    total: ids.length,
+    done: 0,
+    results: [],
+    date_start: new Date().toISOString(),
+    date_finished: null,
   };
   await req.server.deps.cache.set(key(task.id), task, TTL);
   const log = await openTaskLog(req.server.deps.cache, task.id, task.user_id);
@@ -95,7 +116,8 @@ export function registerAssetTaskRoutes(app: FastifyInstance): void {
   app.get<{ Params: { id: string } }>('/api/v1/ops/celery/task/:id/', async (req) => {
     const task = await req.server.deps.cache.get<TaskState>(key(req.params.id));
     if (!req.user) throw new ApiError(401, { detail: 'Authentication credentials were not provided.' });
-    if (!task || (task.user_id !== req.user.id && !(await can(req, 'ops.view_taskmonitor')))) throw new ApiError(404, { detail: am(req.lang, 'task_not_found') });
+    if (!task || (task.user_id !== req.user.id && !(await can(req, 'ops.view_taskmonitor'))))
+      throw new ApiError(404, { detail: am(req.lang, 'task_not_found') });
     return task;
   });
 }

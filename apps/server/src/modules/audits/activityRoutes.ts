@@ -22,7 +22,9 @@ function content(detail: string, lang: Language): string {
     const d = JSON.parse(detail) as { user: string; action: string; model: string; resource: string };
     const type = defOf(d.model)?.label[lang] ?? d.model;
     const verb = ACTIONS[d.action]?.[lang] ?? d.action;
-    return lang === 'en' ? `${d.user} ${verb} ${type.toLowerCase()} ${d.resource}` : `${d.user} ${verb}${type} ${d.resource}`;
+    return lang === 'en'
+      ? `${d.user} ${verb} ${type.toLowerCase()} ${d.resource}`
+      : `${d.user} ${verb}${type} ${d.resource}`;
   } catch {
     return detail;
   }
@@ -34,39 +36,58 @@ function localTimestamp(iso: string, tz: string): string {
 }
 
 export function registerActivityRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/audits/activities/', { config: { perm: 'audits.view_activitylog' } }, async (req: FastifyRequest) => {
-    const id = (req.query as { resource_id?: string }).resource_id;
-    if (!id) throw new ApiError(400, { resource_id: ['This field is required.'] });
-    const since = new Date(Date.now() - DAYS * 86400_000).toISOString();
-    let q = req.db.selectFrom('audits_activitylog').selectAll().where('resource_id', '=', id).where('datetime', '>=', since);
-    // Objects outside organisations (users, platforms) log under the system org.
-    if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', 'in', [req.org.id, SYSTEM_ORG_ID]);
-    const rows = await q.orderBy('datetime', 'desc').limit(LIMIT).execute();
-    return rows.map((r) => ({
-      id: r.id,
-      timestamp: localTimestamp(r.datetime, req.tz),
-      detail_url: r.type === 'O' && r.detail_id ? `/api/v1/audits/operate-logs/${r.detail_id}/?type=action_detail` : '',
-      content: content(r.detail, req.lang),
-      r_type: r.type,
-    }));
-  });
+  app.get(
+    '/api/v1/audits/activities/',
+    { config: { perm: 'audits.view_activitylog' } },
+    async (req: FastifyRequest) => {
+      const id = (req.query as { resource_id?: string }).resource_id;
+      if (!id) throw new ApiError(400, { resource_id: ['This field is required.'] });
+      const since = new Date(Date.now() - DAYS * 86400_000).toISOString();
+      let q = req.db
+        .selectFrom('audits_activitylog')
+        .selectAll()
+        .where('resource_id', '=', id)
+        .where('datetime', '>=', since);
+      // Objects outside organisations (users, platforms) log under the system org.
+      if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', 'in', [req.org.id, SYSTEM_ORG_ID]);
+      const rows = await q.orderBy('datetime', 'desc').limit(LIMIT).execute();
+      return rows.map((r) => ({
+        id: r.id,
+        timestamp: localTimestamp(r.datetime, req.tz),
+        detail_url:
+          r.type === 'O' && r.detail_id ? `/api/v1/audits/operate-logs/${r.detail_id}/?type=action_detail` : '',
+        content: content(r.detail, req.lang),
+        r_type: r.type,
+      }));
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/api/v1/audits/operate-logs/:id/', { config: { perm: 'audits.view_operatelog | audits.view_activitylog' } }, async (req) => {
-    let q = req.db.selectFrom('audits_operatelog').selectAll().where('id', '=', req.params.id);
-    if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', 'in', [req.org.id, SYSTEM_ORG_ID]);
-    const log = await q.executeTakeFirst();
-    if (!log) throw new ApiError(404, { detail: 'OperateLog object does not exist.', code: 'object_does_not_exist' });
-    const def = defOf(log.resource_type);
-    const diff = (JSON.parse(log.diff) as { field: string; before: string; after: string }[]).map((d) => ({
-      field: def?.fields[d.field]?.label[req.lang] ?? d.field,
-      before: d.before,
-      after: d.after,
-    }));
-    if ((req.query as { type?: string }).type === 'action_detail') return { diff };
-    return {
-      id: log.id, user: log.user, action: { value: log.action, label: ACTIONS[log.action]?.[req.lang] ?? log.action },
-      resource_type: def?.label[req.lang] ?? log.resource_type, resource: log.resource, remote_addr: log.remote_addr,
-      datetime: formatDateTime(log.datetime, req.tz), org_id: log.org_id, diff,
-    };
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/v1/audits/operate-logs/:id/',
+    { config: { perm: 'audits.view_operatelog | audits.view_activitylog' } },
+    async (req) => {
+      let q = req.db.selectFrom('audits_operatelog').selectAll().where('id', '=', req.params.id);
+      if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', 'in', [req.org.id, SYSTEM_ORG_ID]);
+      const log = await q.executeTakeFirst();
+      if (!log) throw new ApiError(404, { detail: 'OperateLog object does not exist.', code: 'object_does_not_exist' });
+      const def = defOf(log.resource_type);
+      const diff = (JSON.parse(log.diff) as { field: string; before: string; after: string }[]).map((d) => ({
+        field: def?.fields[d.field]?.label[req.lang] ?? d.field,
+        before: d.before,
+        after: d.after,
+      }));
+      if ((req.query as { type?: string }).type === 'action_detail') return { diff };
+      return {
+        id: log.id,
+        user: log.user,
+        action: { value: log.action, label: ACTIONS[log.action]?.[req.lang] ?? log.action },
+        resource_type: def?.label[req.lang] ?? log.resource_type,
+        resource: log.resource,
+        remote_addr: log.remote_addr,
+        datetime: formatDateTime(log.datetime, req.tz),
+        org_id: log.org_id,
+        diff,
+      };
+    },
+  );
 }

@@ -23,19 +23,22 @@ export async function writeLoginLog(req: FastifyRequest, a: LoginAttempt): Promi
   const type = typeof header === 'string' && TYPES.has(header.toUpperCase()) ? header.toUpperCase() : 'W';
   const ua = req.headers['user-agent'];
   try {
-    await req.server.deps.database.db.insertInto('audits_userloginlog').values({
-      id: randomUUID(),
-      username: a.username.slice(0, 128),
-      type,
-      ip: req.ip,
-      city: '',
-      user_agent: typeof ua === 'string' ? ua.slice(0, 254) : '',
-      mfa: a.mfa,
-      reason: a.reason ?? '',
-      backend: a.backend ?? 'password',
-      status: a.status,
-      datetime: new Date().toISOString(),
-    }).execute();
+    await req.server.deps.database.db
+      .insertInto('audits_userloginlog')
+      .values({
+        id: randomUUID(),
+        username: a.username.slice(0, 128),
+        type,
+        ip: req.ip,
+        city: '',
+        user_agent: typeof ua === 'string' ? ua.slice(0, 254) : '',
+        mfa: a.mfa,
+        reason: a.reason ?? '',
+        backend: a.backend ?? 'password',
+        status: a.status,
+        datetime: new Date().toISOString(),
+      })
+      .execute();
   } catch (e) {
     req.log.error({ err: e }, 'login log not written');
   }

@@ -2,7 +2,11 @@ import { text, type I18nText, type Language } from '@gatehouse/contract';
 
 /** Display texts of the login log's reason and backend codes (JumpServer's LoginFailed reasons). */
 const REASONS: Record<string, I18nText> = {
-  password_failed: text('Username/password check failed', '用户名/密码 校验失败', 'ユーザー名/パスワードの確認に失敗しました'),
+  password_failed: text(
+    'Username/password check failed',
+    '用户名/密码 校验失败',
+    'ユーザー名/パスワードの確認に失敗しました',
+  ),
   block_login: text('Login blocked', '登录被锁定', 'ログインがブロックされました'),
   user_inactive: text('Disabled or expired', '禁用或失效', '無効または期限切れ'),
   user_expired: text('Disabled or expired', '禁用或失效', '無効または期限切れ'),

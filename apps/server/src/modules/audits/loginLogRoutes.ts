@@ -14,7 +14,8 @@ import { loginLogResource } from './loginLogResource.ts';
 const ownScope = (def: ResourceDef): ResourceDef => ({
   ...def,
   url: '/api/v1/audits/my-login-logs/',
-  scope: (q: AnyQuery, ctx: ResourceCtx) => q.where('audits_userloginlog.username' as never, '=', (ctx.req.user?.username ?? '') as never),
+  scope: (q: AnyQuery, ctx: ResourceCtx) =>
+    q.where('audits_userloginlog.username' as never, '=', (ctx.req.user?.username ?? '') as never),
 });
 
 function registerReadOnly(app: FastifyInstance, def: ResourceDef, perm: string): void {

@@ -11,16 +11,37 @@ import { totpCode } from './mfa/otp.ts';
 export const USER_PASSWORD = 'User-pass-1!';
 
 /** A local user without roles, straight into the database. */
-export async function createUser(t: TestApp, username: string, extra: { phone?: string; mfa_level?: number; password?: string } = {}): Promise<string> {
+export async function createUser(
+  t: TestApp,
+  username: string,
+  extra: { phone?: string; mfa_level?: number; password?: string } = {},
+): Promise<string> {
   const id = randomUUID();
   const now = new Date().toISOString();
   await t.deps.database.db
     .insertInto('users_user')
     .values({
-      id, username, name: `User ${username}`, email: `${username}@example.com`, password: await hashPassword(extra.password ?? USER_PASSWORD),
-      is_active: true, is_first_login: true, need_update_password: false, is_service_account: false, source: 'local',
-      mfa_level: extra.mfa_level ?? 0, phone: extra.phone ?? '', wechat: '', comment: '', date_expired: defaultDateExpired(),
-      date_joined: now, last_login: null, date_password_last_updated: now, created_by: 'test', updated_by: 'test', date_updated: now,
+      id,
+      username,
+      name: `User ${username}`,
+      email: `${username}@example.com`,
+      password: await hashPassword(extra.password ?? USER_PASSWORD),
+      is_active: true,
+      is_first_login: true,
+      need_update_password: false,
+      is_service_account: false,
+      source: 'local',
+      mfa_level: extra.mfa_level ?? 0,
+      phone: extra.phone ?? '',
+      wechat: '',
+      comment: '',
+      date_expired: defaultDateExpired(),
+      date_joined: now,
+      last_login: null,
+      date_password_last_updated: now,
+      created_by: 'test',
+      updated_by: 'test',
+      date_updated: now,
     })
     .execute();
   return id;

@@ -2,7 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC_KEY_COOKIE } from '@gatehouse/contract';
 import { ApiError, validationError } from '../../http/errors.ts';
-import { decryptTransportSecret, generateTransportKeyPair, TransportDecryptError, type TransportKeyPair } from '../../platform/crypto/transportSecret.ts';
+import {
+  decryptTransportSecret,
+  generateTransportKeyPair,
+  TransportDecryptError,
+  type TransportKeyPair,
+} from '../../platform/crypto/transportSecret.ts';
 import { ta } from './authMessages.ts';
 
 /**

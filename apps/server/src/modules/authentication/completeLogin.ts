@@ -13,7 +13,13 @@ import { findActiveUser } from '../users/userRepo.ts';
  * cookies and CSRF token, the pending-step state cleared, and the browser's transport key dropped
  * so the next page gets a new one (api-contract §2.2).
  */
-export async function completeLogin(req: FastifyRequest, reply: FastifyReply, userId: string, autoLogin: boolean, next: string): Promise<FastifyReply> {
+export async function completeLogin(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  autoLogin: boolean,
+  next: string,
+): Promise<FastifyReply> {
   const { sessions, settings } = req.server.deps;
   const age = await settings.sessionAgeSeconds();
   if (req.session) await sessions.destroy(req.session.id);
@@ -21,7 +27,11 @@ export async function completeLogin(req: FastifyRequest, reply: FastifyReply, us
   const user = await findActiveUser(req.db, userId);
   if (user) await writeLoginLog(req, { username: user.username, status: true, mfa: flow?.userId === userId ? 1 : 0 });
   const csrf = randomToken(24);
-  const { key } = await sessions.create(userId, { csrf, auto_login: autoLogin, login_time: new Date().toISOString(), oid: req.org.id }, age);
+  const { key } = await sessions.create(
+    userId,
+    { csrf, auto_login: autoLogin, login_time: new Date().toISOString(), oid: req.org.id },
+    age,
+  );
   setSessionCookies(reply, key, autoLogin, age);
   setCsrfCookie(reply, csrf);
   await clearFlow(req);
@@ -31,7 +41,13 @@ export async function completeLogin(req: FastifyRequest, reply: FastifyReply, us
 }
 
 /** The login page's failure answer (`LoginResult`), with optional data for the next step. */
-export function loginFail(reply: FastifyReply, status: number, error: string, msg: string, data?: Record<string, unknown>): FastifyReply {
+export function loginFail(
+  reply: FastifyReply,
+  status: number,
+  error: string,
+  msg: string,
+  data?: Record<string, unknown>,
+): FastifyReply {
   return reply.code(status).send({ ok: false, error, msg, ...(data ? { data } : {}) });
 }
 

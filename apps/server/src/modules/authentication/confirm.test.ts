@@ -22,8 +22,16 @@ async function signedIn(username: string): Promise<SessionClient> {
 
 async function editSession(c: SessionClient, patch: Record<string, unknown>) {
   const id = createHash('sha256').update(c.jar.values.get(SESSION_COOKIE)!).digest('hex');
-  const row = await t.deps.database.db.selectFrom('auth_session').select('data').where('id', '=', id).executeTakeFirstOrThrow();
-  await t.deps.database.db.updateTable('auth_session').set({ data: JSON.stringify({ ...JSON.parse(row.data), ...patch }) }).where('id', '=', id).execute();
+  const row = await t.deps.database.db
+    .selectFrom('auth_session')
+    .select('data')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  await t.deps.database.db
+    .updateTable('auth_session')
+    .set({ data: JSON.stringify({ ...JSON.parse(row.data), ...patch }) })
+    .where('id', '=', id)
+    .execute();
 }
 
 describe('GET confirm/ picks the strongest way the user can confirm', () => {
@@ -59,12 +67,18 @@ describe('POST confirm/ and the guard', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ error: 'Authentication failed (password incorrect)' });
     await c.get('/ui/'); // sign-in rotated the browser key: the console page brings the new one
-    const ok = await c.post(CONFIRM, { confirm_type: 'password', secret_key: encryptGatehouse(browserPublicKey(c), USER_PASSWORD) });
+    const ok = await c.post(CONFIRM, {
+      confirm_type: 'password',
+      secret_key: encryptGatehouse(browserPublicKey(c), USER_PASSWORD),
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toBe('ok');
     expect((await c.post(GUARDED, {})).statusCode).toBe(200);
     await editSession(c, { confirm_time: Math.floor(Date.now() / 1000) - 301 });
-    expect((await c.post(GUARDED, {})).json()).toEqual({ code: 'relogin', detail: 'This action require confirm current user' });
+    expect((await c.post(GUARDED, {})).json()).toEqual({
+      code: 'relogin',
+      detail: 'This action require confirm current user',
+    });
     await t.deps.cache.delete('_LOGIN_LIMIT_cf_cleo_127.0.0.1');
   });
 
@@ -84,13 +98,23 @@ describe('POST confirm/ and the guard', () => {
     const secret = await bindTotp(c);
     const bad = await c.post(CONFIRM, { confirm_type: 'mfa', mfa_type: 'otp', secret_key: '12345' });
     expect(bad.json()).toEqual({ error: 'MFA Error, please check' });
-    expect((await c.post(CONFIRM, { confirm_type: 'mfa', mfa_type: 'otp', secret_key: codeAt(secret, 0) })).statusCode).toBe(200);
+    expect(
+      (await c.post(CONFIRM, { confirm_type: 'mfa', mfa_type: 'otp', secret_key: codeAt(secret, 0) })).statusCode,
+    ).toBe(200);
     const { requireConfirm } = await import('./confirm.ts');
     const now = Math.floor(Date.now() / 1000);
     const reqWith = (level: number, time: number) =>
-      ({ server: t.app, lang: 'en', headers: {}, session: { data: { confirm_level: level, confirm_time: time } } }) as unknown as Parameters<typeof requireConfirm>[0];
+      ({
+        server: t.app,
+        lang: 'en',
+        headers: {},
+        session: { data: { confirm_level: level, confirm_time: time } },
+      }) as unknown as Parameters<typeof requireConfirm>[0];
     await expect(requireConfirm(reqWith(3, now - 3500), 'mfa')).resolves.toBeUndefined();
-    await expect(requireConfirm(reqWith(3, now - 3601), 'mfa')).rejects.toMatchObject({ statusCode: 400, body: { code: 'mfa' } });
+    await expect(requireConfirm(reqWith(3, now - 3601), 'mfa')).rejects.toMatchObject({
+      statusCode: 400,
+      body: { code: 'mfa' },
+    });
     await expect(requireConfirm(reqWith(2, now), 'mfa')).rejects.toMatchObject({ body: { code: 'mfa' } });
     // A higher level covers weaker requirements, within their own 300 s.
     await expect(requireConfirm(reqWith(3, now - 200), 'password')).resolves.toBeUndefined();
@@ -99,10 +123,21 @@ describe('POST confirm/ and the guard', () => {
 
   it('works for Bearer callers too, and is off when SECURITY_VIEW_AUTH_NEED_MFA is false', async () => {
     await createUser(t, 'cf_finn');
-    const { token } = (await t.app.inject({ method: 'POST', url: '/api/v1/authentication/auth/', payload: { username: 'cf_finn', password: USER_PASSWORD } })).json();
+    const { token } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/authentication/auth/',
+        payload: { username: 'cf_finn', password: USER_PASSWORD },
+      })
+    ).json();
     const bearer = { authorization: `Bearer ${token}` };
     expect((await t.app.inject({ method: 'POST', url: GUARDED, headers: bearer, payload: {} })).statusCode).toBe(400);
-    const confirmed = await t.app.inject({ method: 'POST', url: CONFIRM, headers: bearer, payload: { confirm_type: 'password', secret_key: USER_PASSWORD } });
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: CONFIRM,
+      headers: bearer,
+      payload: { confirm_type: 'password', secret_key: USER_PASSWORD },
+    });
     expect(confirmed.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: GUARDED, headers: bearer, payload: {} })).statusCode).toBe(200);
 

@@ -47,7 +47,12 @@ export async function recordConfirm(req: FastifyRequest, type: ConfirmType): Pro
     return;
   }
   const key = bearerKey(req);
-  if (key) await req.server.deps.cache.set(key, state, Math.max(CONFIRM_TTL_SECONDS, Number(await req.server.deps.settings.get('SECURITY_MFA_VERIFY_TTL'))));
+  if (key)
+    await req.server.deps.cache.set(
+      key,
+      state,
+      Math.max(CONFIRM_TTL_SECONDS, Number(await req.server.deps.settings.get('SECURITY_MFA_VERIFY_TTL'))),
+    );
 }
 
 /**

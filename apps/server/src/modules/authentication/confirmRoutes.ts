@@ -35,10 +35,12 @@ async function mfaContent(req: FastifyRequest, user: MfaUser) {
 
 async function getConfirm(req: FastifyRequest, reply: FastifyReply) {
   const requested = (req.query as { confirm_type?: string }).confirm_type ?? 'relogin';
-  if (!isConfirmType(requested)) return reply.code(400).send({ error: ta(req.lang, 'confirm_type_invalid', { type: requested }) });
+  if (!isConfirmType(requested))
+    return reply.code(400).send({ error: ta(req.lang, 'confirm_type_invalid', { type: requested }) });
   const user = (await loadMfaUser(req, req.user!.id))!;
   for (const type of CANDIDATES[requested]) {
-    if (await fits(req, user, type)) return { confirm_type: type, content: type === 'mfa' ? await mfaContent(req, user) : '' };
+    if (await fits(req, user, type))
+      return { confirm_type: type, content: type === 'mfa' ? await mfaContent(req, user) : '' };
   }
   return reply.code(404).send({ error: ta(req.lang, 'confirm_no_backend') });
 }
@@ -52,7 +54,10 @@ interface ConfirmBody {
 async function checkPassword(req: FastifyRequest, secret: string): Promise<string | undefined> {
   const { cache, settings } = req.server.deps;
   const lockout = new Lockout(cache);
-  const policy = { limitCount: await settings.get('SECURITY_LOGIN_LIMIT_COUNT'), limitMinutes: await settings.get('SECURITY_LOGIN_LIMIT_TIME') };
+  const policy = {
+    limitCount: await settings.get('SECURITY_LOGIN_LIMIT_COUNT'),
+    limitMinutes: await settings.get('SECURITY_LOGIN_LIMIT_TIME'),
+  };
   const username = req.user!.username;
   if (await lockout.isBlocked(username)) return ta(req.lang, 'block_mfa', { minutes: policy.limitMinutes });
   const found = await findUserWithPassword(req.db, username);
@@ -65,7 +70,8 @@ async function checkPassword(req: FastifyRequest, secret: string): Promise<strin
 async function postConfirm(req: FastifyRequest<{ Body: ConfirmBody }>, reply: FastifyReply) {
   const body = req.body ?? {};
   const type = body.confirm_type ?? 'relogin';
-  if (!isConfirmType(type)) return reply.code(400).send({ error: ta(req.lang, 'confirm_type_invalid', { type: String(type) }) });
+  if (!isConfirmType(type))
+    return reply.code(400).send({ error: ta(req.lang, 'confirm_type_invalid', { type: String(type) }) });
   const secret = typeof body.secret_key === 'string' ? await decryptSecret(req, body.secret_key, 'secret_key') : '';
   let error: string | undefined;
   if (type === 'password') {

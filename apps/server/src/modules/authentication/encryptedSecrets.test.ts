@@ -39,7 +39,10 @@ describe('encrypted secrets on the login page (api-contract §2.2)', () => {
   it('signs in with a password encrypted by the Gatehouse scheme, then rotates the key on the next page', async () => {
     const c = await loginPage();
     const before = c.jar.values.get(PUBLIC_KEY_COOKIE);
-    const res = await c.post(LOGIN_PATH, { username: 'admin', password: encryptGatehouse(browserPublicKey(c), ADMIN_PASSWORD) });
+    const res = await c.post(LOGIN_PATH, {
+      username: 'admin',
+      password: encryptGatehouse(browserPublicKey(c), ADMIN_PASSWORD),
+    });
     expect(res.json()).toMatchObject({ ok: true });
     await c.get('/ui/');
     expect(c.jar.values.get(PUBLIC_KEY_COOKIE)).not.toBe(before);
@@ -47,14 +50,19 @@ describe('encrypted secrets on the login page (api-contract §2.2)', () => {
 
   it('signs in with a password encrypted as JumpServer clients do (RSA PKCS#1 v1.5 + AES-ECB)', async () => {
     const c = await loginPage();
-    const res = await c.post(LOGIN_PATH, { username: 'admin', password: encryptLegacy(browserPublicKey(c), ADMIN_PASSWORD) });
+    const res = await c.post(LOGIN_PATH, {
+      username: 'admin',
+      password: encryptLegacy(browserPublicKey(c), ADMIN_PASSWORD),
+    });
     expect(res.json()).toMatchObject({ ok: true });
     expect(c.jar.values.has(SESSION_COOKIE)).toBe(true);
   });
 
   it('still accepts a plain password', async () => {
     const c = await loginPage();
-    expect((await c.post(LOGIN_PATH, { username: 'admin', password: ADMIN_PASSWORD })).json()).toMatchObject({ ok: true });
+    expect((await c.post(LOGIN_PATH, { username: 'admin', password: ADMIN_PASSWORD })).json()).toMatchObject({
+      ok: true,
+    });
   });
 
   it('refuses a tampered Gatehouse value with a clear message, and takes a broken legacy value as plain text', async () => {
@@ -85,7 +93,10 @@ describe('encrypted secrets on the login page (api-contract §2.2)', () => {
 
   it('decrypts the token API password too', async () => {
     const c = await loginPage();
-    const res = await c.post('/api/v1/authentication/auth/', { username: 'admin', password: encryptGatehouse(browserPublicKey(c), ADMIN_PASSWORD) });
+    const res = await c.post('/api/v1/authentication/auth/', {
+      username: 'admin',
+      password: encryptGatehouse(browserPublicKey(c), ADMIN_PASSWORD),
+    });
     expect(res.statusCode).toBe(201);
   });
 });

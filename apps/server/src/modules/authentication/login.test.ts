@@ -62,10 +62,17 @@ describe('login page sign-in', () => {
     const before = c.jar.values.get(CSRF_COOKIE);
     await c.post(LOGIN_PATH, { username: 'admin', password: ADMIN_PASSWORD });
     expect(c.jar.values.get(CSRF_COOKIE)).not.toBe(before);
-    const forged = await c.request({ method: 'POST', url: '/api/v1/authentication/auth/', headers: { 'x-csrftoken': 'nope' } });
+    const forged = await c.request({
+      method: 'POST',
+      url: '/api/v1/authentication/auth/',
+      headers: { 'x-csrftoken': 'nope' },
+    });
     expect(forged.statusCode).toBe(400); // public endpoint: anonymous, so it asks for credentials instead
     const res = await t.app.inject({
-      method: 'PATCH', url: '/api/v1/users/profile/', headers: { cookie: c.jar.header(), 'x-csrftoken': 'wrong' }, payload: {},
+      method: 'PATCH',
+      url: '/api/v1/users/profile/',
+      headers: { cookie: c.jar.header(), 'x-csrftoken': 'wrong' },
+      payload: {},
     });
     expect(res.statusCode).toBe(401);
   });
@@ -77,7 +84,11 @@ describe('login page sign-in', () => {
     const res = await c.get(`${LOGOUT_PATH}?next=/ui/console/dashboard`);
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe(`${LOGIN_PATH}?next=${encodeURIComponent('/ui/console/dashboard')}`);
-    const reuse = await t.app.inject({ method: 'GET', url: '/api/v1/users/profile/', headers: { cookie: `${SESSION_COOKIE}=${key}` } });
+    const reuse = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/users/profile/',
+      headers: { cookie: `${SESSION_COOKIE}=${key}` },
+    });
     expect(reuse.statusCode).toBe(401);
   });
 
@@ -104,7 +115,9 @@ describe('login failure lock', () => {
     expect(seventh.json()).toMatchObject({ error: 'block_login' });
     const eighth = await c.post(LOGIN_PATH, { username: 'admin', password: ADMIN_PASSWORD });
     expect(eighth.statusCode).toBe(400);
-    expect(eighth.json().msg).toBe('The account has been locked (please contact admin to unlock it or try again after 30 minutes)');
+    expect(eighth.json().msg).toBe(
+      'The account has been locked (please contact admin to unlock it or try again after 30 minutes)',
+    );
     expect(c.jar.values.has(SESSION_COOKIE)).toBe(false);
     await t.deps.cache.delete('_LOGIN_BLOCK_admin');
   });
@@ -112,7 +125,11 @@ describe('login failure lock', () => {
   it('tells the lock in the language of the request', async () => {
     const c = new SessionClient(t.app);
     await c.get(LOGIN_PATH);
-    const res = await c.post(LOGIN_PATH, { username: 'nobody', password: 'x' }, { cookie: `${c.jar.header()}; django_language=zh-hans` });
+    const res = await c.post(
+      LOGIN_PATH,
+      { username: 'nobody', password: 'x' },
+      { cookie: `${c.jar.header()}; django_language=zh-hans` },
+    );
     expect(res.json().msg).toContain('您输入的用户名或密码不正确');
   });
 

@@ -45,9 +45,20 @@ async function login(req: FastifyRequest<{ Body: LoginBody }>, reply: FastifyRep
   const next = safeNext(body.next);
   const step = await mfaStepFor(req, outcome.user.id);
   if (!step.required) return completeLogin(req, reply, outcome.user.id, autoLogin, next);
-  await saveFlow(req, reply, { userId: outcome.user.id, username: outcome.user.username, mfaOk: false, autoLogin, next, at: Date.now() });
-  if (!step.choices.length) return loginFail(reply, 200, 'mfa_unset', ta(req.lang, 'mfa_unset'), { url: LOGIN_OTP_START_PATH });
-  return loginFail(reply, 200, 'mfa_required', ta(req.lang, 'mfa_required'), { choices: step.choices, url: LOGIN_MFA_PATH });
+  await saveFlow(req, reply, {
+    userId: outcome.user.id,
+    username: outcome.user.username,
+    mfaOk: false,
+    autoLogin,
+    next,
+    at: Date.now(),
+  });
+  if (!step.choices.length)
+    return loginFail(reply, 200, 'mfa_unset', ta(req.lang, 'mfa_unset'), { url: LOGIN_OTP_START_PATH });
+  return loginFail(reply, 200, 'mfa_required', ta(req.lang, 'mfa_required'), {
+    choices: step.choices,
+    url: LOGIN_MFA_PATH,
+  });
 }
 
 async function logout(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -58,7 +69,10 @@ async function logout(req: FastifyRequest, reply: FastifyReply): Promise<Fastify
   }
   clearSessionCookies(reply);
   const next = (req.query as { next?: unknown }).next;
-  const target = typeof next === 'string' && safeNext(next, '') ? `${LOGIN_PATH}?next=${encodeURIComponent(safeNext(next))}` : LOGIN_PATH;
+  const target =
+    typeof next === 'string' && safeNext(next, '')
+      ? `${LOGIN_PATH}?next=${encodeURIComponent(safeNext(next))}`
+      : LOGIN_PATH;
   return reply.redirect(target);
 }
 

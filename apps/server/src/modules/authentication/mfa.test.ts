@@ -37,7 +37,10 @@ describe('binding an OTP authenticator', () => {
     expect(guarded.statusCode).toBe(400);
     expect(guarded.json()).toEqual({ code: 'relogin', detail: 'This action require confirm current user' });
 
-    expect((await c.post('/api/v1/authentication/confirm/', { confirm_type: 'password', secret_key: USER_PASSWORD })).statusCode).toBe(200);
+    expect(
+      (await c.post('/api/v1/authentication/confirm/', { confirm_type: 'password', secret_key: USER_PASSWORD }))
+        .statusCode,
+    ).toBe(200);
     const start = await c.post(`${OTP}bind/start/`, {});
     expect(start.statusCode).toBe(200);
     const { otpauth_url, secret, qr_code } = start.json();
@@ -52,7 +55,11 @@ describe('binding an OTP authenticator', () => {
     expect(ok.json()).toEqual({ msg: 'ok' });
     expect((await c.get(OTP)).json()).toMatchObject({ is_bound: true, mfa_level: 1, mfa_enabled: true });
 
-    const row = await t.deps.database.db.selectFrom('users_user').select(['otp_secret_key', 'mfa_level']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.deps.database.db
+      .selectFrom('users_user')
+      .select(['otp_secret_key', 'mfa_level'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row.otp_secret_key).toMatch(/^gh1\$/);
     expect(row.otp_secret_key).not.toContain(secret);
     expect(t.deps.secretBox.decrypt(row.otp_secret_key!)).toBe(secret);
@@ -72,7 +79,12 @@ describe('signing in with MFA', () => {
     const c = new SessionClient(t.app);
     const first = await c.login('otp_bob', USER_PASSWORD, { next: '/ui/workbench/' });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ ok: false, error: 'mfa_required', msg: 'MFA required', data: { choices: ['otp'], url: '/core/auth/login/mfa/' } });
+    expect(first.json()).toEqual({
+      ok: false,
+      error: 'mfa_required',
+      msg: 'MFA required',
+      data: { choices: ['otp'], url: '/core/auth/login/mfa/' },
+    });
     expect(c.jar.values.has(SESSION_COOKIE)).toBe(false);
     expect((await c.get('/api/v1/users/profile/')).statusCode).toBe(401);
 
@@ -97,7 +109,10 @@ describe('signing in with MFA', () => {
   it('refuses the code step without the password step', async () => {
     const c = new SessionClient(t.app);
     await c.get(LOGIN_PATH);
-    expect((await c.post('/core/auth/login/mfa/', { code: '123456' })).json()).toMatchObject({ ok: false, error: 'session_empty' });
+    expect((await c.post('/core/auth/login/mfa/', { code: '123456' })).json()).toMatchObject({
+      ok: false,
+      error: 'session_empty',
+    });
   });
 
   it('counts wrong codes and locks MFA at the limit, telling the user by site message', async () => {
@@ -106,7 +121,9 @@ describe('signing in with MFA', () => {
     const bad = codeAt(secret, 0) === '999999' ? '999998' : '999999';
     for (let i = 1; i <= 6; i++) {
       const res = await c.post('/core/auth/login/mfa/', { code: bad });
-      expect(res.json().msg).toBe(`OTP code invalid, or server time error, You can also try ${7 - i} times (The account will be temporarily locked for 30 minutes)`);
+      expect(res.json().msg).toBe(
+        `OTP code invalid, or server time error, You can also try ${7 - i} times (The account will be temporarily locked for 30 minutes)`,
+      );
     }
     expect((await c.post('/core/auth/login/mfa/', { code: bad })).json().error).toBe('block_mfa');
     expect((await c.post('/core/auth/login/mfa/', { code: codeAt(secret, 2) })).json().error).toBe('block_mfa');
@@ -118,18 +135,30 @@ describe('signing in with MFA', () => {
     const c = new SessionClient(t.app);
     const first = await c.post('/api/v1/authentication/auth/', { username: 'otp_bob', password: USER_PASSWORD });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ error: 'mfa_required', msg: 'MFA required', data: { choices: ['otp'], url: '/api/v1/authentication/mfa/challenge/' } });
-    const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/authentication/mfa/challenge/', payload: { type: 'otp', code: '123456' } });
+    expect(first.json()).toEqual({
+      error: 'mfa_required',
+      msg: 'MFA required',
+      data: { choices: ['otp'], url: '/api/v1/authentication/mfa/challenge/' },
+    });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/authentication/mfa/challenge/',
+      payload: { type: 'otp', code: '123456' },
+    });
     expect(anonymous.statusCode).toBe(401);
     const wrong = await c.post('/api/v1/authentication/mfa/challenge/', { type: 'otp', code: '12' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toBe('mfa_failed');
-    expect((await c.post('/api/v1/authentication/mfa/verify/', { type: 'otp', code: codeAt(secret, 2) })).json()).toEqual({ msg: 'ok' });
+    expect(
+      (await c.post('/api/v1/authentication/mfa/verify/', { type: 'otp', code: codeAt(secret, 2) })).json(),
+    ).toEqual({ msg: 'ok' });
     const token = await c.post('/api/v1/authentication/auth/', { username: 'otp_bob', password: USER_PASSWORD });
     expect(token.statusCode).toBe(201);
     expect(token.json().keyword).toBe('Bearer');
     // The pending sign-in is used up.
-    expect((await c.post('/api/v1/authentication/auth/', { username: 'otp_bob', password: USER_PASSWORD })).json().error).toBe('mfa_required');
+    expect(
+      (await c.post('/api/v1/authentication/auth/', { username: 'otp_bob', password: USER_PASSWORD })).json().error,
+    ).toBe('mfa_required');
   });
 
   it('unbinds with a valid code only', async () => {
@@ -140,7 +169,11 @@ describe('signing in with MFA', () => {
     expect(used.statusCode).toBe(400);
     expect(used.json().error).toBe('mfa_failed');
     expect((await carol.post(`${OTP}unbind/`, { code: codeAt(s2, 0) })).json()).toEqual({ msg: 'ok' });
-    const row = await t.deps.database.db.selectFrom('users_user').select(['otp_secret_key', 'mfa_level']).where('id', '=', id2).executeTakeFirstOrThrow();
+    const row = await t.deps.database.db
+      .selectFrom('users_user')
+      .select(['otp_secret_key', 'mfa_level'])
+      .where('id', '=', id2)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ otp_secret_key: null, mfa_level: 0 });
     expect(await unreadSubjects(id2)).toContain('MFA removed from your account');
     expect((await new SessionClient(t.app).login('otp_carol', USER_PASSWORD)).json().ok).toBe(true);
@@ -154,8 +187,17 @@ describe('MFA forced by SECURITY_MFA_AUTH', () => {
     try {
       const c = new SessionClient(t.app);
       const first = await c.login('forced_dan', USER_PASSWORD);
-      expect(first.json()).toMatchObject({ ok: false, error: 'mfa_unset', msg: 'MFA unset, please set first', data: { url: '/core/auth/login/otp/start/' } });
-      const token = await t.app.inject({ method: 'POST', url: '/api/v1/authentication/auth/', payload: { username: 'forced_dan', password: USER_PASSWORD } });
+      expect(first.json()).toMatchObject({
+        ok: false,
+        error: 'mfa_unset',
+        msg: 'MFA unset, please set first',
+        data: { url: '/core/auth/login/otp/start/' },
+      });
+      const token = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/authentication/auth/',
+        payload: { username: 'forced_dan', password: USER_PASSWORD },
+      });
       expect(token.statusCode).toBe(400);
       expect(token.json()).toEqual({ error: 'MFA unset, please set first' });
       const start = await c.post('/core/auth/login/otp/start/', {});

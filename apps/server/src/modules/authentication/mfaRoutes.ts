@@ -15,7 +15,8 @@ import { verifyMfaCode } from './mfa/verifyMfa.ts';
  *   code to the signed-in user, or else to the user of the pending sign-in. A `username` in the
  *   body is accepted only when it names that same user (no sending codes to anyone by name).
  */
-const sessionEmpty = (req: FastifyRequest) => new ApiError(401, { error: 'session_empty', msg: ta(req.lang, 'session_empty') });
+const sessionEmpty = (req: FastifyRequest) =>
+  new ApiError(401, { error: 'session_empty', msg: ta(req.lang, 'session_empty') });
 
 interface ChallengeBody {
   type?: unknown;
@@ -31,7 +32,10 @@ async function challenge(req: FastifyRequest<{ Body: ChallengeBody }>, reply: Fa
   const type = typeof body.type === 'string' && body.type ? body.type : 'otp';
   const code = typeof body.code === 'string' || typeof body.code === 'number' ? String(body.code) : '';
   const check = await verifyMfaCode(req, user, type, code);
-  if (!check.ok) return reply.code(400).send({ error: check.error === 'mfa_code_format' ? 'mfa_failed' : check.error, msg: check.msg });
+  if (!check.ok)
+    return reply
+      .code(400)
+      .send({ error: check.error === 'mfa_code_format' ? 'mfa_failed' : check.error, msg: check.msg });
   await saveFlow(req, reply, { ...flow, mfaOk: true });
   return { msg: 'ok' };
 }
@@ -42,7 +46,8 @@ async function select(req: FastifyRequest<{ Body: { type?: unknown; username?: u
   let userId = req.user?.id;
   if (!userId) {
     const flow = await loadFlow(req);
-    if (!flow || (typeof body.username === 'string' && body.username && body.username !== flow.username)) throw sessionEmpty(req);
+    if (!flow || (typeof body.username === 'string' && body.username && body.username !== flow.username))
+      throw sessionEmpty(req);
     userId = flow.userId;
   }
   const user = await loadMfaUser(req, userId);
@@ -56,6 +61,8 @@ async function select(req: FastifyRequest<{ Body: { type?: unknown; username?: u
 }
 
 export function registerMfaRoutes(app: FastifyInstance): void {
-  for (const path of ['challenge', 'verify']) app.post(`/api/v1/authentication/mfa/${path}/`, { config: { public: true } }, challenge);
-  for (const path of ['select', 'send-code']) app.post(`/api/v1/authentication/mfa/${path}/`, { config: { public: true } }, select);
+  for (const path of ['challenge', 'verify'])
+    app.post(`/api/v1/authentication/mfa/${path}/`, { config: { public: true } }, challenge);
+  for (const path of ['select', 'send-code'])
+    app.post(`/api/v1/authentication/mfa/${path}/`, { config: { public: true } }, select);
 }

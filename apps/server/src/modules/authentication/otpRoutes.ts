@@ -23,12 +23,18 @@ const codeOf = (req: FastifyRequest) => {
 async function status(req: FastifyRequest) {
   const user = (await loadMfaUser(req, req.user!.id))!;
   const forced = user.mfa_level === 2 || (await mfaForcedBySetting(req, user));
-  return { is_bound: Boolean(user.otp_secret_key), mfa_level: forced ? 2 : user.mfa_level, mfa_enabled: await mfaEnabled(req, user), mfa_force_enabled: forced };
+  return {
+    is_bound: Boolean(user.otp_secret_key),
+    mfa_level: forced ? 2 : user.mfa_level,
+    mfa_enabled: await mfaEnabled(req, user),
+    mfa_force_enabled: forced,
+  };
 }
 
 async function start(req: FastifyRequest, reply: FastifyReply) {
   const user = (await loadMfaUser(req, req.user!.id))!;
-  if (user.otp_secret_key) return reply.code(400).send({ error: 'otp_already_bound', msg: ta(req.lang, 'otp_already_bound') });
+  if (user.otp_secret_key)
+    return reply.code(400).send({ error: 'otp_already_bound', msg: ta(req.lang, 'otp_already_bound') });
   await requireConfirm(req, 'relogin');
   const result = await startOtpBinding(req, user);
   return 'ok' in result ? reply.code(400).send({ error: result.error, msg: result.msg }) : reply.send(result);

@@ -33,7 +33,9 @@ afterAll(async () => {
 
 const lastCode = () => {
   const r = received.at(-1)!;
-  const text = r.body ? (JSON.parse(r.body) as { text: string }).text : new URL(r.url, 'http://x').searchParams.get('text')!;
+  const text = r.body
+    ? (JSON.parse(r.body) as { text: string }).text
+    : new URL(r.url, 'http://x').searchParams.get('text')!;
   return /code (\d{6})$/.exec(text)![1]!;
 };
 
@@ -80,7 +82,11 @@ describe('SMS as the second sign-in step', () => {
       expect(received.at(-1)!.method).toBe('GET');
       expect(url.searchParams.get('to')).toBe('13900000002');
       const code = lastCode();
-      expect((await c.post('/core/auth/login/mfa/', { mfa_type: 'sms', code: code === '000000' ? '000001' : '000000' })).json().error).toBe('mfa_failed');
+      expect(
+        (
+          await c.post('/core/auth/login/mfa/', { mfa_type: 'sms', code: code === '000000' ? '000001' : '000000' })
+        ).json().error,
+      ).toBe('mfa_failed');
       expect((await c.post('/core/auth/login/mfa/', { mfa_type: 'sms', code })).json().ok).toBe(true);
     } finally {
       status = 200;
@@ -89,7 +95,11 @@ describe('SMS as the second sign-in step', () => {
   });
 
   it('sends no code to anyone by username without a pending sign-in', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/authentication/mfa/select/', payload: { type: 'sms', username: 'sms_ann' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/authentication/mfa/select/',
+      payload: { type: 'sms', username: 'sms_ann' },
+    });
     expect(res.statusCode).toBe(401);
   });
 });

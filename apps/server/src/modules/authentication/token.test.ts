@@ -7,7 +7,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const auth = (payload: unknown) => t.app.inject({ method: 'POST', url: '/api/v1/authentication/auth/', payload: payload as object });
+const auth = (payload: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/authentication/auth/', payload: payload as object });
 
 describe('token API for scripts and clients', () => {
   it('returns a bearer token with the contract shape and the same token for the same client', async () => {
@@ -18,19 +19,31 @@ describe('token API for scripts and clients', () => {
     expect(body.token).toHaveLength(36);
     expect(body.date_expired).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/);
     expect(body.user.username).toBe('admin');
-    const again = await t.app.inject({ method: 'POST', url: '/api/v1/authentication/tokens/', payload: { username: 'admin', password: ADMIN_PASSWORD } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/authentication/tokens/',
+      payload: { username: 'admin', password: ADMIN_PASSWORD },
+    });
     expect(again.json().token).toBe(body.token);
   });
 
   it('authenticates API calls with Authorization: Bearer, and needs no CSRF header for writes', async () => {
     const { token } = (await auth({ username: 'admin', password: ADMIN_PASSWORD })).json();
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/users/profile/', headers: { authorization: `Bearer ${token}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/users/profile/',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().is_superuser).toBe(true);
   });
 
   it('refuses an unknown token with the contract message', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/users/profile/', headers: { authorization: 'Bearer 00000000-0000-0000-0000-000000000000' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/users/profile/',
+      headers: { authorization: 'Bearer 00000000-0000-0000-0000-000000000000' },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ detail: 'Invalid token or cache refreshed.', code: 'authentication_failed' });
   });

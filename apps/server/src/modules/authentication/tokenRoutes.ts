@@ -26,7 +26,8 @@ interface TokenBody {
 async function createToken(req: FastifyRequest<{ Body: TokenBody }>, reply: FastifyReply): Promise<FastifyReply> {
   const body = req.body ?? {};
   const username = typeof body.username === 'string' ? body.username.trim() : '';
-  const password = typeof body.password === 'string' && body.password ? await decryptSecret(req, body.password, 'password') : '';
+  const password =
+    typeof body.password === 'string' && body.password ? await decryptSecret(req, body.password, 'password') : '';
   const missing: Record<string, string[]> = {};
   if (!username) missing.username = [t(req.lang, 'field_required')];
   if (!password) missing.password = [t(req.lang, 'field_required')];
@@ -40,8 +41,19 @@ async function createToken(req: FastifyRequest<{ Body: TokenBody }>, reply: Fast
     const flow = await loadFlow(req);
     if (!flow || flow.userId !== outcome.user.id || !flow.mfaOk) {
       if (!step.choices.length) return reply.code(400).send({ error: ta(req.lang, 'mfa_unset') });
-      await saveFlow(req, reply, { userId: outcome.user.id, username: outcome.user.username, mfaOk: false, autoLogin: false, next: '', at: Date.now() });
-      return reply.send({ error: 'mfa_required', msg: ta(req.lang, 'mfa_required'), data: { choices: step.choices, url: '/api/v1/authentication/mfa/challenge/' } });
+      await saveFlow(req, reply, {
+        userId: outcome.user.id,
+        username: outcome.user.username,
+        mfaOk: false,
+        autoLogin: false,
+        next: '',
+        at: Date.now(),
+      });
+      return reply.send({
+        error: 'mfa_required',
+        msg: ta(req.lang, 'mfa_required'),
+        data: { choices: step.choices, url: '/api/v1/authentication/mfa/challenge/' },
+      });
     }
     await clearFlow(req);
   }

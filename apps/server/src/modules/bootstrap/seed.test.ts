@@ -17,14 +17,26 @@ describe('first start', () => {
     t = await createTestApp();
     const db = t.deps.database.db;
     const orgs = await db.selectFrom('orgs_organization').select(['id', 'name']).orderBy('id').execute();
-    expect(orgs).toEqual([{ id: DEFAULT_ORG_ID, name: 'DEFAULT' }, { id: SYSTEM_ORG_ID, name: 'SYSTEM' }]);
+    expect(orgs).toEqual([
+      { id: DEFAULT_ORG_ID, name: 'DEFAULT' },
+      { id: SYSTEM_ORG_ID, name: 'SYSTEM' },
+    ]);
     const roles = await db.selectFrom('rbac_role').select('id').execute();
     expect(roles.map((r) => r.id).sort()).toEqual(Object.values(BUILTIN_ROLE_IDS).sort());
-    const admin = await db.selectFrom('users_user').selectAll().where('username', '=', 'admin').executeTakeFirstOrThrow();
+    const admin = await db
+      .selectFrom('users_user')
+      .selectAll()
+      .where('username', '=', 'admin')
+      .executeTakeFirstOrThrow();
     expect(Boolean(admin.is_first_login)).toBe(true);
     expect(admin.password).toMatch(/^scrypt\$/);
     expect(await verifyPassword('Adm1n-secret!', admin.password)).toBe(true);
-    const binding = await db.selectFrom('rbac_rolebinding').select(['role_id', 'scope']).where('user_id', '=', admin.id).where('scope', '=', 'system').execute();
+    const binding = await db
+      .selectFrom('rbac_rolebinding')
+      .select(['role_id', 'scope'])
+      .where('user_id', '=', admin.id)
+      .where('scope', '=', 'system')
+      .execute();
     expect(binding).toEqual([{ role_id: BUILTIN_ROLE_IDS.SystemAdmin, scope: 'system' }]);
     // Configured password: nothing written to disk.
     expect(fs.existsSync(path.join(t.dataDir, ADMIN_PASSWORD_FILE))).toBe(false);
@@ -60,7 +72,11 @@ describe('the first-login flag of the seeded admin', () => {
     await db.deleteFrom('rbac_rolebinding').execute();
     await db.deleteFrom('users_user').where('username', '=', 'admin').execute();
     await seed(db, { adminPassword: 'Adm1n-secret!', dataDir: t.dataDir, adminFirstLogin: false });
-    const admin = await db.selectFrom('users_user').select('is_first_login').where('username', '=', 'admin').executeTakeFirstOrThrow();
+    const admin = await db
+      .selectFrom('users_user')
+      .select('is_first_login')
+      .where('username', '=', 'admin')
+      .executeTakeFirstOrThrow();
     expect(Boolean(admin.is_first_login)).toBe(false);
   });
 });

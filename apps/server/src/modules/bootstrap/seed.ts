@@ -2,7 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { BUILTIN_ROLES, BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, DEFAULT_ORG_NAME, SYSTEM_ORG_ID, SYSTEM_ORG_NAME } from '@gatehouse/contract';
+import {
+  BUILTIN_ROLES,
+  BUILTIN_ROLE_IDS,
+  DEFAULT_ORG_ID,
+  DEFAULT_ORG_NAME,
+  SYSTEM_ORG_ID,
+  SYSTEM_ORG_NAME,
+} from '@gatehouse/contract';
 import type { DB } from '../../platform/db/schema.ts';
 import { nowIso } from '../../platform/db/schema.ts';
 import { generatePassword, hashPassword } from '../../platform/crypto/password.ts';
@@ -18,7 +25,10 @@ export function defaultDateExpired(from = new Date()): string {
 
 async function ensureOrgs(db: Kysely<DB>): Promise<void> {
   const now = nowIso();
-  for (const [id, name] of [[DEFAULT_ORG_ID, DEFAULT_ORG_NAME], [SYSTEM_ORG_ID, SYSTEM_ORG_NAME]] as const) {
+  for (const [id, name] of [
+    [DEFAULT_ORG_ID, DEFAULT_ORG_NAME],
+    [SYSTEM_ORG_ID, SYSTEM_ORG_NAME],
+  ] as const) {
     await db
       .insertInto('orgs_organization')
       .values({ id, name, builtin: true, comment: '', created_by: 'System', date_created: now, date_updated: now })
@@ -32,7 +42,17 @@ async function ensureRoles(db: Kysely<DB>): Promise<void> {
   for (const r of BUILTIN_ROLES) {
     await db
       .insertInto('rbac_role')
-      .values({ id: r.id, name: r.name, scope: r.scope, builtin: true, comment: '', created_by: 'System', updated_by: 'System', date_created: now, date_updated: now })
+      .values({
+        id: r.id,
+        name: r.name,
+        scope: r.scope,
+        builtin: true,
+        comment: '',
+        created_by: 'System',
+        updated_by: 'System',
+        date_created: now,
+        date_updated: now,
+      })
       .onConflict((oc) => oc.column('id').doUpdateSet({ name: r.name, scope: r.scope, builtin: true }))
       .execute();
   }
@@ -57,7 +77,10 @@ export function adminFirstLogin(env: NodeJS.ProcessEnv = process.env): boolean {
   return !(v === '0' || v === 'false' || v === 'no');
 }
 
-export async function seed(db: Kysely<DB>, opts: { adminPassword?: string; dataDir: string; adminFirstLogin?: boolean }): Promise<SeedResult> {
+export async function seed(
+  db: Kysely<DB>,
+  opts: { adminPassword?: string; dataDir: string; adminFirstLogin?: boolean },
+): Promise<SeedResult> {
   await ensureOrgs(db);
   await ensureRoles(db);
   const existing = await db.selectFrom('users_user').select('id').where('username', '=', 'admin').executeTakeFirst();
@@ -71,18 +94,50 @@ export async function seed(db: Kysely<DB>, opts: { adminPassword?: string; dataD
     await trx
       .insertInto('users_user')
       .values({
-        id, username: 'admin', name: 'Administrator', email: 'admin@example.com',
-        password: await hashPassword(password), is_active: true, is_first_login: opts.adminFirstLogin ?? adminFirstLogin(),
-        need_update_password: false, is_service_account: false, source: 'local', mfa_level: 0,
-        phone: '', wechat: '', comment: '', date_expired: defaultDateExpired(), date_joined: now,
-        last_login: null, date_password_last_updated: now, created_by: 'System', updated_by: 'System', date_updated: now,
+        id,
+        username: 'admin',
+        name: 'Administrator',
+        email: 'admin@example.com',
+        password: await hashPassword(password),
+        is_active: true,
+        is_first_login: opts.adminFirstLogin ?? adminFirstLogin(),
+        need_update_password: false,
+        is_service_account: false,
+        source: 'local',
+        mfa_level: 0,
+        phone: '',
+        wechat: '',
+        comment: '',
+        date_expired: defaultDateExpired(),
+        date_joined: now,
+        last_login: null,
+        date_password_last_updated: now,
+        created_by: 'System',
+        updated_by: 'System',
+        date_updated: now,
       })
       .execute();
     await trx
       .insertInto('rbac_rolebinding')
       .values([
-        { id: randomUUID(), scope: 'system', user_id: id, role_id: BUILTIN_ROLE_IDS.SystemAdmin, org_id: null, created_by: 'System', date_created: now },
-        { id: randomUUID(), scope: 'org', user_id: id, role_id: BUILTIN_ROLE_IDS.OrgUser, org_id: DEFAULT_ORG_ID, created_by: 'System', date_created: now },
+        {
+          id: randomUUID(),
+          scope: 'system',
+          user_id: id,
+          role_id: BUILTIN_ROLE_IDS.SystemAdmin,
+          org_id: null,
+          created_by: 'System',
+          date_created: now,
+        },
+        {
+          id: randomUUID(),
+          scope: 'org',
+          user_id: id,
+          role_id: BUILTIN_ROLE_IDS.OrgUser,
+          org_id: DEFAULT_ORG_ID,
+          created_by: 'System',
+          date_created: now,
+        },
       ])
       .execute();
   });

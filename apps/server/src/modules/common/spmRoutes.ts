@@ -9,7 +9,10 @@ export function registerSpmRoutes(app: FastifyInstance): void {
     const spm = randomUUID();
     const resources = (req.body as { resources?: unknown } | undefined)?.resources;
     if (Array.isArray(resources)) {
-      const ids = resources.map((r) => (r && typeof r === 'object' ? (r as { id?: unknown }).id : r)).filter((r) => typeof r === 'string' || typeof r === 'number').map(String);
+      const ids = resources
+        .map((r) => (r && typeof r === 'object' ? (r as { id?: unknown }).id : r))
+        .filter((r) => typeof r === 'string' || typeof r === 'number')
+        .map(String);
       await req.server.deps.cache.set(`RESOURCE_IDS_${spm}`, ids, SPM_TTL_SECONDS);
     }
     return { spm };

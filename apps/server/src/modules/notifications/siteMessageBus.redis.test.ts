@@ -21,14 +21,30 @@ describe.runIf(redisUrl)('site-message counts across instances (Redis bus)', () 
 
   it('pushes the new count to a socket connected to the other instance', async () => {
     const userId = await createUser(a, `bus_${Date.now()}`);
-    const username = (await a.deps.database.db.selectFrom('users_user').select('username').where('id', '=', userId).executeTakeFirstOrThrow()).username;
+    const username = (
+      await a.deps.database.db
+        .selectFrom('users_user')
+        .select('username')
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).username;
     const onB = new SessionClient(b.app);
     expect((await onB.login(username, USER_PASSWORD)).json().ok).toBe(true);
-    const ws = await openSiteMsgSocket(await listenOnLoopback(b.app), { cookie: `${SESSION_COOKIE}=${onB.jar.values.get(SESSION_COOKIE)}` });
+    const ws = await openSiteMsgSocket(await listenOnLoopback(b.app), {
+      cookie: `${SESSION_COOKIE}=${onB.jar.values.get(SESSION_COOKIE)}`,
+    });
     try {
       expect(await ws.next()).toEqual({ type: 'unread_count', unread_count: 0 });
       const adminOnA = await adminClient(a.app);
-      expect((await adminOnA.post('/api/v1/notifications/site-messages/send/', { subject: 'Across', message: 'hi', user_ids: [userId] })).statusCode).toBe(201);
+      expect(
+        (
+          await adminOnA.post('/api/v1/notifications/site-messages/send/', {
+            subject: 'Across',
+            message: 'hi',
+            user_ids: [userId],
+          })
+        ).statusCode,
+      ).toBe(201);
       expect(await ws.next()).toEqual({ type: 'unread_count', unread_count: 1 });
     } finally {
       ws.close();

@@ -28,8 +28,17 @@ function baseQuery(req: FastifyRequest) {
 function rowsQuery(req: FastifyRequest) {
   return baseQuery(req)
     .select([
-      'm.id', 'm.has_read', 'm.read_at', 'm.date_created', 'c.id as content_id', 'c.subject', 'c.message',
-      'c.date_created as content_created', 'c.date_updated as content_updated', 'c.sender_id', 's.name as sender_name',
+      'm.id',
+      'm.has_read',
+      'm.read_at',
+      'm.date_created',
+      'c.id as content_id',
+      'c.subject',
+      'c.message',
+      'c.date_created as content_created',
+      'c.date_updated as content_updated',
+      'c.sender_id',
+      's.name as sender_name',
     ])
     .orderBy('m.date_created', 'desc')
     .orderBy('m.id');
@@ -57,10 +66,17 @@ function serialize(req: FastifyRequest, r: Row) {
 async function list(req: FastifyRequest) {
   const p = pageOf(req.query as Query);
   if (!p) return (await rowsQuery(req).execute()).map((r) => serialize(req, r));
-  const counted = await baseQuery(req).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const counted = await baseQuery(req)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
   const count = Number(counted?.n ?? 0);
   const rows = await rowsQuery(req).limit(p.limit).offset(p.offset).execute();
-  return pageOfResults(req, p, count, rows.map((r) => serialize(req, r)));
+  return pageOfResults(
+    req,
+    p,
+    count,
+    rows.map((r) => serialize(req, r)),
+  );
 }
 
 async function retrieve(req: FastifyRequest<{ Params: { id: string } }>) {
@@ -71,7 +87,8 @@ async function retrieve(req: FastifyRequest<{ Params: { id: string } }>) {
 
 async function markAsRead(req: FastifyRequest<{ Body: { ids?: unknown } }>) {
   const ids = req.body?.ids;
-  if (!Array.isArray(ids) || ids.some((i) => typeof i !== 'string')) throw validationError({ ids: [t(req.lang, 'field_required')] });
+  if (!Array.isArray(ids) || ids.some((i) => typeof i !== 'string'))
+    throw validationError({ ids: [t(req.lang, 'field_required')] });
   await markRead(req.db, req.server.deps.bus, req.user!.id, ids as string[]);
   return { detail: 'ok' };
 }
@@ -89,7 +106,12 @@ interface SendBody {
   is_broadcast?: unknown;
 }
 
-const stringList = (v: unknown): string[] | undefined => (v === undefined || v === null ? [] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
+const stringList = (v: unknown): string[] | undefined =>
+  v === undefined || v === null
+    ? []
+    : Array.isArray(v) && v.every((x) => typeof x === 'string')
+      ? (v as string[])
+      : undefined;
 
 /** `POST send/`: superusers (no builtin role holds `notifications.add_sitemessage`). */
 async function send(req: FastifyRequest<{ Body: SendBody }>, reply: FastifyReply) {
@@ -108,14 +130,26 @@ async function send(req: FastifyRequest<{ Body: SendBody }>, reply: FastifyReply
   if (Object.keys(errors).length) throw validationError(errors);
   const recipients = new Set<string>();
   if (userIds!.length) {
-    for (const r of await req.db.selectFrom('users_user').select('id').where('id', 'in', userIds!).execute()) recipients.add(r.id);
+    for (const r of await req.db.selectFrom('users_user').select('id').where('id', 'in', userIds!).execute())
+      recipients.add(r.id);
   }
   if (groupIds!.length) {
-    const members = await req.db.selectFrom('users_user_groups').select('user_id').where('usergroup_id', 'in', groupIds!).execute();
+    const members = await req.db
+      .selectFrom('users_user_groups')
+      .select('user_id')
+      .where('usergroup_id', 'in', groupIds!)
+      .execute();
     for (const r of members) recipients.add(r.user_id);
   }
-  if (!isBroadcast && recipients.size === 0) throw validationError({ non_field_errors: ['No recipient: give user_ids, group_ids or is_broadcast.'] });
-  await sendSiteMessage(req.db, req.server.deps.bus, { subject, message, userIds: [...recipients], senderId: req.user!.id, isBroadcast });
+  if (!isBroadcast && recipients.size === 0)
+    throw validationError({ non_field_errors: ['No recipient: give user_ids, group_ids or is_broadcast.'] });
+  await sendSiteMessage(req.db, req.server.deps.bus, {
+    subject,
+    message,
+    userIds: [...recipients],
+    senderId: req.user!.id,
+    isBroadcast,
+  });
   return reply.code(201).send({ detail: 'ok' });
 }
 

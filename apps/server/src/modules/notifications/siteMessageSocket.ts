@@ -18,14 +18,18 @@ export function registerSiteMessageSocket(app: FastifyInstance): void {
   const push = async (userId: string) => {
     const targets = sockets.get(userId);
     if (!targets?.size) return;
-    const payload = JSON.stringify({ type: 'unread_count', unread_count: await unreadTotal(app.deps.database.db, userId) });
+    const payload = JSON.stringify({
+      type: 'unread_count',
+      unread_count: await unreadTotal(app.deps.database.db, userId),
+    });
     for (const s of targets) if (s.readyState === s.OPEN) s.send(payload);
   };
 
   const onChange = (message: unknown) => {
     const change = message as UnreadChanged;
     const users = change.all ? [...sockets.keys()] : (change.user_ids ?? []).filter((id) => sockets.has(id));
-    for (const id of users) push(id).catch((e: Error) => app.log.warn({ err: e.message }, 'site-message count push failed'));
+    for (const id of users)
+      push(id).catch((e: Error) => app.log.warn({ err: e.message }, 'site-message count push failed'));
   };
 
   app.addHook('onReady', async () => {
@@ -52,7 +56,10 @@ export function registerSiteMessageSocket(app: FastifyInstance): void {
     });
     socket.on('message', () => undefined);
     void unreadTotal(app.deps.database.db, user.id)
-      .then((n) => socket.readyState === socket.OPEN && socket.send(JSON.stringify({ type: 'unread_count', unread_count: n })))
+      .then(
+        (n) =>
+          socket.readyState === socket.OPEN && socket.send(JSON.stringify({ type: 'unread_count', unread_count: n })),
+      )
       .catch(() => socket.close(1011, 'server error'));
   });
 }

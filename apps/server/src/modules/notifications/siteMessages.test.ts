@@ -24,12 +24,19 @@ const send = (body: Record<string, unknown>) => admin.post(`${SM}send/`, body);
 
 describe('site messages API', () => {
   it('sends to users, lists with has_read, offset and limit, and counts unread', async () => {
-    for (let i = 1; i <= 3; i++) expect((await send({ subject: `Notice ${i}`, message: `<p>Body ${i}</p>`, user_ids: [userId] })).statusCode).toBe(201);
+    for (let i = 1; i <= 3; i++)
+      expect((await send({ subject: `Notice ${i}`, message: `<p>Body ${i}</p>`, user_ids: [userId] })).statusCode).toBe(
+        201,
+      );
     expect((await user.get(`${SM}unread-total/`)).json()).toEqual({ total: 3 });
     const page = (await user.get(`${SM}?offset=0&limit=2&has_read=false`)).json();
     expect(page.count).toBe(3);
     expect(page.results).toHaveLength(2);
-    expect(page.results[0]).toMatchObject({ has_read: false, read_at: null, content: { subject: 'Notice 3', message: '<p>Body 3</p>' } });
+    expect(page.results[0]).toMatchObject({
+      has_read: false,
+      read_at: null,
+      content: { subject: 'Notice 3', message: '<p>Body 3</p>' },
+    });
     expect(page.results[0].content.sender).toMatchObject({ name: 'Administrator' });
     expect(page.results[0].date_created).toMatch(/^\d{4}\/\d{2}\/\d{2} /);
     expect(new URL(page.next).searchParams.get('offset')).toBe('2');
@@ -54,7 +61,8 @@ describe('site messages API', () => {
   it('never returns a script or an unsafe link from stored HTML', async () => {
     await send({
       subject: 'Links',
-      message: '<p onclick="x()">Hi <script>alert(1)</script><a href="javascript:alert(1)">bad</a> <a href="https://example.com">good</a><img src=x onerror=alert(1)></p>',
+      message:
+        '<p onclick="x()">Hi <script>alert(1)</script><a href="javascript:alert(1)">bad</a> <a href="https://example.com">good</a><img src=x onerror=alert(1)></p>',
       user_ids: [userId],
     });
     const [latest] = (await user.get(`${SM}?has_read=false`)).json();
@@ -101,7 +109,13 @@ describe('the site-message WebSocket', () => {
 
   it('accepts a Bearer token, and closes an anonymous connection', async () => {
     const base = await listenOnLoopback(t.app);
-    const { token } = (await t.app.inject({ method: 'POST', url: '/api/v1/authentication/auth/', payload: { username: 'msg_ivy', password: USER_PASSWORD } })).json();
+    const { token } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/authentication/auth/',
+        payload: { username: 'msg_ivy', password: USER_PASSWORD },
+      })
+    ).json();
     const ws = await openSiteMsgSocket(base, { authorization: `Bearer ${token}` });
     expect(await ws.next()).toMatchObject({ type: 'unread_count' });
     ws.close();

@@ -44,11 +44,25 @@ export async function sendSiteMessage(db: Kysely<DB>, bus: Bus, input: SendSiteM
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('notifications_messagecontent')
-      .values({ id: contentId, subject: input.subject, message: input.message, sender_id: input.senderId ?? null, is_broadcast: Boolean(input.isBroadcast), date_created: now, date_updated: now })
+      .values({
+        id: contentId,
+        subject: input.subject,
+        message: input.message,
+        sender_id: input.senderId ?? null,
+        is_broadcast: Boolean(input.isBroadcast),
+        date_created: now,
+        date_updated: now,
+      })
       .execute();
     for (let i = 0; i < userIds.length; i += CHUNK) {
       const rows = userIds.slice(i, i + CHUNK).map((user_id) => ({
-        id: randomUUID(), content_id: contentId, user_id, has_read: false, read_at: null, date_created: now, date_updated: now,
+        id: randomUUID(),
+        content_id: contentId,
+        user_id,
+        has_read: false,
+        read_at: null,
+        date_created: now,
+        date_updated: now,
       }));
       await trx.insertInto('notifications_sitemessage').values(rows).execute();
     }
@@ -71,7 +85,11 @@ export async function unreadTotal(db: Kysely<DB>, userId: string): Promise<numbe
 export async function markRead(db: Kysely<DB>, bus: Bus, userId: string, ids?: string[]): Promise<number> {
   if (ids && !ids.length) return 0;
   const now = nowIso();
-  let q = db.updateTable('notifications_sitemessage').set({ has_read: true, read_at: now, date_updated: now }).where('user_id', '=', userId).where('has_read', '=', false);
+  let q = db
+    .updateTable('notifications_sitemessage')
+    .set({ has_read: true, read_at: now, date_updated: now })
+    .where('user_id', '=', userId)
+    .where('has_read', '=', false);
   if (ids) q = q.where('id', 'in', ids);
   const changed = Number((await q.executeTakeFirst()).numUpdatedRows);
   if (changed) await announceUnreadChanged(bus, { user_ids: [userId] });

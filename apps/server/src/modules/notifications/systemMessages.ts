@@ -57,9 +57,15 @@ export async function notifyUser(
   params: Record<string, string | number> & { what?: keyof typeof WHAT } = {},
 ): Promise<void> {
   const lang = req.lang;
-  const values: Record<string, string> = { username: user.username, time: new Date().toISOString().replace('T', ' ').slice(0, 19) + ' UTC', ip: req.ip };
-  for (const [k, v] of Object.entries(params)) values[k] = k === 'what' ? WHAT[v as keyof typeof WHAT][lang] : String(v);
-  const fill = (tpl: string, escape: boolean) => tpl.replace(/\{(\w+)\}/g, (m, n: string) => (n in values ? (escape ? escapeHtml(values[n]!) : values[n]!) : m));
+  const values: Record<string, string> = {
+    username: user.username,
+    time: new Date().toISOString().replace('T', ' ').slice(0, 19) + ' UTC',
+    ip: req.ip,
+  };
+  for (const [k, v] of Object.entries(params))
+    values[k] = k === 'what' ? WHAT[v as keyof typeof WHAT][lang] : String(v);
+  const fill = (tpl: string, escape: boolean) =>
+    tpl.replace(/\{(\w+)\}/g, (m, n: string) => (n in values ? (escape ? escapeHtml(values[n]!) : values[n]!) : m));
   const tpl = SYSTEM_MESSAGES[kind];
   try {
     await sendSiteMessage(req.server.deps.database.db, req.server.deps.bus, {

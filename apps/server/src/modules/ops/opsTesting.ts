@@ -11,7 +11,12 @@ export interface TaskLogMessage {
 }
 
 /** Opens the task-log socket, asks for a task and collects messages until the end (or a timeout). */
-export async function collectTaskLog(base: string, headers: Record<string, string>, task: string, timeoutMs = 5000): Promise<{ messages: TaskLogMessage[]; closeCode?: number }> {
+export async function collectTaskLog(
+  base: string,
+  headers: Record<string, string>,
+  task: string,
+  timeoutMs = 5000,
+): Promise<{ messages: TaskLogMessage[]; closeCode?: number }> {
   const ws = new WebSocket(`${base}${TASK_LOG_SOCKET_PATH}`, { headers });
   const messages: TaskLogMessage[] = [];
   return new Promise((resolve, reject) => {

@@ -20,7 +20,15 @@ export function freePort(): Promise<number> {
 
 async function waitForPort(port: number): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((r) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); r(true); }).once('error', () => r(false)));
+    const ok = await new Promise<boolean>((r) =>
+      net
+        .connect(port, '127.0.0.1')
+        .once('connect', function (this: net.Socket) {
+          this.destroy();
+          r(true);
+        })
+        .once('error', () => r(false)),
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -38,11 +46,22 @@ export async function startSshd(): Promise<Sshd> {
   if (process.getuid?.() === 0) fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'host_key')]);
   const port = await freePort();
-  fs.writeFileSync(path.join(dir, 'sshd_config'), [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${path.join(dir, 'host_key')}`, 'UsePAM no', 'PidFile none',
-    'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'StrictModes no',
-  ].join('\n'));
-  const proc: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', path.join(dir, 'sshd_config')], { stdio: 'ignore' });
+  fs.writeFileSync(
+    path.join(dir, 'sshd_config'),
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${path.join(dir, 'host_key')}`,
+      'UsePAM no',
+      'PidFile none',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'StrictModes no',
+    ].join('\n'),
+  );
+  const proc: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', path.join(dir, 'sshd_config')], {
+    stdio: 'ignore',
+  });
   await waitForPort(port);
   return {
     port,

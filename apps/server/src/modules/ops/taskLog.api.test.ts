@@ -26,7 +26,12 @@ afterAll(async () => {
 async function runTest(ports: number[]): Promise<string> {
   const ids: string[] = [];
   for (const [i, port] of ports.entries()) {
-    const res = await admin.post('/api/v1/assets/hosts/', { name: `log-host-${port}-${i}`, address: '127.0.0.1', platform: 'Linux', protocols: [{ name: 'ssh', port }] });
+    const res = await admin.post('/api/v1/assets/hosts/', {
+      name: `log-host-${port}-${i}`,
+      address: '127.0.0.1',
+      platform: 'Linux',
+      protocols: [{ name: 'ssh', port }],
+    });
     ids.push(res.json().id);
   }
   const started = await admin.post('/api/v1/assets/assets/tasks/', { action: 'test', assets: ids });
@@ -56,7 +61,7 @@ describe('task log socket', () => {
     expect(again.messages.map((m) => m.message ?? '').join('')).toBe(text);
   });
 
-  it('waits with dots for an unknown task, hides another user\'s task, and closes anonymous sockets', async () => {
+  it("waits with dots for an unknown task, hides another user's task, and closes anonymous sockets", async () => {
     const task = await runTest([sshd.port]);
     await collectTaskLog(base, cookieOf(admin), task, 15_000);
     await createUser(t, 'log_eve');
@@ -81,6 +86,8 @@ describe('task log page address', () => {
     const res = await t.app.inject({ method: 'GET', url: '/core/ops/celery/task/abc-1/log/?type=celery' });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('/ui/ops/celery/task/abc-1/log/?type=celery');
-    expect((await t.app.inject({ method: 'GET', url: '/core/ops/other/task/abc-1/log/' })).headers.location).toBe('/ui/404');
+    expect((await t.app.inject({ method: 'GET', url: '/core/ops/other/task/abc-1/log/' })).headers.location).toBe(
+      '/ui/404',
+    );
   });
 });

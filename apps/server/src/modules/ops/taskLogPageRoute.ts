@@ -8,10 +8,14 @@ import type { FastifyInstance } from 'fastify';
 const TYPES = new Set(['celery', 'ansible', 'task']);
 
 export function registerTaskLogPageRoute(app: FastifyInstance): void {
-  app.get<{ Params: { type: string; id: string } }>('/core/ops/:type/task/:id/log/', { config: { public: true } }, async (req, reply) => {
-    const { type, id } = req.params;
-    if (!TYPES.has(type)) return reply.redirect('/ui/404');
-    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-    return reply.redirect(`/ui/ops/${type}/task/${encodeURIComponent(id)}/log/${query}`);
-  });
+  app.get<{ Params: { type: string; id: string } }>(
+    '/core/ops/:type/task/:id/log/',
+    { config: { public: true } },
+    async (req, reply) => {
+      const { type, id } = req.params;
+      if (!TYPES.has(type)) return reply.redirect('/ui/404');
+      const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+      return reply.redirect(`/ui/ops/${type}/task/${encodeURIComponent(id)}/log/${query}`);
+    },
+  );
 }

@@ -23,7 +23,8 @@ function follow(app: FastifyInstance, socket: WebSocket, req: FastifyRequest, ta
   let stopped = false;
   let started = false;
   let line = 0;
-  const send = (data: Record<string, unknown>) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(data));
+  const send = (data: Record<string, unknown>) =>
+    socket.readyState === socket.OPEN && socket.send(JSON.stringify(data));
   const step = async () => {
     if (stopped) return;
     const meta = await taskLogMeta(app.deps.cache, task);

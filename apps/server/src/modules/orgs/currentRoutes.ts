@@ -9,7 +9,13 @@ export function registerCurrentOrgRoutes(app: FastifyInstance): void {
     const row = req.org.is_root
       ? undefined
       : await req.db.selectFrom('orgs_organization').select('comment').where('id', '=', req.org.id).executeTakeFirst();
-    return { id: req.org.id, name: req.org.name, is_default: req.org.is_default, is_root: req.org.is_root, comment: row?.comment ?? '' };
+    return {
+      id: req.org.id,
+      name: req.org.name,
+      is_default: req.org.is_default,
+      is_root: req.org.is_root,
+      comment: row?.comment ?? '',
+    };
   });
   registerResource(app, orgResource);
 }

@@ -8,8 +8,16 @@ import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 
 const MSG = {
   virtual: text('Can not delete virtual org', '不能删除虚拟组织', '仮想組織は削除できません'),
-  current: text('You cannot delete the organization you are working in: switch to another first', '不能删除当前所在的组织：请先切换到其他组织', '作業中の組織は削除できません。先に別の組織に切り替えてください'),
-  notEmpty: text('The organization still holds {what}: remove them first', '该组织仍包含{what}：请先移除', 'この組織にはまだ{what}があります。先に削除してください'),
+  current: text(
+    'You cannot delete the organization you are working in: switch to another first',
+    '不能删除当前所在的组织：请先切换到其他组织',
+    '作業中の組織は削除できません。先に別の組織に切り替えてください',
+  ),
+  notEmpty: text(
+    'The organization still holds {what}: remove them first',
+    '该组织仍包含{what}：请先移除',
+    'この組織にはまだ{what}があります。先に削除してください',
+  ),
   noBulk: text('Organizations are deleted one at a time', '组织只能逐个删除', '組織は 1 つずつ削除してください'),
 };
 
@@ -17,7 +25,12 @@ const MSG = {
  * Tables counted per org; tables that do not exist yet (later areas) count as zero. An org's root
  * node (parent_key '') is created with its tree and never keeps an org from being deleted.
  */
-const COUNTED: [key: string, table: string, label: { en: string; zh: string; ja: string }, where?: ReturnType<typeof sql.raw>][] = [
+const COUNTED: [
+  key: string,
+  table: string,
+  label: { en: string; zh: string; ja: string },
+  where?: ReturnType<typeof sql.raw>,
+][] = [
   ['groups_amount', 'users_usergroup', text('user groups', '用户组', 'ユーザーグループ')],
   ['assets_amount', 'assets_asset', text('assets', '资产', '資産')],
   ['nodes_amount', 'assets_node', text('nodes', '节点', 'ノード'), sql.raw(`AND parent_key <> ''`)],
@@ -33,13 +46,23 @@ async function existingTables(ctx: ResourceCtx): Promise<Set<string>> {
 async function statistics(ctx: ResourceCtx, orgIds: string[]): Promise<Map<string, Row>> {
   const tables = await existingTables(ctx);
   const out = new Map<string, Row>(orgIds.map((id) => [id, { users_amount: 0 }]));
-  const users = await ctx.db.selectFrom('rbac_rolebinding').select(['org_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
-    .where('scope', '=', 'org').where('org_id', 'in', orgIds).groupBy('org_id').execute();
+  const users = await ctx.db
+    .selectFrom('rbac_rolebinding')
+    .select(['org_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
+    .where('scope', '=', 'org')
+    .where('org_id', 'in', orgIds)
+    .groupBy('org_id')
+    .execute();
   for (const u of users) out.get(String(u.org_id))!.users_amount = Number(u.n);
   for (const [key, table, , where] of COUNTED) {
     for (const id of orgIds) out.get(id)![key] = 0;
     if (!tables.has(table)) continue;
-    const rows = await sql<{ org_id: string; n: number }>`SELECT org_id, count(*) AS n FROM ${sql.table(table)} WHERE org_id IN (${sql.join(orgIds)}) ${where ?? sql.raw('')} GROUP BY org_id`.execute(ctx.db);
+    const rows = await sql<{
+      org_id: string;
+      n: number;
+    }>`SELECT org_id, count(*) AS n FROM ${sql.table(table)} WHERE org_id IN (${sql.join(orgIds)}) ${where ?? sql.raw('')} GROUP BY org_id`.execute(
+      ctx.db,
+    );
     for (const r of rows.rows) out.get(r.org_id)![key] = Number(r.n);
   }
   return out;
@@ -57,7 +80,12 @@ export const orgResource: ResourceDef = {
   fields: {
     id: f.id(),
     name: f.string(L.name, { required: true, unique: true, search: true, filter: true, order: true }),
-    resource_statistics: f.computed('nested object', text('Resource statistics', '资源统计', 'リソース統計'), (r) => r.__stats, { noExport: true }),
+    resource_statistics: f.computed(
+      'nested object',
+      text('Resource statistics', '资源统计', 'リソース統計'),
+      (r) => r.__stats,
+      { noExport: true },
+    ),
     is_default: f.computed('boolean', text('Default', '默认', 'デフォルト'), (r) => r.id === DEFAULT_ORG_ID),
     is_root: f.computed('boolean', text('Root', '全局', 'ルート'), (r) => r.id === ROOT_ORG_ID),
     internal: f.computed('boolean', text('Builtin', '内置', '組み込み'), (r) => INTERNAL_ORG_IDS.includes(r.id)),
@@ -67,17 +95,25 @@ export const orgResource: ResourceDef = {
   },
   async prepare(rows, ctx) {
     if (!rows.length) return;
-    const stats = await statistics(ctx, rows.map((r) => String(r.id)));
+    const stats = await statistics(
+      ctx,
+      rows.map((r) => String(r.id)),
+    );
     for (const r of rows) r.__stats = stats.get(String(r.id));
   },
   hooks: {
     async beforeDelete(row, ctx) {
       const lang = ctx.req.lang;
-      if (INTERNAL_ORG_IDS.includes(row.id)) throw new ApiError(400, { detail: MSG.virtual[lang], code: 'internal_org' });
+      if (INTERNAL_ORG_IDS.includes(row.id))
+        throw new ApiError(400, { detail: MSG.virtual[lang], code: 'internal_org' });
       if (row.id === ctx.req.org.id) throw permissionDenied(ctx.req, MSG.current[lang]);
       const stats = (await statistics(ctx, [row.id])).get(row.id)!;
-      const held = [[ 'users_amount', text('users', '用户', 'ユーザー')] as const, ...COUNTED.map(([k, , l]) => [k, l] as const)]
-        .filter(([k]) => Number(stats[k]) > 0).map(([, l]) => l[lang]);
+      const held = [
+        ['users_amount', text('users', '用户', 'ユーザー')] as const,
+        ...COUNTED.map(([k, , l]) => [k, l] as const),
+      ]
+        .filter(([k]) => Number(stats[k]) > 0)
+        .map(([, l]) => l[lang]);
       if (held.length) throw permissionDenied(ctx.req, MSG.notEmpty[lang].replace('{what}', held.join(', ')));
     },
     beforeBulkDelete(_ids, ctx) {

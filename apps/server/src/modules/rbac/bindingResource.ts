@@ -9,14 +9,29 @@ import { displayName, SCOPE_CHOICES } from './roleResource.ts';
 
 const MSG = {
   bound: text('Has bound this role', '已经绑定了该角色', 'このロールは既に割り当てられています'),
-  lastSystem: text('A user needs at least one system role', '用户至少需要一个系统角色', 'ユーザーには少なくとも 1 つのシステムロールが必要です'),
-  lastOrg: text('User last role in org, can not be delete, you can remove user from org instead', '用户在组织中的最后一个角色，不能删除，可以将用户从组织中移除', 'ユーザーの組織内の最後のロールは削除できません。代わりに組織からユーザーを削除してください'),
+  lastSystem: text(
+    'A user needs at least one system role',
+    '用户至少需要一个系统角色',
+    'ユーザーには少なくとも 1 つのシステムロールが必要です',
+  ),
+  lastOrg: text(
+    'User last role in org, can not be delete, you can remove user from org instead',
+    '用户在组织中的最后一个角色，不能删除，可以将用户从组织中移除',
+    'ユーザーの組織内の最後のロールは削除できません。代わりに組織からユーザーを削除してください',
+  ),
   scope: text('The role must be a {scope} role', '角色必须是{scope}角色', 'ロールは{scope}ロールである必要があります'),
 };
 
-const joinFilter = (column: string, table: 'users_user' | 'rbac_role', key: string) =>
-  (q: AnyQuery, value: string, ctx: ResourceCtx) =>
-    q.where(sql.ref(`rbac_rolebinding.${key}`), 'in', ctx.db.selectFrom(table).select('id').where(column as never, '=', value as never));
+const joinFilter =
+  (column: string, table: 'users_user' | 'rbac_role', key: string) => (q: AnyQuery, value: string, ctx: ResourceCtx) =>
+    q.where(
+      sql.ref(`rbac_rolebinding.${key}`),
+      'in',
+      ctx.db
+        .selectFrom(table)
+        .select('id')
+        .where(column as never, '=', value as never),
+    );
 
 export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
   const model = scope === 'any' ? 'rolebinding' : `${scope}rolebinding`;
@@ -33,15 +48,23 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
     scope: (q) => (scope === 'any' ? q : q.where(sql.ref('rbac_rolebinding.scope'), '=', scope)),
     fields: {
       id: f.id(),
-      user: f.fk(text('User', '用户', 'ユーザー'), {
-        table: 'users_user',
-        output: (u) => ({ id: u.id, name: u.name, username: u.username }),
-      }, { required: true, filter: true }),
-      role: f.fk(text('Role', '角色', 'ロール'), {
-        table: 'rbac_role',
-        output: (r, c) => ({ id: r.id, name: r.name, display_name: displayName(r, c.req.lang) }),
-        ...(scope === 'any' ? {} : { choosable: (q: AnyQuery) => q.where(sql.ref('rbac_role.scope'), '=', scope) }),
-      }, { required: true, filter: true }),
+      user: f.fk(
+        text('User', '用户', 'ユーザー'),
+        {
+          table: 'users_user',
+          output: (u) => ({ id: u.id, name: u.name, username: u.username }),
+        },
+        { required: true, filter: true },
+      ),
+      role: f.fk(
+        text('Role', '角色', 'ロール'),
+        {
+          table: 'rbac_role',
+          output: (r, c) => ({ id: r.id, name: r.name, display_name: displayName(r, c.req.lang) }),
+          ...(scope === 'any' ? {} : { choosable: (q: AnyQuery) => q.where(sql.ref('rbac_role.scope'), '=', scope) }),
+        },
+        { required: true, filter: true },
+      ),
       scope: f.choice(text('Scope', '范围', '範囲'), SCOPE_CHOICES, { readOnly: true, filter: true }),
       created_by: f.createdBy(),
       date_created: f.dateCreated(),
@@ -53,24 +76,43 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
     },
     hooks: {
       async validate(data, ctx): Promise<Record<string, string[]> | undefined> {
-        const role = await ctx.db.selectFrom('rbac_role').select(['id', 'scope']).where('id', '=', String(data.role)).executeTakeFirst();
+        const role = await ctx.db
+          .selectFrom('rbac_role')
+          .select(['id', 'scope'])
+          .where('id', '=', String(data.role))
+          .executeTakeFirst();
         if (!role) return undefined;
-        if (scope !== 'any' && role.scope !== scope) return { role: [MSG.scope[ctx.req.lang].replace('{scope}', scope)] };
-        let q = ctx.db.selectFrom('rbac_rolebinding').select('id').where('user_id', '=', String(data.user)).where('role_id', '=', role.id);
+        if (scope !== 'any' && role.scope !== scope)
+          return { role: [MSG.scope[ctx.req.lang].replace('{scope}', scope)] };
+        let q = ctx.db
+          .selectFrom('rbac_rolebinding')
+          .select('id')
+          .where('user_id', '=', String(data.user))
+          .where('role_id', '=', role.id);
         q = role.scope === 'org' ? q.where('org_id', '=', ctx.req.org.id) : q.where('org_id', 'is', null);
         if (await q.executeTakeFirst()) return { role: [MSG.bound[ctx.req.lang]] };
         return undefined;
       },
       async beforeInsert(values, _data, ctx) {
-        const role = await ctx.db.selectFrom('rbac_role').select('scope').where('id', '=', String(values.role_id)).executeTakeFirstOrThrow();
+        const role = await ctx.db
+          .selectFrom('rbac_role')
+          .select('scope')
+          .where('id', '=', String(values.role_id))
+          .executeTakeFirstOrThrow();
         values.scope = role.scope;
         values.org_id = role.scope === 'org' ? ctx.req.org.id : null;
       },
       async beforeDelete(row, ctx) {
-        let others = ctx.db.selectFrom('rbac_rolebinding').select('id').where('user_id', '=', row.user_id).where('scope', '=', row.scope).where('id', '!=', row.id);
+        let others = ctx.db
+          .selectFrom('rbac_rolebinding')
+          .select('id')
+          .where('user_id', '=', row.user_id)
+          .where('scope', '=', row.scope)
+          .where('id', '!=', row.id);
         if (row.scope === 'org') others = others.where('org_id', '=', row.org_id);
         if (await others.executeTakeFirst()) return;
-        if (row.scope === 'system') throw new ApiError(400, { detail: MSG.lastSystem[ctx.req.lang], code: 'system_role_delete_error' });
+        if (row.scope === 'system')
+          throw new ApiError(400, { detail: MSG.lastSystem[ctx.req.lang], code: 'system_role_delete_error' });
         throw new ApiError(400, { error: MSG.lastOrg[ctx.req.lang] });
       },
     },

@@ -11,11 +11,20 @@ import { rolePermissionNames, roleResource } from './roleResource.ts';
  * chkDisabled, meta: {type}}`; builtin roles are shown but cannot be edited.
  */
 const APP_LABELS: Record<string, { en: string; zh: string; ja: string }> = {
-  users: text('Users', '用户管理', 'ユーザー'), rbac: text('Roles', '角色', 'ロール'), orgs: text('Organizations', '组织', '組織'),
-  assets: text('Assets', '资产管理', '資産'), accounts: text('Accounts', '账号管理', 'アカウント'), perms: text('Permissions', '权限管理', '権限'),
-  acls: text('ACLs', '访问控制', 'ACL'), terminal: text('Terminal', '终端管理', 'ターミナル'), audits: text('Audits', '日志审计', '監査'),
-  ops: text('Job center', '作业中心', 'ジョブセンター'), tickets: text('Tickets', '工单', 'チケット'), settings: text('Settings', '系统设置', '設定'),
-  notifications: text('Notifications', '通知', '通知'), authentication: text('Authentication', '认证', '認証'),
+  users: text('Users', '用户管理', 'ユーザー'),
+  rbac: text('Roles', '角色', 'ロール'),
+  orgs: text('Organizations', '组织', '組織'),
+  assets: text('Assets', '资产管理', '資産'),
+  accounts: text('Accounts', '账号管理', 'アカウント'),
+  perms: text('Permissions', '权限管理', '権限'),
+  acls: text('ACLs', '访问控制', 'ACL'),
+  terminal: text('Terminal', '终端管理', 'ターミナル'),
+  audits: text('Audits', '日志审计', '監査'),
+  ops: text('Job center', '作业中心', 'ジョブセンター'),
+  tickets: text('Tickets', '工单', 'チケット'),
+  settings: text('Settings', '系统设置', '設定'),
+  notifications: text('Notifications', '通知', '通知'),
+  authentication: text('Authentication', '认证', '認証'),
 };
 
 function parts(perm: string): { app: string; action: string; model: string } {
@@ -36,25 +45,53 @@ export function permissionTree(scope: RoleScope, checked: Set<string>, lang: Lan
     return `(${all.filter((p) => checked.has(p)).length}/${all.length})`;
   };
   const node = (id: string, name: string, pId: string, type: string, extra: Row = {}) =>
-    nodes.push({ id, name, title: id, pId, isParent: type !== 'perm', open: type === 'root', checked: false, chkDisabled: disabled, meta: { type }, ...extra });
-  node('$ROOT$', `${{ en: 'All permissions', zh: '所有权限', ja: 'すべての権限' }[lang]}${count(() => true)}`, '', 'root');
+    nodes.push({
+      id,
+      name,
+      title: id,
+      pId,
+      isParent: type !== 'perm',
+      open: type === 'root',
+      checked: false,
+      chkDisabled: disabled,
+      meta: { type },
+      ...extra,
+    });
+  node(
+    '$ROOT$',
+    `${{ en: 'All permissions', zh: '所有权限', ja: 'すべての権限' }[lang]}${count(() => true)}`,
+    '',
+    'root',
+  );
   for (const app of [...new Set(perms.map((p) => parts(p).app))]) {
     node(app, `${APP_LABELS[app]?.[lang] ?? app}${count((p) => parts(p).app === app)}`, '$ROOT$', 'app');
     for (const model of [...new Set(perms.filter((p) => parts(p).app === app).map((p) => parts(p).model))]) {
       const inModel = (p: string) => parts(p).app === app && parts(p).model === model;
       node(`${app}.${model}`, `${model}${count(inModel)}`, app, 'model');
       for (const p of perms.filter(inModel)) {
-        node(String(permissionId(p)), parts(p).action, `${app}.${model}`, 'perm', { title: p, checked: checked.has(p), iconSkin: parts(p).action });
+        node(String(permissionId(p)), parts(p).action, `${app}.${model}`, 'perm', {
+          title: p,
+          checked: checked.has(p),
+          iconSkin: parts(p).action,
+        });
       }
     }
   }
   return nodes;
 }
 
-async function roleChecked(req: FastifyRequest, def: ResourceDef, id: string | undefined): Promise<{ checked: Set<string>; builtin: boolean; scope?: RoleScope }> {
+async function roleChecked(
+  req: FastifyRequest,
+  def: ResourceDef,
+  id: string | undefined,
+): Promise<{ checked: Set<string>; builtin: boolean; scope?: RoleScope }> {
   if (!id) return { checked: new Set(), builtin: false };
   const role = await findVisible(def, { req, db: req.db }, id);
-  return { checked: new Set(await rolePermissionNames({ req, db: req.db }, role)), builtin: toBool(role.builtin), scope: role.scope };
+  return {
+    checked: new Set(await rolePermissionNames({ req, db: req.db }, role)),
+    builtin: toBool(role.builtin),
+    scope: role.scope,
+  };
 }
 
 export function registerPermissionRoutes(app: FastifyInstance): void {
@@ -64,7 +101,12 @@ export function registerPermissionRoutes(app: FastifyInstance): void {
     const { role } = req.query as { role?: string };
     const r = await roleChecked(req, anyRoles, role);
     const perms = role ? [...r.checked] : grantablePermissions(scopeOf(req));
-    return perms.sort().map((p) => ({ id: permissionId(p), name: p, codename: p.split('.')[1], content_type: { id: 0, app_label: parts(p).app, model: parts(p).model } }));
+    return perms.sort().map((p) => ({
+      id: permissionId(p),
+      name: p,
+      codename: p.split('.')[1],
+      content_type: { id: 0, app_label: parts(p).app, model: parts(p).model },
+    }));
   });
   app.get('/api/v1/rbac/permissions/tree/', view, async (req) => {
     const r = await roleChecked(req, anyRoles, (req.query as { role?: string }).role);
@@ -77,10 +119,18 @@ export function registerPermissionRoutes(app: FastifyInstance): void {
       return permissionTree(scope, r.checked, req.lang, r.builtin);
     });
   }
-  app.get<{ Params: { id: string } }>('/api/v1/rbac/roles/:id/users/', { config: { perm: 'rbac.view_rolebinding | rbac.view_systemrolebinding | rbac.view_orgrolebinding' } }, async (req) => {
-    await findVisible(anyRoles, { req, db: req.db }, req.params.id);
-    const rows = await req.db.selectFrom('users_user').select(['id', 'name', 'username'])
-      .where('id', 'in', req.db.selectFrom('rbac_rolebinding').select('user_id').where('role_id', '=', req.params.id)).orderBy('name').execute();
-    return { count: rows.length, next: null, previous: null, results: rows };
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/v1/rbac/roles/:id/users/',
+    { config: { perm: 'rbac.view_rolebinding | rbac.view_systemrolebinding | rbac.view_orgrolebinding' } },
+    async (req) => {
+      await findVisible(anyRoles, { req, db: req.db }, req.params.id);
+      const rows = await req.db
+        .selectFrom('users_user')
+        .select(['id', 'name', 'username'])
+        .where('id', 'in', req.db.selectFrom('rbac_rolebinding').select('user_id').where('role_id', '=', req.params.id))
+        .orderBy('name')
+        .execute();
+      return { count: rows.length, next: null, previous: null, results: rows };
+    },
+  );
 }

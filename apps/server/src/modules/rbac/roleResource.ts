@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import {
-  BUILTIN_ROLE_LABELS, BUILTIN_ROLES, grantablePermissions, permissionById, permissionId, text, type BuiltinRoleName, type RoleScope,
+  BUILTIN_ROLE_LABELS,
+  BUILTIN_ROLES,
+  grantablePermissions,
+  permissionById,
+  permissionId,
+  text,
+  type BuiltinRoleName,
+  type RoleScope,
 } from '@gatehouse/contract';
 import { permissionDenied } from '../../http/errors.ts';
 import { f, L } from '../../resource/fields.ts';
@@ -15,10 +22,26 @@ export const SCOPE_CHOICES = [
 ];
 
 const MSG = {
-  builtin: text('Builtin roles cannot be changed or deleted', '内置角色不能修改或删除', '組み込みロールは変更・削除できません'),
-  bound: text('The role is bound to users: remove the bindings first', '该角色已绑定用户：请先解除绑定', 'このロールはユーザーに割り当てられています。先に割り当てを解除してください'),
-  unique: text('A role with this name already exists in this scope', '该范围内已存在同名角色', 'この範囲に同じ名前のロールが既に存在します'),
-  badPerm: text('Permission "{id}" cannot be granted to a role of this scope', '权限 “{id}” 不能授予该范围的角色', '権限 "{id}" はこの範囲のロールに付与できません'),
+  builtin: text(
+    'Builtin roles cannot be changed or deleted',
+    '内置角色不能修改或删除',
+    '組み込みロールは変更・削除できません',
+  ),
+  bound: text(
+    'The role is bound to users: remove the bindings first',
+    '该角色已绑定用户：请先解除绑定',
+    'このロールはユーザーに割り当てられています。先に割り当てを解除してください',
+  ),
+  unique: text(
+    'A role with this name already exists in this scope',
+    '该范围内已存在同名角色',
+    'この範囲に同じ名前のロールが既に存在します',
+  ),
+  badPerm: text(
+    'Permission "{id}" cannot be granted to a role of this scope',
+    '权限 “{id}” 不能授予该范围的角色',
+    '権限 "{id}" はこの範囲のロールに付与できません',
+  ),
 };
 
 export function displayName(row: Row, lang: 'en' | 'zh' | 'ja'): string {
@@ -29,14 +52,22 @@ export function displayName(row: Row, lang: 'en' | 'zh' | 'ja'): string {
 export async function rolePermissionNames(ctx: ResourceCtx, role: Row): Promise<string[]> {
   const builtin = BUILTIN_ROLES.find((r) => r.id === role.id);
   if (builtin) return [...builtin.permissions];
-  const rows = await ctx.db.selectFrom('rbac_role_permission').select('permission').where('role_id', '=', role.id).execute();
+  const rows = await ctx.db
+    .selectFrom('rbac_role_permission')
+    .select('permission')
+    .where('role_id', '=', role.id)
+    .execute();
   return rows.map((r) => r.permission);
 }
 
 async function savePermissions(ctx: ResourceCtx, roleId: string, ids: number[]): Promise<void> {
   await ctx.db.deleteFrom('rbac_role_permission').where('role_id', '=', roleId).execute();
   const perms = [...new Set(ids.map((id) => permissionById(id)!))];
-  if (perms.length) await ctx.db.insertInto('rbac_role_permission').values(perms.map((permission) => ({ role_id: roleId, permission }))).execute();
+  if (perms.length)
+    await ctx.db
+      .insertInto('rbac_role_permission')
+      .values(perms.map((permission) => ({ role_id: roleId, permission })))
+      .execute();
 }
 
 function refuseBuiltin(ctx: ResourceCtx, row: Row | undefined): void {
@@ -46,13 +77,19 @@ function refuseBuiltin(ctx: ResourceCtx, row: Row | undefined): void {
 export function roleResource(scope: RoleScope | 'any'): ResourceDef {
   const model = scope === 'any' ? 'role' : `${scope}role`;
   const url = scope === 'any' ? '/api/v1/rbac/roles/' : `/api/v1/rbac/${scope}-roles/`;
-  const scopeOf = (data: Row, before?: Row): RoleScope => (scope === 'any' ? ((data.scope ?? before?.scope ?? 'org') as RoleScope) : scope);
+  const scopeOf = (data: Row, before?: Row): RoleScope =>
+    scope === 'any' ? ((data.scope ?? before?.scope ?? 'org') as RoleScope) : scope;
   return {
     model,
     app: 'rbac',
     url,
     table: 'rbac_role',
-    label: scope === 'system' ? text('System role', '系统角色', 'システムロール') : scope === 'org' ? text('Org role', '组织角色', '組織ロール') : text('Role', '角色', 'ロール'),
+    label:
+      scope === 'system'
+        ? text('System role', '系统角色', 'システムロール')
+        : scope === 'org'
+          ? text('Org role', '组织角色', '組織ロール')
+          : text('Role', '角色', 'ロール'),
     orgScoped: false,
     defaultOrder: ['-builtin', 'name'],
     fieldsMini: ['id', 'name', 'display_name'],
@@ -60,11 +97,29 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
     fields: {
       id: f.id(),
       name: f.string(L.name, { required: true, search: true, filter: true, order: true }),
-      display_name: f.computed('string', text('Display name', '显示名称', '表示名'), (r, c) => displayName(r, c.req.lang)),
-      scope: f.choice(text('Scope', '范围', '範囲'), SCOPE_CHOICES, scope === 'any' ? { required: true, filter: true } : { readOnly: true, filter: true }),
-      users_amount: f.computed('integer', text('Users amount', '用户数量', 'ユーザー数'), (r) => Number(r.__users ?? 0)),
-      builtin: f.computed('boolean', text('Builtin', '内置', '組み込み'), (r) => toBool(r.builtin), { filter: true, column: 'builtin', read: undefined, order: true }),
-      permissions: f.list(text('Permissions', '授权', '権限'), { writeOnly: true, column: false, child: { type: 'integer' }, noExport: true }),
+      display_name: f.computed('string', text('Display name', '显示名称', '表示名'), (r, c) =>
+        displayName(r, c.req.lang),
+      ),
+      scope: f.choice(
+        text('Scope', '范围', '範囲'),
+        SCOPE_CHOICES,
+        scope === 'any' ? { required: true, filter: true } : { readOnly: true, filter: true },
+      ),
+      users_amount: f.computed('integer', text('Users amount', '用户数量', 'ユーザー数'), (r) =>
+        Number(r.__users ?? 0),
+      ),
+      builtin: f.computed('boolean', text('Builtin', '内置', '組み込み'), (r) => toBool(r.builtin), {
+        filter: true,
+        column: 'builtin',
+        read: undefined,
+        order: true,
+      }),
+      permissions: f.list(text('Permissions', '授权', '権限'), {
+        writeOnly: true,
+        column: false,
+        child: { type: 'integer' },
+        noExport: true,
+      }),
       comment: f.comment(),
       created_by: f.createdBy(),
       updated_by: f.updatedBy(),
@@ -73,8 +128,16 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
     },
     async prepare(rows, ctx) {
       if (!rows.length) return;
-      const counts = await ctx.db.selectFrom('rbac_rolebinding').select(['role_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
-        .where('role_id', 'in', rows.map((r) => r.id)).groupBy('role_id').execute();
+      const counts = await ctx.db
+        .selectFrom('rbac_rolebinding')
+        .select(['role_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
+        .where(
+          'role_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .groupBy('role_id')
+        .execute();
       const by = new Map(counts.map((c) => [c.role_id, Number(c.n)]));
       for (const r of rows) r.__users = by.get(r.id) ?? 0;
     },
@@ -83,7 +146,11 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
         refuseBuiltin(ctx, ctx.before);
         const s = scopeOf(data, ctx.before);
         if (data.name !== undefined) {
-          let q = ctx.db.selectFrom('rbac_role').select('id').where('name', '=', String(data.name)).where('scope', '=', s);
+          let q = ctx.db
+            .selectFrom('rbac_role')
+            .select('id')
+            .where('name', '=', String(data.name))
+            .where('scope', '=', s);
           if (ctx.id) q = q.where('id', '!=', ctx.id);
           if (await q.executeTakeFirst()) return { name: [MSG.unique[ctx.req.lang]] };
         }
@@ -101,21 +168,37 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
       },
       async afterCreate({ ctx, id, data }) {
         const cloneFrom = (ctx.req.query as { clone_from?: string }).clone_from;
-        if (data.permissions !== undefined) await savePermissions(ctx, id, JSON.parse(String(data.permissions)) as number[]);
+        if (data.permissions !== undefined)
+          await savePermissions(ctx, id, JSON.parse(String(data.permissions)) as number[]);
         else if (cloneFrom) {
-          const source = await ctx.db.selectFrom('rbac_role').selectAll().where('id', '=', cloneFrom).executeTakeFirst();
-          if (source) await savePermissions(ctx, id, (await rolePermissionNames(ctx, source)).filter((p) => grantablePermissions(scopeOf(data)).includes(p)).map(permissionId));
+          const source = await ctx.db
+            .selectFrom('rbac_role')
+            .selectAll()
+            .where('id', '=', cloneFrom)
+            .executeTakeFirst();
+          if (source)
+            await savePermissions(
+              ctx,
+              id,
+              (await rolePermissionNames(ctx, source))
+                .filter((p) => grantablePermissions(scopeOf(data)).includes(p))
+                .map(permissionId),
+            );
         }
       },
       async afterUpdate({ ctx, id, data }) {
-        if (data.permissions !== undefined) await savePermissions(ctx, id, JSON.parse(String(data.permissions)) as number[]);
+        if (data.permissions !== undefined)
+          await savePermissions(ctx, id, JSON.parse(String(data.permissions)) as number[]);
       },
       async beforeDelete(row, ctx) {
         refuseBuiltin(ctx, row);
-        const bound = await ctx.db.selectFrom('rbac_rolebinding').select('id').where('role_id', '=', row.id).executeTakeFirst();
+        const bound = await ctx.db
+          .selectFrom('rbac_rolebinding')
+          .select('id')
+          .where('role_id', '=', row.id)
+          .executeTakeFirst();
         if (bound) throw permissionDenied(ctx.req, MSG.bound[ctx.req.lang]);
       },
     },
   };
 }
-

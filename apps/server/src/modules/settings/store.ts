@@ -15,7 +15,11 @@ export class SettingsStore {
 
   private async refresh(): Promise<void> {
     if (Date.now() - this.loadedAt < RELOAD_MS) return;
-    const rows = await this.db.selectFrom('settings_setting').select(['name', 'value']).where('encrypted', '=', false).execute();
+    const rows = await this.db
+      .selectFrom('settings_setting')
+      .select(['name', 'value'])
+      .where('encrypted', '=', false)
+      .execute();
     this.values = new Map(rows.map((r) => [r.name, JSON.parse(r.value) as unknown]));
     this.loadedAt = Date.now();
   }

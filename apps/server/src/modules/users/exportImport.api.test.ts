@@ -14,7 +14,13 @@ beforeAll(async () => {
   await admin.post('/api/v1/users/groups/', { name: 'ops' });
   const [g] = (await admin.get('/api/v1/users/groups/')).json();
   await admin.post(U, [
-    { name: '=HYPERLINK("http://evil")', username: 'mallory', email: 'm@example.com', comment: '+1 sum', groups: [g.id] },
+    {
+      name: '=HYPERLINK("http://evil")',
+      username: 'mallory',
+      email: 'm@example.com',
+      comment: '+1 sum',
+      groups: [g.id],
+    },
     { name: 'Bob', username: 'bob', email: 'bob@example.com', is_active: false },
   ]);
 });
@@ -27,7 +33,9 @@ describe('export', () => {
     const res = await admin.get(`${U}?format=csv&order=username`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="user_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="user_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.csv"$/,
+    );
     expect(res.body.startsWith('\uFEFF')).toBe(true);
     const [header, ...rows] = csvOf(res.body);
     expect(header).toContain('*Username');
@@ -72,15 +80,32 @@ describe('export', () => {
 });
 
 describe('render-to-json', () => {
-  const parse = (body: string | Buffer, type = 'text/csv') => admin.request({ method: 'POST', url: `${U}render-to-json/`, payload: body, headers: { 'content-type': type } });
+  const parse = (body: string | Buffer, type = 'text/csv') =>
+    admin.request({ method: 'POST', url: `${U}render-to-json/`, payload: body, headers: { 'content-type': type } });
 
   it('maps headers by label or name and converts cells', async () => {
     const [g] = (await admin.get('/api/v1/users/groups/')).json();
     const csv = `*Name,username,*Email,User group,Active,Comment\r\nCarol,carol,carol@example.com,"[""ops(${g.id})""]",No,-\r\n`;
     const res = await parse(csv);
     expect(res.statusCode).toBe(200);
-    expect(res.json().title).toEqual([['Name', 'name'], ['username', 'username'], ['Email', 'email'], ['User group', 'groups'], ['Active', 'is_active'], ['Comment', 'comment']]);
-    expect(res.json().data).toEqual([{ name: 'Carol', username: 'carol', email: 'carol@example.com', groups: [{ pk: g.id, name: 'ops' }], is_active: false, comment: null }]);
+    expect(res.json().title).toEqual([
+      ['Name', 'name'],
+      ['username', 'username'],
+      ['Email', 'email'],
+      ['User group', 'groups'],
+      ['Active', 'is_active'],
+      ['Comment', 'comment'],
+    ]);
+    expect(res.json().data).toEqual([
+      {
+        name: 'Carol',
+        username: 'carol',
+        email: 'carol@example.com',
+        groups: [{ pk: g.id, name: 'ops' }],
+        is_active: false,
+        comment: null,
+      },
+    ]);
   });
 
   it('round-trips an exported file', async () => {
@@ -89,13 +114,20 @@ describe('render-to-json', () => {
     const [row] = res.json().data;
     expect(row.username).toBe('bob');
     expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
-    const back = await admin.request({ method: 'PATCH', url: `${U}${row.id}/`, payload: { name: row.name, email: row.email, comment: 'reimported' } });
+    const back = await admin.request({
+      method: 'PATCH',
+      url: `${U}${row.id}/`,
+      payload: { name: row.name, email: row.email, comment: 'reimported' },
+    });
     expect(back.statusCode).toBe(200);
   });
 
   it('reads XLSX uploads', async () => {
     const book = new ExcelJS.Workbook();
-    book.addWorksheet('Users').addRows([['*Name', '*Username', '*Email'], ['Dan', 'dan', 'dan@example.com']]);
+    book.addWorksheet('Users').addRows([
+      ['*Name', '*Username', '*Email'],
+      ['Dan', 'dan', 'dan@example.com'],
+    ]);
     const buf = Buffer.from(await book.xlsx.writeBuffer());
     const res = await parse(buf, 'text/xlsx');
     expect(res.json().data).toEqual([{ name: 'Dan', username: 'dan', email: 'dan@example.com' }]);

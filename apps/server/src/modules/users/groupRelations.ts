@@ -21,7 +21,13 @@ function relations(req: FastifyRequest) {
     .selectFrom('users_user_groups as l')
     .innerJoin('users_user as u', 'u.id', 'l.user_id')
     .innerJoin('users_usergroup as g', 'g.id', 'l.usergroup_id')
-    .select(['l.id', 'l.user_id as user', 'l.usergroup_id as usergroup', sql<string>`u.name || '(' || u.username || ')'`.as('user_display'), 'g.name as usergroup_display']);
+    .select([
+      'l.id',
+      'l.user_id as user',
+      'l.usergroup_id as usergroup',
+      sql<string>`u.name || '(' || u.username || ')'`.as('user_display'),
+      'g.name as usergroup_display',
+    ]);
   if (req.org.id !== ROOT_ORG_ID) query = query.where('g.org_id', '=', req.org.id);
   if (q.user) query = query.where('l.user_id', '=', q.user);
   if (q.usergroup) query = query.where('l.usergroup_id', '=', q.usergroup);
@@ -34,17 +40,24 @@ export function registerGroupRelations(app: FastifyInstance): void {
   app.get(URL, perm('users.view_usergroup'), async (req) => relations(req).orderBy('u.name').execute());
 
   app.post(URL, perm('users.change_usergroup'), async (req, reply) => {
-    const items = Array.isArray(req.body) ? (req.body as { user?: string; usergroup?: string }[]) : [req.body as { user?: string; usergroup?: string }];
+    const items = Array.isArray(req.body)
+      ? (req.body as { user?: string; usergroup?: string }[])
+      : [req.body as { user?: string; usergroup?: string }];
     const ctx = ctxOf(req);
     const rows = [];
     for (const item of items) {
-      if (!item?.user || !item.usergroup) throw new ApiError(400, { non_field_errors: ['user and usergroup are required'] });
+      if (!item?.user || !item.usergroup)
+        throw new ApiError(400, { non_field_errors: ['user and usergroup are required'] });
       await findVisible(userResource, ctx, item.user);
       await findVisible(groupResource, ctx, item.usergroup);
       rows.push({ id: randomUUID(), user_id: item.user, usergroup_id: item.usergroup });
     }
     for (const r of rows) {
-      await req.db.insertInto('users_user_groups').values(r).onConflict((oc) => oc.columns(['user_id', 'usergroup_id']).doNothing()).execute();
+      await req.db
+        .insertInto('users_user_groups')
+        .values(r)
+        .onConflict((oc) => oc.columns(['user_id', 'usergroup_id']).doNothing())
+        .execute();
     }
     return reply.code(201).send(rows.map((r) => ({ id: r.id, user: r.user_id, usergroup: r.usergroup_id })));
   });
@@ -52,19 +65,36 @@ export function registerGroupRelations(app: FastifyInstance): void {
   app.delete(URL, perm('users.change_usergroup'), async (req, reply) => {
     const matches = await relations(req).execute();
     const q = req.query as { user?: string; usergroup?: string };
-    if (!q.user || !q.usergroup || matches.length !== 1) throw new ApiError(400, { detail: 'Exactly one relation must match user and usergroup', code: 'relation_not_unique' });
+    if (!q.user || !q.usergroup || matches.length !== 1)
+      throw new ApiError(400, {
+        detail: 'Exactly one relation must match user and usergroup',
+        code: 'relation_not_unique',
+      });
     await req.db.deleteFrom('users_user_groups').where('id', '=', matches[0]!.id).execute();
     return reply.code(204).send();
   });
 
-  app.post<{ Params: { id: string } }>(`${groupResource.url}:id/add-all-users/`, perm('users.add_usergroup'), async (req) => {
-    const ctx = ctxOf(req);
-    const group = await findVisible(groupResource, ctx, req.params.id);
-    const members = await req.db.selectFrom('rbac_rolebinding').select('user_id').distinct().where('scope', '=', 'org').where('org_id', '=', group.org_id).execute();
-    for (const m of members) {
-      await req.db.insertInto('users_user_groups').values({ id: randomUUID(), user_id: m.user_id, usergroup_id: group.id })
-        .onConflict((oc) => oc.columns(['user_id', 'usergroup_id']).doNothing()).execute();
-    }
-    return { added: members.length };
-  });
+  app.post<{ Params: { id: string } }>(
+    `${groupResource.url}:id/add-all-users/`,
+    perm('users.add_usergroup'),
+    async (req) => {
+      const ctx = ctxOf(req);
+      const group = await findVisible(groupResource, ctx, req.params.id);
+      const members = await req.db
+        .selectFrom('rbac_rolebinding')
+        .select('user_id')
+        .distinct()
+        .where('scope', '=', 'org')
+        .where('org_id', '=', group.org_id)
+        .execute();
+      for (const m of members) {
+        await req.db
+          .insertInto('users_user_groups')
+          .values({ id: randomUUID(), user_id: m.user_id, usergroup_id: group.id })
+          .onConflict((oc) => oc.columns(['user_id', 'usergroup_id']).doNothing())
+          .execute();
+      }
+      return { added: members.length };
+    },
+  );
 }

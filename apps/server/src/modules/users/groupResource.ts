@@ -20,11 +20,22 @@ export const groupResource: ResourceDef = {
     users: f.m2m(text('User', '用户', 'ユーザー'), {
       table: 'users_user',
       through: { table: 'users_user_groups', left: 'usergroup_id', right: 'user_id' },
-      choosable: (q, ctx) => (ctx.req.org.id === ROOT_ORG_ID
-        ? q
-        : q.where(sql.ref('users_user.id'), 'in', ctx.db.selectFrom('rbac_rolebinding').select('user_id').where('scope', '=', 'org').where('org_id', '=', ctx.req.org.id))),
+      choosable: (q, ctx) =>
+        ctx.req.org.id === ROOT_ORG_ID
+          ? q
+          : q.where(
+              sql.ref('users_user.id'),
+              'in',
+              ctx.db
+                .selectFrom('rbac_rolebinding')
+                .select('user_id')
+                .where('scope', '=', 'org')
+                .where('org_id', '=', ctx.req.org.id),
+            ),
     }),
-    users_amount: f.computed('integer', text('Users amount', '用户数量', 'ユーザー数'), (r) => Number(r.__users_amount ?? 0)),
+    users_amount: f.computed('integer', text('Users amount', '用户数量', 'ユーザー数'), (r) =>
+      Number(r.__users_amount ?? 0),
+    ),
     comment: f.comment(),
     created_by: f.createdBy(),
     date_created: f.dateCreated(),
@@ -32,8 +43,16 @@ export const groupResource: ResourceDef = {
   },
   async prepare(rows, ctx) {
     if (!rows.length) return;
-    const counts = await ctx.db.selectFrom('users_user_groups').select(['usergroup_id', (eb) => eb.fn.countAll().as('n')])
-      .where('usergroup_id', 'in', rows.map((r) => r.id)).groupBy('usergroup_id').execute();
+    const counts = await ctx.db
+      .selectFrom('users_user_groups')
+      .select(['usergroup_id', (eb) => eb.fn.countAll().as('n')])
+      .where(
+        'usergroup_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .groupBy('usergroup_id')
+      .execute();
     const by = new Map(counts.map((c) => [c.usergroup_id, Number(c.n)]));
     for (const r of rows) r.__users_amount = by.get(r.id) ?? 0;
   },

@@ -23,6 +23,10 @@ export const SOURCE_LABELS: Record<string, I18nText> = {
 
 export const ALL_JOINED_ORGS = text('All organizations', '所有组织', 'すべての組織');
 
-export function labeled<T extends string | number>(value: T, labels: Record<string, I18nText>, lang: Language): LabeledValue<T> {
+export function labeled<T extends string | number>(
+  value: T,
+  labels: Record<string, I18nText>,
+  lang: Language,
+): LabeledValue<T> {
   return { value, label: labels[String(value)]?.[lang] ?? String(value) };
 }

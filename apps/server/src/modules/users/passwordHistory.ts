@@ -3,7 +3,11 @@ import { text, type Language } from '@gatehouse/contract';
 import { verifyPassword } from '../../platform/crypto/password.ts';
 
 /** Former passwords (api-contract §2.6: the last OLD_PASSWORD_HISTORY_LIMIT_COUNT are refused). */
-const HISTORY_MSG = text('The new password cannot be the last {n} passwords', '新密码不能是最近 {n} 次的密码', '新しいパスワードは直近 {n} 回のパスワードにできません');
+const HISTORY_MSG = text(
+  'The new password cannot be the last {n} passwords',
+  '新密码不能是最近 {n} 次的密码',
+  '新しいパスワードは直近 {n} 回のパスワードにできません',
+);
 
 export function historyMessage(lang: Language, n: number): string {
   return HISTORY_MSG[lang].replace('{n}', String(n));
@@ -13,7 +17,12 @@ export function historyMessage(lang: Language, n: number): string {
  * Whether the password is the current one or one of the former ones within the last
  * `OLD_PASSWORD_HISTORY_LIMIT_COUNT` (the current password counts as one of them).
  */
-export async function isRecentPassword(req: FastifyRequest, userId: string, currentHash: string, password: string): Promise<boolean> {
+export async function isRecentPassword(
+  req: FastifyRequest,
+  userId: string,
+  currentHash: string,
+  password: string,
+): Promise<boolean> {
   const limit = Number(await req.server.deps.settings.get('OLD_PASSWORD_HISTORY_LIMIT_COUNT'));
   if (limit <= 0) return false;
   if (await verifyPassword(password, currentHash)) return true;

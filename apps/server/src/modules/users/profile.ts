@@ -9,7 +9,12 @@ import { mfaProfileFields } from '../authentication/mfa/profileFields.ts';
 
 async function roleRefs(req: FastifyRequest, roleIds: string[]): Promise<RoleRef[]> {
   if (!roleIds.length) return [];
-  const rows = await req.db.selectFrom('rbac_role').select(['id', 'name', 'builtin']).where('id', 'in', roleIds).orderBy('name').execute();
+  const rows = await req.db
+    .selectFrom('rbac_role')
+    .select(['id', 'name', 'builtin'])
+    .where('id', 'in', roleIds)
+    .orderBy('name')
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -25,7 +30,11 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
   const permSet = new Set(eff.perms);
   const names = { global: await req.server.deps.settings.globalOrgName(), allJoined: ALL_JOINED_ORGS[req.lang] };
   const forView = (v: 'console' | 'audit' | 'workbench') => orgsForView(req.db, user.id, v, permSet, names, bindings);
-  const [console_orgs, audit_orgs, workbench_orgs] = [await forView('console'), await forView('audit'), await forView('workbench')];
+  const [console_orgs, audit_orgs, workbench_orgs] = [
+    await forView('console'),
+    await forView('audit'),
+    await forView('workbench'),
+  ];
   const systemRoleIds = bindings.filter((b) => b.scope === 'system').map((b) => b.role_id);
   const orgRoleIds = bindings.filter((b) => b.scope === 'org' && b.org_id === req.org.id).map((b) => b.role_id);
   const expired = new Date(user.date_expired).getTime() <= Date.now();

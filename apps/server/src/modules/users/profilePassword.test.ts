@@ -24,15 +24,19 @@ async function signedIn(username: string, password = USER_PASSWORD): Promise<Ses
 const change = (c: SessionClient, old_password: string, new_password: string, again = new_password) =>
   c.request({ method: 'PUT', url: PW, payload: { old_password, new_password, new_password_again: again } });
 
-describe('changing one\'s password', () => {
+describe("changing one's password", () => {
   it('checks the old password, the repetition and the rules, with field errors', async () => {
     await createUser(t, 'pw_amy');
     const c = await signedIn('pw_amy');
     const missing = await c.request({ method: 'PATCH', url: PW, payload: {} });
     expect(Object.keys(missing.json()).sort()).toEqual(['new_password', 'new_password_again', 'old_password']);
     expect((await change(c, 'wrong', 'Another-1!')).json()).toEqual({ old_password: ['Old password error'] });
-    expect((await change(c, USER_PASSWORD, 'Another-1!', 'Another-2!')).json()).toEqual({ new_password_again: ['The newly set password is inconsistent'] });
-    expect((await change(c, USER_PASSWORD, 'abc')).json()).toEqual({ new_password: ['Password must be at least 6 characters long'] });
+    expect((await change(c, USER_PASSWORD, 'Another-1!', 'Another-2!')).json()).toEqual({
+      new_password_again: ['The newly set password is inconsistent'],
+    });
+    expect((await change(c, USER_PASSWORD, 'abc')).json()).toEqual({
+      new_password: ['Password must be at least 6 characters long'],
+    });
     await t.deps.settings.set('SECURITY_PASSWORD_UPPER_CASE', true);
     try {
       expect((await change(c, USER_PASSWORD, 'lowercase-only1')).json().new_password[0]).toContain('upper case');
@@ -47,11 +51,20 @@ describe('changing one\'s password', () => {
     const c = await signedIn('pw_ben');
     const key = browserPublicKey(c);
     const res = await c.request({
-      method: 'PATCH', url: PW,
-      payload: { old_password: encryptLegacy(key, USER_PASSWORD), new_password: encryptGatehouse(key, 'Brand-new-1!'), new_password_again: encryptGatehouse(key, 'Brand-new-1!') },
+      method: 'PATCH',
+      url: PW,
+      payload: {
+        old_password: encryptLegacy(key, USER_PASSWORD),
+        new_password: encryptGatehouse(key, 'Brand-new-1!'),
+        new_password_again: encryptGatehouse(key, 'Brand-new-1!'),
+      },
     });
     expect(res.statusCode).toBe(200);
-    const row = await t.deps.database.db.selectFrom('users_user').select(['is_first_login', 'date_password_last_updated']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.deps.database.db
+      .selectFrom('users_user')
+      .select(['is_first_login', 'date_password_last_updated'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(Boolean(row.is_first_login)).toBe(false);
     expect(Date.parse(row.date_password_last_updated!)).toBeGreaterThan(Date.now() - 10_000);
     expect((await c.get('/api/v1/users/profile/')).statusCode).toBe(200);
@@ -78,7 +91,9 @@ describe('changing one\'s password', () => {
     }
     // Current + the 4 before it are refused; the 5th back (the first password) is allowed again.
     for (const p of ['Pass-word-5', 'Pass-word-2']) {
-      expect((await change(c, current, p)).json()).toEqual({ new_password: ['The new password cannot be the last 5 passwords'] });
+      expect((await change(c, current, p)).json()).toEqual({
+        new_password: ['The new password cannot be the last 5 passwords'],
+      });
     }
     expect((await change(c, current, USER_PASSWORD)).statusCode).toBe(200);
   });
@@ -89,10 +104,16 @@ describe('PATCH profile/', () => {
     await createUser(t, 'pw_dan');
     const c = await signedIn('pw_dan');
     expect((await c.get('/api/v1/users/profile/')).json().is_first_login).toBe(true);
-    const res = await c.request({ method: 'PATCH', url: '/api/v1/users/profile/', payload: { is_first_login: false, wechat: 'dan_w', username: 'hacker' } });
+    const res = await c.request({
+      method: 'PATCH',
+      url: '/api/v1/users/profile/',
+      payload: { is_first_login: false, wechat: 'dan_w', username: 'hacker' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ is_first_login: false, wechat: 'dan_w', username: 'pw_dan' });
-    expect((await c.request({ method: 'PATCH', url: '/api/v1/users/profile/', payload: { mfa_level: 7 } })).statusCode).toBe(400);
+    expect(
+      (await c.request({ method: 'PATCH', url: '/api/v1/users/profile/', payload: { mfa_level: 7 } })).statusCode,
+    ).toBe(400);
     expect(c.jar.values.has(SESSION_COOKIE)).toBe(true);
   });
 });

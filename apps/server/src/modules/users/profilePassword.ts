@@ -24,9 +24,21 @@ import { findActiveUser, findUserWithPassword } from './userRepo.ts';
  */
 const MESSAGES = {
   old_password_error: text('Old password error', '原来密码错误', '古いパスワードが間違っています'),
-  inconsistent: text('The newly set password is inconsistent', '两次密码不一致', '新しく設定したパスワードが一致しません'),
-  not_local: text('Only local users can change their password here.', '只有本地用户可以在此修改密码。', 'ここでパスワードを変更できるのはローカルユーザーのみです。'),
-  invalid_choice: text('"{value}" is not a valid choice.', '“{value}” 不是合法选项。', '"{value}" は有効な選択肢ではありません。'),
+  inconsistent: text(
+    'The newly set password is inconsistent',
+    '两次密码不一致',
+    '新しく設定したパスワードが一致しません',
+  ),
+  not_local: text(
+    'Only local users can change their password here.',
+    '只有本地用户可以在此修改密码。',
+    'ここでパスワードを変更できるのはローカルユーザーのみです。',
+  ),
+  invalid_choice: text(
+    '"{value}" is not a valid choice.',
+    '“{value}” 不是合法选项。',
+    '"{value}" は有効な選択肢ではありません。',
+  ),
 } satisfies Record<string, I18nText>;
 
 const tm = (lang: Language, key: keyof typeof MESSAGES, params: Record<string, string> = {}) =>
@@ -51,15 +63,25 @@ async function changePassword(req: FastifyRequest<{ Body: PasswordBody }>) {
   const newPassword = await secretField(req, body, 'new_password');
   const again = await secretField(req, body, 'new_password_again');
   const required: Record<string, string[]> = {};
-  for (const [k, v] of [['old_password', oldPassword], ['new_password', newPassword], ['new_password_again', again]] as const) {
+  for (const [k, v] of [
+    ['old_password', oldPassword],
+    ['new_password', newPassword],
+    ['new_password_again', again],
+  ] as const) {
     if (!v) required[k] = [t(req.lang, 'field_required')];
   }
   if (Object.keys(required).length) throw validationError(required);
 
   const stored = (await findUserWithPassword(req.db, user.username))!;
-  if (!(await verifyPassword(oldPassword, stored.password))) throw validationError({ old_password: [tm(req.lang, 'old_password_error')] });
+  if (!(await verifyPassword(oldPassword, stored.password)))
+    throw validationError({ old_password: [tm(req.lang, 'old_password_error')] });
   if (newPassword !== again) throw validationError({ new_password_again: [tm(req.lang, 'inconsistent')] });
-  const ruleError = await checkPasswordRules(req.server.deps.settings, newPassword, req.lang, (await requestPerms(req)).isOrgAdmin);
+  const ruleError = await checkPasswordRules(
+    req.server.deps.settings,
+    newPassword,
+    req.lang,
+    (await requestPerms(req)).isOrgAdmin,
+  );
   if (ruleError) throw validationError({ new_password: [ruleError] });
   if (await isRecentPassword(req, user.id, stored.password, newPassword)) {
     const n = Number(await req.server.deps.settings.get('OLD_PASSWORD_HISTORY_LIMIT_COUNT'));
@@ -69,10 +91,21 @@ async function changePassword(req: FastifyRequest<{ Body: PasswordBody }>) {
   const now = nowIso();
   const hash = await hashPassword(newPassword);
   await req.db.transaction().execute(async (trx) => {
-    if (stored.password) await trx.insertInto('users_userpasswordhistory').values({ id: randomUUID(), user_id: user.id, password: stored.password, date_created: now }).execute();
+    if (stored.password)
+      await trx
+        .insertInto('users_userpasswordhistory')
+        .values({ id: randomUUID(), user_id: user.id, password: stored.password, date_created: now })
+        .execute();
     await trx
       .updateTable('users_user')
-      .set({ password: hash, date_password_last_updated: now, is_first_login: false, need_update_password: false, date_updated: now, updated_by: user.username })
+      .set({
+        password: hash,
+        date_password_last_updated: now,
+        is_first_login: false,
+        need_update_password: false,
+        date_updated: now,
+        updated_by: user.username,
+      })
       .where('id', '=', user.id)
       .execute();
     // Sessions opened with the old password end; this one stays.
@@ -123,9 +156,13 @@ async function updateProfile(req: FastifyRequest<{ Body: ProfileBody }>, reply: 
     else patch[name] = v;
   }
   if ('mfa_level' in body) {
-    const raw = typeof body.mfa_level === 'object' && body.mfa_level ? (body.mfa_level as { value?: unknown }).value : body.mfa_level;
+    const raw =
+      typeof body.mfa_level === 'object' && body.mfa_level
+        ? (body.mfa_level as { value?: unknown }).value
+        : body.mfa_level;
     const level = Number(raw);
-    if (![0, 1, 2].includes(level) || raw === null || raw === '') errors.mfa_level = [tm(req.lang, 'invalid_choice', { value: String(raw) })];
+    if (![0, 1, 2].includes(level) || raw === null || raw === '')
+      errors.mfa_level = [tm(req.lang, 'invalid_choice', { value: String(raw) })];
     else {
       const mfaUser = (await loadMfaUser(req, user.id))!;
       patch.mfa_level = mfaUser.mfa_level === 2 || (await mfaForcedBySetting(req, mfaUser)) ? 2 : level;
@@ -133,7 +170,11 @@ async function updateProfile(req: FastifyRequest<{ Body: ProfileBody }>, reply: 
   }
   if (Object.keys(errors).length) throw validationError(errors);
   if (Object.keys(patch).length) {
-    await req.db.updateTable('users_user').set({ ...patch, date_updated: nowIso(), updated_by: user.username }).where('id', '=', user.id).execute();
+    await req.db
+      .updateTable('users_user')
+      .set({ ...patch, date_updated: nowIso(), updated_by: user.username })
+      .where('id', '=', user.id)
+      .execute();
   }
   const fresh = await findActiveUser(req.db, user.id);
   return reply.send(await buildProfile(req, fresh ?? user));

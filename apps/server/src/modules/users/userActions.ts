@@ -15,7 +15,11 @@ import { notifyUser } from '../notifications/systemMessages.ts';
 
 const MSG = {
   notValidOrg: text('Not a valid org', '不是有效的组织', '有効な組織ではありません'),
-  resetSelf: text('You cannot reset your own MFA here: use your profile', '不能在此重置自己的 MFA：请在个人信息中操作', 'ここで自分の MFA はリセットできません。プロフィールを使用してください'),
+  resetSelf: text(
+    'You cannot reset your own MFA here: use your profile',
+    '不能在此重置自己的 MFA：请在个人信息中操作',
+    'ここで自分の MFA はリセットできません。プロフィールを使用してください',
+  ),
 };
 
 type IdReq = FastifyRequest<{ Params: { id: string } }>;
@@ -24,10 +28,29 @@ const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });
 async function removeFromOrg(ctx: ResourceCtx, rows: Row[]): Promise<void> {
   if (ctx.req.org.id === ROOT_ORG_ID) throw new ApiError(400, { error: MSG.notValidOrg[ctx.req.lang] });
   for (const row of rows) {
-    await ctx.db.deleteFrom('rbac_rolebinding').where('user_id', '=', row.id).where('scope', '=', 'org').where('org_id', '=', ctx.req.org.id).execute();
-    await ctx.db.deleteFrom('users_user_groups').where('user_id', '=', row.id)
-      .where('usergroup_id', 'in', ctx.db.selectFrom('users_usergroup').select('id').where('org_id', '=', ctx.req.org.id)).execute();
-    await recordOperation(ctx.db, ctx.req, { action: 'update', def: userResource, resourceId: row.id, resourceName: `${row.name}(${row.username})`, orgId: ctx.req.org.id, diff: [{ field: 'org_roles', before: ctx.req.org.name, after: '' }] });
+    await ctx.db
+      .deleteFrom('rbac_rolebinding')
+      .where('user_id', '=', row.id)
+      .where('scope', '=', 'org')
+      .where('org_id', '=', ctx.req.org.id)
+      .execute();
+    await ctx.db
+      .deleteFrom('users_user_groups')
+      .where('user_id', '=', row.id)
+      .where(
+        'usergroup_id',
+        'in',
+        ctx.db.selectFrom('users_usergroup').select('id').where('org_id', '=', ctx.req.org.id),
+      )
+      .execute();
+    await recordOperation(ctx.db, ctx.req, {
+      action: 'update',
+      def: userResource,
+      resourceId: row.id,
+      resourceName: `${row.name}(${row.username})`,
+      orgId: ctx.req.org.id,
+      diff: [{ field: 'org_roles', before: ctx.req.org.name, after: '' }],
+    });
   }
 }
 
@@ -38,7 +61,14 @@ export function registerUserActions(app: FastifyInstance): void {
   app.get(`${url}suggestions/`, perm('users.match_user'), async (req) => {
     const search = (req.query as Query).search;
     let q = req.db.selectFrom('users_user').select(['id', 'name', 'username']).where('is_service_account', '=', false);
-    if (typeof search === 'string' && search) q = q.where((eb) => eb.or([eb('username', 'like', `%${search}%`), eb('name', 'like', `%${search}%`), eb('email', 'like', `%${search}%`)]));
+    if (typeof search === 'string' && search)
+      q = q.where((eb) =>
+        eb.or([
+          eb('username', 'like', `%${search}%`),
+          eb('name', 'like', `%${search}%`),
+          eb('email', 'like', `%${search}%`),
+        ]),
+      );
     return q.orderBy('name').limit(10).execute();
   });
 
@@ -51,7 +81,8 @@ export function registerUserActions(app: FastifyInstance): void {
   app.post(`${url}remove/`, perm('users.remove_user'), async (req, reply) => {
     const ctx = ctxOf(req);
     const query = req.query as Query;
-    if (!query.spm && !query.ids) throw new ApiError(400, { detail: 'spm or ids required', code: 'bulk_remove_needs_ids' });
+    if (!query.spm && !query.ids)
+      throw new ApiError(400, { detail: 'spm or ids required', code: 'bulk_remove_needs_ids' });
     await removeFromOrg(ctx, (await (await listQuery(userResource, ctx, query)).execute()) as Row[]);
     return reply.code(204).send();
   });
@@ -63,8 +94,19 @@ export function registerUserActions(app: FastifyInstance): void {
     if (typeof password !== 'string' || !password) throw new ApiError(400, { password: ['This field is required.'] });
     const bad = await checkPasswordRules(req.server.deps.settings, password, req.lang);
     if (bad) throw new ApiError(400, { password: [bad] });
-    await req.db.updateTable('users_user').set({ password: await hashPassword(password), date_password_last_updated: new Date().toISOString() }).where('id', '=', row.id).execute();
-    await recordOperation(req.db, req, { action: 'update', def: userResource, resourceId: row.id, resourceName: `${row.name}(${row.username})`, orgId: req.org.id, diff: [{ field: 'password', before: '******', after: '******' }] });
+    await req.db
+      .updateTable('users_user')
+      .set({ password: await hashPassword(password), date_password_last_updated: new Date().toISOString() })
+      .where('id', '=', row.id)
+      .execute();
+    await recordOperation(req.db, req, {
+      action: 'update',
+      def: userResource,
+      resourceId: row.id,
+      resourceName: `${row.name}(${row.username})`,
+      orgId: req.org.id,
+      diff: [{ field: 'password', before: '******', after: '******' }],
+    });
     return { id: row.id };
   };
   app.put<{ Params: { id: string } }>(`${url}:id/password/`, perm('users.change_user'), setPassword);
@@ -83,10 +125,20 @@ export function registerUserActions(app: FastifyInstance): void {
   app.get<{ Params: { id: string } }>(`${url}:id/mfa/reset/`, perm('users.change_user'), async (req: IdReq) => {
     const row = await findVisible(userResource, ctxOf(req), req.params.id);
     if (row.id === req.user?.id) throw new ApiError(400, { error: MSG.resetSelf[req.lang] });
-    await req.db.updateTable('users_user').set({ mfa_level: 0, otp_secret_key: null }).where('id', '=', row.id).execute();
+    await req.db
+      .updateTable('users_user')
+      .set({ mfa_level: 0, otp_secret_key: null })
+      .where('id', '=', row.id)
+      .execute();
     await notifyUser(req, { id: row.id, username: row.username }, 'mfa_removed');
-    await recordOperation(req.db, req, { action: 'update', def: userResource, resourceId: row.id, resourceName: `${row.name}(${row.username})`, orgId: req.org.id, diff: [{ field: 'mfa_level', before: String(row.mfa_level), after: '0' }] });
+    await recordOperation(req.db, req, {
+      action: 'update',
+      def: userResource,
+      resourceId: row.id,
+      resourceName: `${row.name}(${row.username})`,
+      orgId: req.org.id,
+      diff: [{ field: 'mfa_level', before: String(row.mfa_level), after: '0' }],
+    });
     return { msg: 'success' };
   });
-
 }

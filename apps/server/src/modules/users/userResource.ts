@@ -16,18 +16,32 @@ const MSG = {
   self: text('You cannot change your own {field}', '不能修改自己的{field}', '自分の{field}は変更できません'),
   deleteSelf: text('You cannot delete yourself', '不能删除自己', '自分自身を削除することはできません'),
   deleteAll: text('Unable to delete all users', '无法删除所有用户', 'すべてのユーザーを削除することはできません'),
-  superuser: text('Only a super administrator can change or delete a super administrator', '只有超级管理员可以修改或删除超级管理员', 'スーパー管理者を変更・削除できるのはスーパー管理者のみです'),
-  passwordRequired: text('Set a password, or choose the reset link strategy', '请设置密码，或选择发送重置链接', 'パスワードを設定するか、リセットリンクを選択してください'),
+  superuser: text(
+    'Only a super administrator can change or delete a super administrator',
+    '只有超级管理员可以修改或删除超级管理员',
+    'スーパー管理者を変更・削除できるのはスーパー管理者のみです',
+  ),
+  passwordRequired: text(
+    'Set a password, or choose the reset link strategy',
+    '请设置密码，或选择发送重置链接',
+    'パスワードを設定するか、リセットリンクを選択してください',
+  ),
 };
 
 async function isSuperuser(ctx: ResourceCtx, userId: string): Promise<boolean> {
-  const b = await ctx.db.selectFrom('rbac_rolebinding').select('id').where('user_id', '=', userId).where('role_id', '=', BUILTIN_ROLE_IDS.SystemAdmin).executeTakeFirst();
+  const b = await ctx.db
+    .selectFrom('rbac_rolebinding')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('role_id', '=', BUILTIN_ROLE_IDS.SystemAdmin)
+    .executeTakeFirst();
   return Boolean(b);
 }
 
 async function guardSuperuserTarget(ctx: ResourceCtx, targetId: string): Promise<void> {
   if (!(await isSuperuser(ctx, targetId))) return;
-  if (!ctx.req.user || !(await isSuperuser(ctx, ctx.req.user.id))) throw permissionDenied(ctx.req, MSG.superuser[ctx.req.lang]);
+  if (!ctx.req.user || !(await isSuperuser(ctx, ctx.req.user.id)))
+    throw permissionDenied(ctx.req, MSG.superuser[ctx.req.lang]);
 }
 
 export const userResource: ResourceDef = {
@@ -43,29 +57,57 @@ export const userResource: ResourceDef = {
   defaultOrder: ['name'],
   dateRangeField: 'date_joined',
   extraFilters: {
-    group_id: (q, value, ctx) => q.where(sql.ref('users_user.id'), 'in', ctx.db.selectFrom('users_user_groups').select('user_id').where('usergroup_id', '=', value)),
-    exclude_group_id: (q, value, ctx) => q.where(sql.ref('users_user.id'), 'not in', ctx.db.selectFrom('users_user_groups').select('user_id').where('usergroup_id', '=', value)),
+    group_id: (q, value, ctx) =>
+      q.where(
+        sql.ref('users_user.id'),
+        'in',
+        ctx.db.selectFrom('users_user_groups').select('user_id').where('usergroup_id', '=', value),
+      ),
+    exclude_group_id: (q, value, ctx) =>
+      q.where(
+        sql.ref('users_user.id'),
+        'not in',
+        ctx.db.selectFrom('users_user_groups').select('user_id').where('usergroup_id', '=', value),
+      ),
   },
   nameOf: (r) => `${r.name}(${r.username})`,
 
   scope(q, ctx) {
     q = q.where('users_user.is_service_account' as never, '=', false as never);
     if (ctx.req.org.id === ROOT_ORG_ID) return q;
-    return q.where(sql.ref('users_user.id'), 'in', ctx.db.selectFrom('rbac_rolebinding').select('user_id').where('scope', '=', 'org').where('org_id', '=', ctx.req.org.id));
+    return q.where(
+      sql.ref('users_user.id'),
+      'in',
+      ctx.db
+        .selectFrom('rbac_rolebinding')
+        .select('user_id')
+        .where('scope', '=', 'org')
+        .where('org_id', '=', ctx.req.org.id),
+    );
   },
 
   async prepare(rows: Row[], ctx) {
     if (!rows.length) return;
-    const admins = await ctx.db.selectFrom('rbac_rolebinding').select(['user_id', 'role_id', 'org_id'])
-      .where('user_id', 'in', rows.map((r) => r.id))
-      .where('role_id', 'in', [BUILTIN_ROLE_IDS.SystemAdmin, BUILTIN_ROLE_IDS.OrgAdmin]).execute();
+    const admins = await ctx.db
+      .selectFrom('rbac_rolebinding')
+      .select(['user_id', 'role_id', 'org_id'])
+      .where(
+        'user_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .where('role_id', 'in', [BUILTIN_ROLE_IDS.SystemAdmin, BUILTIN_ROLE_IDS.OrgAdmin])
+      .execute();
     // Both block marks of every row in one cache round trip: with Redis, two reads per row would
     // be 200k round trips for an export of 100k users.
-    const blocks = await ctx.req.server.deps.cache.getMany(rows.flatMap((r) => [`_LOGIN_BLOCK_${r.username}`, `_MFA_BLOCK_${r.username}`]));
+    const blocks = await ctx.req.server.deps.cache.getMany(
+      rows.flatMap((r) => [`_LOGIN_BLOCK_${r.username}`, `_MFA_BLOCK_${r.username}`]),
+    );
     rows.forEach((r, i) => {
       const mine = admins.filter((a) => a.user_id === r.id);
       r.__superuser = mine.some((a) => a.role_id === BUILTIN_ROLE_IDS.SystemAdmin);
-      r.__org_admin = r.__superuser || mine.some((a) => a.role_id === BUILTIN_ROLE_IDS.OrgAdmin && a.org_id === ctx.req.org.id);
+      r.__org_admin =
+        r.__superuser || mine.some((a) => a.role_id === BUILTIN_ROLE_IDS.OrgAdmin && a.org_id === ctx.req.org.id);
       r.__blocked = blocks[2 * i] !== undefined || blocks[2 * i + 1] !== undefined;
     });
   },
@@ -73,9 +115,12 @@ export const userResource: ResourceDef = {
   hooks: {
     async validate(data, ctx) {
       const lang = ctx.req.lang;
-      const selfMsg = (field: string) => ({ [field]: [MSG.self[lang].replace('{field}', USER_FIELDS[field]!.label[lang])] });
+      const selfMsg = (field: string) => ({
+        [field]: [MSG.self[lang].replace('{field}', USER_FIELDS[field]!.label[lang])],
+      });
       if (ctx.id && ctx.before && ctx.req.user?.id === ctx.id) {
-        if ('is_active' in data && Boolean(data.is_active) !== toBool(ctx.before.is_active)) return selfMsg('is_active');
+        if ('is_active' in data && Boolean(data.is_active) !== toBool(ctx.before.is_active))
+          return selfMsg('is_active');
         for (const field of ['system_roles', 'org_roles'] as const) {
           if (field in data && (await rolesChanged(ctx, ctx.id, field, data[field] as string[]))) return selfMsg(field);
         }
@@ -83,7 +128,8 @@ export const userResource: ResourceDef = {
       if (ctx.id) await guardSuperuserTarget(ctx, ctx.id);
       const creating = !ctx.id;
       const password = data.password as string | undefined;
-      if (creating && data.password_strategy === 'custom' && !password) return { password: [MSG.passwordRequired[lang]] };
+      if (creating && data.password_strategy === 'custom' && !password)
+        return { password: [MSG.passwordRequired[lang]] };
       if (password) {
         const eff = ctx.id ? await effectivePerms(ctx.db, ctx.id, ctx.req.org.id) : { isOrgAdmin: false };
         const bad = await checkPasswordRules(ctx.req.server.deps.settings, password, lang, eff.isOrgAdmin);
@@ -95,7 +141,8 @@ export const userResource: ResourceDef = {
       const now = new Date().toISOString();
       values.date_joined = now;
       values.date_expired ??= defaultDateExpired();
-      values.password = data.password_strategy === 'custom' && data.password ? await hashPassword(String(data.password)) : '';
+      values.password =
+        data.password_strategy === 'custom' && data.password ? await hashPassword(String(data.password)) : '';
       values.date_password_last_updated = now;
       values.is_first_login = true;
     },
@@ -104,36 +151,83 @@ export const userResource: ResourceDef = {
       const by = ctx.req.user?.username ?? 'System';
       const sys = data.system_roles as string[] | undefined;
       if (!sys?.length) {
-        await ctx.db.insertInto('rbac_rolebinding').values({ id: crypto.randomUUID(), scope: 'system', user_id: id, role_id: BUILTIN_ROLE_IDS.User, org_id: null, created_by: by, date_created: now }).execute();
+        await ctx.db
+          .insertInto('rbac_rolebinding')
+          .values({
+            id: crypto.randomUUID(),
+            scope: 'system',
+            user_id: id,
+            role_id: BUILTIN_ROLE_IDS.User,
+            org_id: null,
+            created_by: by,
+            date_created: now,
+          })
+          .execute();
       }
       const org = data.org_roles as string[] | undefined;
       if (!org?.length && ctx.req.org.id !== ROOT_ORG_ID) {
-        await ctx.db.insertInto('rbac_rolebinding').values({ id: crypto.randomUUID(), scope: 'org', user_id: id, role_id: BUILTIN_ROLE_IDS.OrgUser, org_id: ctx.req.org.id, created_by: by, date_created: now }).execute();
+        await ctx.db
+          .insertInto('rbac_rolebinding')
+          .values({
+            id: crypto.randomUUID(),
+            scope: 'org',
+            user_id: id,
+            role_id: BUILTIN_ROLE_IDS.OrgUser,
+            org_id: ctx.req.org.id,
+            created_by: by,
+            date_created: now,
+          })
+          .execute();
       }
     },
     async afterUpdate({ ctx, id, data }) {
       if (data.password) {
-        await ctx.db.updateTable('users_user').set({ password: await hashPassword(String(data.password)), date_password_last_updated: new Date().toISOString() }).where('id', '=', id).execute();
+        await ctx.db
+          .updateTable('users_user')
+          .set({
+            password: await hashPassword(String(data.password)),
+            date_password_last_updated: new Date().toISOString(),
+          })
+          .where('id', '=', id)
+          .execute();
         // The owner hears of it through a site message, as after changing it themselves. Not
         // awaited: this runs inside the write's transaction, and the message is written after it.
-        const owner = await ctx.db.selectFrom('users_user').select(['id', 'username']).where('id', '=', id).executeTakeFirst();
+        const owner = await ctx.db
+          .selectFrom('users_user')
+          .select(['id', 'username'])
+          .where('id', '=', id)
+          .executeTakeFirst();
         if (owner) void notifyUser(ctx.req, owner, 'password_changed');
       }
     },
     async beforeDelete(row, ctx) {
-      if (row.id === ctx.req.user?.id) throw new ApiError(400, { detail: MSG.deleteSelf[ctx.req.lang], code: 'delete_self' });
+      if (row.id === ctx.req.user?.id)
+        throw new ApiError(400, { detail: MSG.deleteSelf[ctx.req.lang], code: 'delete_self' });
       await guardSuperuserTarget(ctx, row.id);
     },
     async beforeBulkDelete(ids, ctx) {
-      const total = await ctx.db.selectFrom('users_user').select((eb) => eb.fn.countAll().as('n')).where('is_service_account', '=', false).executeTakeFirstOrThrow();
-      if (ids.length >= Number(total.n)) throw new ApiError(400, { detail: MSG.deleteAll[ctx.req.lang], code: 'unable_to_delete_all_users' });
+      const total = await ctx.db
+        .selectFrom('users_user')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('is_service_account', '=', false)
+        .executeTakeFirstOrThrow();
+      if (ids.length >= Number(total.n))
+        throw new ApiError(400, { detail: MSG.deleteAll[ctx.req.lang], code: 'unable_to_delete_all_users' });
     },
   },
 };
 
-async function rolesChanged(ctx: ResourceCtx, userId: string, field: 'system_roles' | 'org_roles', wanted: string[]): Promise<boolean> {
+async function rolesChanged(
+  ctx: ResourceCtx,
+  userId: string,
+  field: 'system_roles' | 'org_roles',
+  wanted: string[],
+): Promise<boolean> {
   let q = ctx.db.selectFrom('rbac_rolebinding').select('role_id').where('user_id', '=', userId);
-  q = field === 'system_roles' ? q.where('scope', '=', 'system') : q.where('scope', '=', 'org').where('org_id', '=', ctx.req.org.id);
+  q =
+    field === 'system_roles'
+      ? q.where('scope', '=', 'system')
+      : q.where('scope', '=', 'org').where('org_id', '=', ctx.req.org.id);
   const current = (await q.execute()).map((r) => r.role_id).sort();
   return JSON.stringify(current) !== JSON.stringify([...wanted].sort());
 }

@@ -23,8 +23,14 @@ describe('the users export', () => {
       expect(refused.json()).toMatchObject({ code: 'password' });
       // The list itself is not guarded.
       expect((await admin.get(`${U}?limit=1`)).statusCode).toBe(200);
-      expect((await admin.post('/api/v1/authentication/confirm/', { confirm_type: 'password', secret_key: 'wrong' })).statusCode).toBe(400);
-      expect((await admin.post('/api/v1/authentication/confirm/', { confirm_type: 'password', secret_key: ADMIN_PASSWORD })).statusCode).toBe(200);
+      expect(
+        (await admin.post('/api/v1/authentication/confirm/', { confirm_type: 'password', secret_key: 'wrong' }))
+          .statusCode,
+      ).toBe(400);
+      expect(
+        (await admin.post('/api/v1/authentication/confirm/', { confirm_type: 'password', secret_key: ADMIN_PASSWORD }))
+          .statusCode,
+      ).toBe(200);
       const ok = await admin.get(`${U}?format=csv`);
       expect(ok.statusCode).toBe(200);
       expect(ok.body).toContain('admin');
@@ -36,13 +42,22 @@ describe('the users export', () => {
 
 describe('a password set by an administrator', () => {
   it('sends the owner a site message', async () => {
-    const created = await admin.post(U, { name: 'Notice', username: 'notice', email: 'notice@example.com', password_strategy: 'custom', password: 'Notice-pass1' });
+    const created = await admin.post(U, {
+      name: 'Notice',
+      username: 'notice',
+      email: 'notice@example.com',
+      password_strategy: 'custom',
+      password: 'Notice-pass1',
+    });
     expect(created.statusCode).toBe(201);
     const id = (created.json() as { id: string }).id;
-    expect((await admin.request({ method: 'PATCH', url: `${U}${id}/`, payload: { password: 'Notice-pass2' } })).statusCode).toBe(200);
+    expect(
+      (await admin.request({ method: 'PATCH', url: `${U}${id}/`, payload: { password: 'Notice-pass2' } })).statusCode,
+    ).toBe(200);
     const owner = new SessionClient(t.app);
     expect((await owner.login('notice', 'Notice-pass2')).statusCode).toBe(200);
-    const msgs = (await owner.get('/api/v1/notifications/site-messages/?has_read=false')).json() as { results?: { content: { subject: string } }[] } | { content: { subject: string } }[];
+    const msgs = (await owner.get('/api/v1/notifications/site-messages/?has_read=false')).json() as
+      { results?: { content: { subject: string } }[] } | { content: { subject: string } }[];
     const rows = Array.isArray(msgs) ? msgs : (msgs.results ?? []);
     expect(rows.map((m) => m.content.subject)).toContain('Your password was changed');
   });

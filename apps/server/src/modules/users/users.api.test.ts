@@ -8,12 +8,20 @@ let admin: SessionClient;
 const U = '/api/v1/users/users/';
 const G = '/api/v1/users/groups/';
 
-const user = (n: string, extra: Record<string, unknown> = {}) => ({ name: `User ${n}`, username: `user_${n}`, email: `${n}@example.com`, ...extra });
+const user = (n: string, extra: Record<string, unknown> = {}) => ({
+  name: `User ${n}`,
+  username: `user_${n}`,
+  email: `${n}@example.com`,
+  ...extra,
+});
 
 beforeAll(async () => {
   t = await createTestApp();
   admin = await adminClient(t.app);
-  const res = await admin.post(U, ['a', 'b', 'c', 'd', 'e'].map((n, i) => user(n, { comment: i % 2 ? 'odd' : 'even', is_active: n !== 'e' })));
+  const res = await admin.post(
+    U,
+    ['a', 'b', 'c', 'd', 'e'].map((n, i) => user(n, { comment: i % 2 ? 'odd' : 'even', is_active: n !== 'e' })),
+  );
   expect(res.statusCode).toBe(201);
 });
 afterAll(async () => t.close());
@@ -49,7 +57,9 @@ describe('list parameters', () => {
     const bad = await admin.get(`${U}?is_active=maybe`);
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ is_active: ['Must be a valid boolean.'] });
-    expect((await list(`system_roles=${BUILTIN_ROLE_IDS.SystemAdmin}`)).map((u: { username: string }) => u.username)).toEqual(['admin']);
+    expect(
+      (await list(`system_roles=${BUILTIN_ROLE_IDS.SystemAdmin}`)).map((u: { username: string }) => u.username),
+    ).toEqual(['admin']);
   });
 
   it('selects by ids, excludes by id!, and by a cached spm (unknown spm → empty)', async () => {
@@ -87,13 +97,24 @@ describe('output shapes and metadata', () => {
     expect(res.statusCode).toBe(200);
     const { actions } = res.json();
     expect(actions.GET.id).toMatchObject({ type: 'string', read_only: true, label: 'ID' });
-    expect(actions.GET.username).toMatchObject({ type: 'string', required: true, max_length: 128, label: 'Username', filter: true, order: true });
+    expect(actions.GET.username).toMatchObject({
+      type: 'string',
+      required: true,
+      max_length: 128,
+      label: 'Username',
+      filter: true,
+      order: true,
+    });
     expect(actions.GET.source.type).toBe('labeled_choice');
     expect(actions.GET.source.choices).toContainEqual({ value: 'ldap', label: 'LDAP/AD' });
     expect(actions.GET.groups.type).toBe('m2m_related_field');
     expect(actions.POST.password).toMatchObject({ write_only: true });
     expect(actions.POST.is_active.default).toBe(true);
-    const zh = await admin.request({ method: 'OPTIONS', url: U, headers: { cookie: `${admin.jar.header()}; django_language=zh-hans` } });
+    const zh = await admin.request({
+      method: 'OPTIONS',
+      url: U,
+      headers: { cookie: `${admin.jar.header()}; django_language=zh-hans` },
+    });
     expect(zh.json().actions.GET.username.label).toBe('用户名');
   });
 
@@ -134,7 +155,10 @@ describe('errors', () => {
     expect((await plain.login('user_plain', 'Plain-pass1')).statusCode).toBe(200);
     const denied = await plain.get(U);
     expect(denied.statusCode).toBe(403);
-    expect(denied.json()).toEqual({ detail: 'You do not have permission to perform this action.', code: 'permission_denied' });
+    expect(denied.json()).toEqual({
+      detail: 'You do not have permission to perform this action.',
+      code: 'permission_denied',
+    });
     expect((await plain.request({ method: 'OPTIONS', url: U })).statusCode).toBe(200);
   });
 
@@ -161,7 +185,11 @@ describe('errors', () => {
 describe('writes', () => {
   it('updates with PUT and PATCH, and records the diff in the activity', async () => {
     const [u] = await list('username=user_b');
-    const put = await admin.request({ method: 'PUT', url: `${U}${u.id}/`, payload: { name: 'Bee', username: 'user_b', email: 'b@example.com' } });
+    const put = await admin.request({
+      method: 'PUT',
+      url: `${U}${u.id}/`,
+      payload: { name: 'Bee', username: 'user_b', email: 'b@example.com' },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json().name).toBe('Bee');
     const putMissing = await admin.request({ method: 'PUT', url: `${U}${u.id}/`, payload: { name: 'Bee' } });
@@ -176,10 +204,21 @@ describe('writes', () => {
 
   it('bulk-updates with PATCH on the list; a missing id is reported per item', async () => {
     const [c, d] = [...(await list('username=user_c')), ...(await list('username=user_d'))];
-    const res = await admin.request({ method: 'PATCH', url: U, payload: [{ id: c.id, comment: 'bulk' }, { id: d.id, comment: 'bulk' }] });
+    const res = await admin.request({
+      method: 'PATCH',
+      url: U,
+      payload: [
+        { id: c.id, comment: 'bulk' },
+        { id: d.id, comment: 'bulk' },
+      ],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().map((x: { comment: string }) => x.comment)).toEqual(['bulk', 'bulk']);
-    const bad = await admin.request({ method: 'PATCH', url: U, payload: [{ id: c.id, email: 'nope' }, { comment: 'no id' }] });
+    const bad = await admin.request({
+      method: 'PATCH',
+      url: U,
+      payload: [{ id: c.id, email: 'nope' }, { comment: 'no id' }],
+    });
     expect(bad.json()).toEqual([{ email: ['Enter a valid email address.'] }, { id: ['id or pk not in data'] }]);
   });
 
@@ -211,24 +250,39 @@ describe('user groups (org-scoped)', () => {
     const [a] = await list('username=user_a');
     const res = await admin.post(G, { name: 'ops', users: [{ pk: a.id }], comment: 'operators' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'ops', users: [{ id: a.id, name: 'User a' }], users_amount: 1, org_id: DEFAULT_ORG_ID, org_name: 'DEFAULT' });
+    expect(res.json()).toMatchObject({
+      name: 'ops',
+      users: [{ id: a.id, name: 'User a' }],
+      users_amount: 1,
+      org_id: DEFAULT_ORG_ID,
+      org_name: 'DEFAULT',
+    });
     expect((await list('groups=ops')).map((u: { username: string }) => u.username)).toEqual(['user_a']);
     const gid = res.json().id;
     expect((await list(`group_id=${gid}`)).map((u: { username: string }) => u.username)).toEqual(['user_a']);
-    expect((await list(`exclude_group_id=${gid}&order=username`)).map((u: { username: string }) => u.username)).not.toContain('user_a');
+    expect(
+      (await list(`exclude_group_id=${gid}&order=username`)).map((u: { username: string }) => u.username),
+    ).not.toContain('user_a');
     expect((await admin.post(G, { name: 'ops' })).json().name[0]).toMatch(/already exists/);
   });
 
   it('creates a user from the global organisation, but refuses org roles there with a clear message', async () => {
     const body = { ...user('g'), system_roles: [BUILTIN_ROLE_IDS.User] };
-    const refused = await admin.post(U, { ...body, org_roles: [BUILTIN_ROLE_IDS.OrgUser] }, { 'x-jms-org': ROOT_ORG_ID });
+    const refused = await admin.post(
+      U,
+      { ...body, org_roles: [BUILTIN_ROLE_IDS.OrgUser] },
+      { 'x-jms-org': ROOT_ORG_ID },
+    );
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({ org_roles: ['Org roles are given inside an organisation: switch to one first'] });
     expect(await list('username=user_g')).toEqual([]);
     const made = await admin.post(U, body, { 'x-jms-org': ROOT_ORG_ID });
     expect(made.statusCode).toBe(201);
     expect(made.json().org_roles).toEqual([]);
-    expect((await admin.request({ method: 'DELETE', url: `${U}${made.json().id}/`, headers: { 'x-jms-org': ROOT_ORG_ID } })).statusCode).toBe(204);
+    expect(
+      (await admin.request({ method: 'DELETE', url: `${U}${made.json().id}/`, headers: { 'x-jms-org': ROOT_ORG_ID } }))
+        .statusCode,
+    ).toBe(204);
   });
 
   it('refuses creation in the global organisation', async () => {
@@ -243,7 +297,10 @@ describe('user groups (org-scoped)', () => {
     const add = await admin.post('/api/v1/users/users-groups-relations/', [{ user: b.id, usergroup: g.id }]);
     expect(add.statusCode).toBe(201);
     expect((await admin.get(`${G}${g.id}/`)).json().users_amount).toBe(2);
-    const del = await admin.request({ method: 'DELETE', url: `/api/v1/users/users-groups-relations/?user=${b.id}&usergroup=${g.id}` });
+    const del = await admin.request({
+      method: 'DELETE',
+      url: `/api/v1/users/users-groups-relations/?user=${b.id}&usergroup=${g.id}`,
+    });
     expect(del.statusCode).toBe(204);
     expect((await admin.get(`${G}${g.id}/`)).json().users_amount).toBe(1);
   });

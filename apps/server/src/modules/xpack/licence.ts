@@ -1,4 +1,12 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomUUID,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 
 /**
  * Licences: a signed document (Ed25519) naming the corporation, edition, expiry and asset count,
@@ -16,9 +24,7 @@ export interface LicencePayload {
   issued: string;
 }
 
-export type LicenceCheck =
-  | { ok: true; payload: LicencePayload }
-  | { ok: false; reason: 'format' | 'signature' };
+export type LicenceCheck = { ok: true; payload: LicencePayload } | { ok: false; reason: 'format' | 'signature' };
 
 const PREFIX = 'GATEHOUSE-LICENSE-1';
 
@@ -30,8 +36,15 @@ export function generateOperatorKeys(): { privatePem: string; publicPem: string 
   };
 }
 
-export function issueLicence(privatePem: string, p: Omit<LicencePayload, 'id' | 'issued'> & Partial<Pick<LicencePayload, 'id' | 'issued'>>): string {
-  const payload: LicencePayload = { id: p.id ?? randomUUID(), issued: p.issued ?? new Date().toISOString().slice(0, 10), ...p } as LicencePayload;
+export function issueLicence(
+  privatePem: string,
+  p: Omit<LicencePayload, 'id' | 'issued'> & Partial<Pick<LicencePayload, 'id' | 'issued'>>,
+): string {
+  const payload: LicencePayload = {
+    id: p.id ?? randomUUID(),
+    issued: p.issued ?? new Date().toISOString().slice(0, 10),
+    ...p,
+  } as LicencePayload;
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   const signature = sign(null, Buffer.from(`${PREFIX}.${body}`), createPrivateKey(privatePem)).toString('base64url');
   return `${PREFIX}.${body}.${signature}`;
@@ -56,7 +69,8 @@ export function checkLicence(text: string, trustedPems: string[]): LicenceCheck 
   } catch {
     return { ok: false, reason: 'format' };
   }
-  if (typeof payload?.corporation !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(String(payload.expired))) return { ok: false, reason: 'format' };
+  if (typeof payload?.corporation !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(String(payload.expired)))
+    return { ok: false, reason: 'format' };
   const data = Buffer.from(`${PREFIX}.${parts[1]}`);
   const sig = Buffer.from(parts[2]!, 'base64url');
   const trusted = publicKeys(trustedPems).some((k) => verify(null, data, k, sig));

@@ -26,20 +26,24 @@ async function assetCount(req: FastifyRequest): Promise<number> {
 export async function registerLicenceRoutes(app: FastifyInstance): Promise<void> {
   await app.register(fastifyMultipart, { limits: { fileSize: 1024 * 1024, files: 1 } });
 
-  app.get('/api/v1/xpack/license/detail', { config: { perm: 'settings.view_setting | settings.change_license' } }, async (req) => {
-    const s = await currentLicence(req);
-    const p = s.payload;
-    return {
-      is_valid: s.valid,
-      corporation: p?.corporation ?? '',
-      edition: p?.edition ?? '',
-      date_expired: p?.expired ?? '',
-      asset_count: p?.asset_count ?? 0,
-      current_asset_count: await assetCount(req),
-      license_id: p?.id ?? '',
-      date_issued: p?.issued ?? '',
-    };
-  });
+  app.get(
+    '/api/v1/xpack/license/detail',
+    { config: { perm: 'settings.view_setting | settings.change_license' } },
+    async (req) => {
+      const s = await currentLicence(req);
+      const p = s.payload;
+      return {
+        is_valid: s.valid,
+        corporation: p?.corporation ?? '',
+        edition: p?.edition ?? '',
+        date_expired: p?.expired ?? '',
+        asset_count: p?.asset_count ?? 0,
+        current_asset_count: await assetCount(req),
+        license_id: p?.id ?? '',
+        date_issued: p?.issued ?? '',
+      };
+    },
+  );
 
   app.post('/api/v1/xpack/license/import', { config: { perm: 'settings.change_license' } }, async (req) => {
     const file = await req.file().catch(() => undefined);

@@ -16,8 +16,16 @@ export const LICENCE_DIR = 'licence';
 const SELF_YEARS = 10;
 
 export const LICENCE_MSG = {
-  format: text('This file is not a Gatehouse licence.', '该文件不是 Gatehouse 许可证。', 'このファイルは Gatehouse ライセンスではありません。'),
-  signature: text('The licence signature is not valid: the file was changed or comes from an unknown issuer.', '许可证签名无效：文件已被修改或来自未知的签发方。', 'ライセンスの署名が無効です。ファイルが変更されたか、不明な発行元のものです。'),
+  format: text(
+    'This file is not a Gatehouse licence.',
+    '该文件不是 Gatehouse 许可证。',
+    'このファイルは Gatehouse ライセンスではありません。',
+  ),
+  signature: text(
+    'The licence signature is not valid: the file was changed or comes from an unknown issuer.',
+    '许可证签名无效：文件已被修改或来自未知的签发方。',
+    'ライセンスの署名が無効です。ファイルが変更されたか、不明な発行元のものです。',
+  ),
 };
 
 export interface LicenceState {
@@ -54,7 +62,10 @@ export async function ensureSelfLicence(db: Kysely<DB>, settings: SettingsStore,
   const expires = new Date();
   expires.setUTCFullYear(expires.getUTCFullYear() + SELF_YEARS);
   const licence = issueLicence(fs.readFileSync(files.priv, 'utf8'), {
-    corporation: 'Gatehouse', edition: 'Enterprise', expired: expires.toISOString().slice(0, 10), asset_count: 0,
+    corporation: 'Gatehouse',
+    edition: 'Enterprise',
+    expired: expires.toISOString().slice(0, 10),
+    asset_count: 0,
   });
   await settings.set('LICENSE', licence, 'license');
 }

@@ -24,7 +24,11 @@ function cacheSuite(name: string, open: () => Promise<Cache>) {
     it('reads several keys at once, in order, missing ones as undefined', async () => {
       await cache.set(`${prefix}m1`, 'one', 60);
       await cache.set(`${prefix}m3`, { three: 3 }, 60);
-      expect(await cache.getMany([`${prefix}m1`, `${prefix}m2`, `${prefix}m3`])).toEqual(['one', undefined, { three: 3 }]);
+      expect(await cache.getMany([`${prefix}m1`, `${prefix}m2`, `${prefix}m3`])).toEqual([
+        'one',
+        undefined,
+        { three: 3 },
+      ]);
       expect(await cache.getMany([])).toEqual([]);
     });
 
@@ -40,4 +44,6 @@ function cacheSuite(name: string, open: () => Promise<Cache>) {
 
 cacheSuite('in-process cache', async () => new MemoryCache());
 const redisUrl = process.env.TEST_REDIS_URL;
-describe.runIf(redisUrl)('redis', () => cacheSuite('Redis cache', () => RedisCache.connect(redisUrl!, 'gatehouse-test:')));
+describe.runIf(redisUrl)('redis', () =>
+  cacheSuite('Redis cache', () => RedisCache.connect(redisUrl!, 'gatehouse-test:')),
+);

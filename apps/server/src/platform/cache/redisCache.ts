@@ -43,7 +43,9 @@ export class RedisCache implements Cache {
 
   async incr(key: string, ttlSeconds: number): Promise<number> {
     const k = this.prefix + key;
-    const [[, n]] = (await this.redis.multi().incr(k).expire(k, Math.ceil(ttlSeconds), 'NX').exec()) as [[null, number]];
+    const [[, n]] = (await this.redis.multi().incr(k).expire(k, Math.ceil(ttlSeconds), 'NX').exec()) as [
+      [null, number],
+    ];
     return n;
   }
 

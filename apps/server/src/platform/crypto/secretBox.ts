@@ -57,7 +57,8 @@ export function openSecretBox(dataDir: string, envKey: string | undefined): Secr
     // 'wx' fails when the file exists, so two instances starting together keep one key.
     fs.writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new SecretKeyError('DATA_DIR', `cannot create ${file} (${(e as Error).message})`);
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new SecretKeyError('DATA_DIR', `cannot create ${file} (${(e as Error).message})`);
   }
   let key: Buffer;
   try {
@@ -65,6 +66,10 @@ export function openSecretBox(dataDir: string, envKey: string | undefined): Secr
   } catch (e) {
     throw new SecretKeyError('DATA_DIR', `cannot read ${file} (${(e as Error).message})`);
   }
-  if (key.length !== 32) throw new SecretKeyError('DATA_DIR', `${file} does not hold a 32-byte base64 key; restore it from backup or set GATEHOUSE_SECRET_KEY`);
+  if (key.length !== 32)
+    throw new SecretKeyError(
+      'DATA_DIR',
+      `${file} does not hold a 32-byte base64 key; restore it from backup or set GATEHOUSE_SECRET_KEY`,
+    );
   return new SecretBox(key);
 }

@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TransportDecryptError, decryptTransportSecret, generateTransportKeyPair, type TransportKeyPair } from './transportSecret.ts';
+import {
+  TransportDecryptError,
+  decryptTransportSecret,
+  generateTransportKeyPair,
+  type TransportKeyPair,
+} from './transportSecret.ts';
 import { encryptGatehouse, encryptLegacy } from './transportSecret.testing.ts';
 
 let pair: TransportKeyPair;
@@ -12,17 +17,25 @@ describe('transported secrets (api-contract §2.2)', () => {
   it('decrypts the Gatehouse scheme (RSA-OAEP + AES-256-GCM)', () => {
     const v = encryptGatehouse(pair.publicKeyPem, 'pässwörd:with:colons');
     expect(v.startsWith('gh1.')).toBe(true);
-    expect(decryptTransportSecret(pair.privateKeyPem, v)).toEqual({ scheme: 'gatehouse', value: 'pässwörd:with:colons' });
+    expect(decryptTransportSecret(pair.privateKeyPem, v)).toEqual({
+      scheme: 'gatehouse',
+      value: 'pässwörd:with:colons',
+    });
   });
 
   it('decrypts the legacy scheme exactly as jsencrypt + CryptoJS produce it, with 2048- and 1024-bit keys', () => {
     for (const p of [pair, small]) {
       for (const plain of ['Adm1n-secret!', 'exactly-16-bytes', '中文密码', 'x'.repeat(100)]) {
-        expect(decryptTransportSecret(p.privateKeyPem, encryptLegacy(p.publicKeyPem, plain))).toEqual({ scheme: 'legacy', value: plain });
+        expect(decryptTransportSecret(p.privateKeyPem, encryptLegacy(p.publicKeyPem, plain))).toEqual({
+          scheme: 'legacy',
+          value: plain,
+        });
       }
     }
     // The client's text key is 10-13 characters; one of exactly 16 works too.
-    expect(decryptTransportSecret(pair.privateKeyPem, encryptLegacy(pair.publicKeyPem, 'pw', 'k'.repeat(16))).value).toBe('pw');
+    expect(
+      decryptTransportSecret(pair.privateKeyPem, encryptLegacy(pair.publicKeyPem, 'pw', 'k'.repeat(16))).value,
+    ).toBe('pw');
   });
 
   it('restores a key cipher that lost its leading zero byte', () => {
@@ -32,13 +45,16 @@ describe('transported secrets (api-contract §2.2)', () => {
       const [k, d] = v.split(':') as [string, string];
       const raw = Buffer.from(k, 'base64');
       if (raw[0] !== 0) continue;
-      expect(decryptTransportSecret(small.privateKeyPem, `${raw.subarray(1).toString('base64')}:${d}`).value).toBe('secret');
+      expect(decryptTransportSecret(small.privateKeyPem, `${raw.subarray(1).toString('base64')}:${d}`).value).toBe(
+        'secret',
+      );
       return;
     }
   });
 
   it('takes anything that is not two non-empty parts as plain text', () => {
-    for (const v of ['plain', 'a:b:c', ':x', 'x:', '']) expect(decryptTransportSecret(pair.privateKeyPem, v)).toEqual({ scheme: 'plain', value: v });
+    for (const v of ['plain', 'a:b:c', ':x', 'x:', ''])
+      expect(decryptTransportSecret(pair.privateKeyPem, v)).toEqual({ scheme: 'plain', value: v });
   });
 
   it('uses a legacy value that does not decrypt as plain text (contract), but refuses a tampered Gatehouse value', () => {
@@ -53,7 +69,9 @@ describe('transported secrets (api-contract §2.2)', () => {
     const [gk, gd] = gh.split(':') as [string, string];
     const body = Buffer.from(gd, 'base64');
     body[20] = body[20]! ^ 0xff;
-    expect(() => decryptTransportSecret(pair.privateKeyPem, `${gk}:${body.toString('base64')}`)).toThrow(TransportDecryptError);
+    expect(() => decryptTransportSecret(pair.privateKeyPem, `${gk}:${body.toString('base64')}`)).toThrow(
+      TransportDecryptError,
+    );
     expect(() => decryptTransportSecret(small.privateKeyPem, gh)).toThrow(TransportDecryptError);
     expect(() => decryptTransportSecret(undefined, gh)).toThrow(TransportDecryptError);
   });

@@ -39,7 +39,11 @@ export function generateTransportKeyPair(bits = TRANSPORT_KEY_BITS): Promise<Tra
   return new Promise((resolve, reject) =>
     generateKeyPair(
       'rsa',
-      { modulusLength: bits, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } },
+      {
+        modulusLength: bits,
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      },
       (err, publicKeyPem, privateKeyPem) => {
         if (err) return reject(err);
         resolve({ publicKeyPem, privateKeyPem, publicKeyCookie: Buffer.from(publicKeyPem, 'utf8').toString('base64') });

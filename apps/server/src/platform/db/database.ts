@@ -6,7 +6,6 @@ import pg from 'pg';
 import type { DB } from './schema.ts';
 import { SqliteBooleanPlugin } from './sqliteBooleans.ts';
 
-
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {

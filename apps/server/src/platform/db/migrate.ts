@@ -11,7 +11,12 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
  * migration tables live in the schema being migrated (`pgSchema`), never in another one.
  */
 export async function migrateToLatest(db: Kysely<DB>, pgSchema?: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider,
+    allowUnorderedMigrations: true,
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -5,7 +5,15 @@
  */
 export type Bool = boolean | number;
 
-export type { OrgTable, UserTable, RoleTable, RolePermissionTable, RoleBindingTable, SessionTable, SettingTable } from './tables/core.ts';
+export type {
+  OrgTable,
+  UserTable,
+  RoleTable,
+  RolePermissionTable,
+  RoleBindingTable,
+  SessionTable,
+  SettingTable,
+} from './tables/core.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { UsersAuditTables } from './tables/usersAudit.ts';
 import type { AuthTables } from './tables/auth.ts';
@@ -18,7 +26,6 @@ import type { AuditTables } from './tables/audits.ts';
  * its migrations carry names in its own range (see migrations/index.ts).
  */
 export type DB = CoreTables & UsersAuditTables & AuthTables & AssetTables & AuditTables;
-
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;

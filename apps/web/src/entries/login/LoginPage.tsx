@@ -84,15 +84,30 @@ export function LoginPage({ onLanguage }: { onLanguage: (l: Language) => void })
             <Typography.Text type="secondary">{t('login.subtitle')}</Typography.Text>
           </div>
         </div>
-        {error && <Alert type="error" showIcon title={error} className={styles.error} role="alert" data-testid="login-error" />}
+        {error && (
+          <Alert type="error" showIcon title={error} className={styles.error} role="alert" data-testid="login-error" />
+        )}
         {step.kind === 'mfa' && <MfaStep choices={step.choices} onDone={done} onError={setError} onBack={back} />}
         {step.kind === 'bind' && <OtpBindStep binding={step.binding} onDone={done} onError={setError} onBack={back} />}
         {step.kind === 'password' && (
-          <Form<Values> layout="vertical" onFinish={onFinish} initialValues={{ auto_login: false }} requiredMark={false}>
-            <Form.Item name="username" label={t('login.username')} rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
+          <Form<Values>
+            layout="vertical"
+            onFinish={onFinish}
+            initialValues={{ auto_login: false }}
+            requiredMark={false}
+          >
+            <Form.Item
+              name="username"
+              label={t('login.username')}
+              rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}
+            >
               <Input prefix={<UserOutlined />} autoComplete="username" autoFocus size="large" />
             </Form.Item>
-            <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
+            <Form.Item
+              name="password"
+              label={t('login.password')}
+              rules={[{ required: true, message: t('login.passwordRequired') }]}
+            >
               <Input.Password prefix={<LockOutlined />} autoComplete="current-password" size="large" />
             </Form.Item>
             <Form.Item name="auto_login" valuePropName="checked">

@@ -42,14 +42,32 @@ export function MfaStep({ choices, onDone, onError, onBack }: Props) {
       <Typography.Title level={5}>{t('login.mfaTitle')}</Typography.Title>
       {choices.length > 1 && (
         <Form.Item>
-          <Segmented block value={type} onChange={(v) => setType(String(v))} options={choices.map((c) => ({ value: c, label: t(c === 'sms' ? 'login.mfaTypeSms' : 'login.mfaTypeOtp') }))} />
+          <Segmented
+            block
+            value={type}
+            onChange={(v) => setType(String(v))}
+            options={choices.map((c) => ({
+              value: c,
+              label: t(c === 'sms' ? 'login.mfaTypeSms' : 'login.mfaTypeOtp'),
+            }))}
+          />
         </Form.Item>
       )}
-      <Typography.Paragraph type="secondary">{t(type === 'sms' ? 'login.smsHint' : 'login.mfaHint')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t(type === 'sms' ? 'login.smsHint' : 'login.mfaHint')}
+      </Typography.Paragraph>
       <Form.Item label={t('login.mfaCode')} htmlFor="mfa-code">
         <Space.Compact block>
           <Form.Item name="code" noStyle>
-            <Input id="mfa-code" prefix={<SafetyOutlined />} autoComplete="one-time-code" inputMode="numeric" maxLength={OTP_LENGTH} autoFocus size="large" />
+            <Input
+              id="mfa-code"
+              prefix={<SafetyOutlined />}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              maxLength={OTP_LENGTH}
+              autoFocus
+              size="large"
+            />
           </Form.Item>
           {type === 'sms' && (
             <Button size="large" disabled={wait > 0} onClick={() => void sendCode()}>

@@ -25,10 +25,20 @@ export function OtpBindStep({ binding, onDone, onError, onBack }: Props) {
         <img src={binding.qr_code} alt={t('login.otpQrAlt')} width={200} height={200} />
       </div>
       <Typography.Paragraph type="secondary" style={{ textAlign: 'center' }}>
-        {t('login.otpSecret')} <Typography.Text code copyable data-testid="otp-secret">{binding.secret}</Typography.Text>
+        {t('login.otpSecret')}{' '}
+        <Typography.Text code copyable data-testid="otp-secret">
+          {binding.secret}
+        </Typography.Text>
       </Typography.Paragraph>
       <Form.Item label={t('login.mfaCode')} name="code">
-        <Input prefix={<SafetyOutlined />} autoComplete="one-time-code" inputMode="numeric" maxLength={OTP_LENGTH} autoFocus size="large" />
+        <Input
+          prefix={<SafetyOutlined />}
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          maxLength={OTP_LENGTH}
+          autoFocus
+          size="large"
+        />
       </Form.Item>
       <Button type="primary" htmlType="submit" size="large" block loading={busy}>
         {t('login.otpBindSubmit')}

@@ -10,7 +10,18 @@ const status: CellFormatter = ({ value }) => {
   return v ? <Tag color={v.value ? 'success' : 'error'}>{v.label}</Tag> : '-';
 };
 
-const FIELDS = ['username', 'type', 'backend_display', 'ip', 'city', 'user_agent', 'mfa', 'reason_display', 'status', 'datetime'];
+const FIELDS = [
+  'username',
+  'type',
+  'backend_display',
+  'ip',
+  'city',
+  'user_agent',
+  'mfa',
+  'reason_display',
+  'status',
+  'datetime',
+];
 
 /**
  * Login logs (console-reference §3.13): read-only, a date range (last 7 days by default), no
@@ -27,8 +38,15 @@ export const loginLogPages: ResourcePagesConfig = {
   list: {
     name: 'LoginLogList',
     columns: [...FIELDS, 'actions'],
-    columnsShow: { default: ['username', 'type', 'backend_display', 'ip', 'city', 'mfa', 'reason_display', 'status', 'datetime'], min: ['username', 'datetime'] },
-    columnsMeta: { status: { formatter: status }, reason_display: { label: 'audit.field.reason' }, actions: { has: false } },
+    columnsShow: {
+      default: ['username', 'type', 'backend_display', 'ip', 'city', 'mfa', 'reason_display', 'status', 'datetime'],
+      min: ['username', 'datetime'],
+    },
+    columnsMeta: {
+      status: { formatter: status },
+      reason_display: { label: 'audit.field.reason' },
+      actions: { has: false },
+    },
     hasDatePicker: true,
     linkColumn: 'username',
     headerActions: { hasCreate: false, hasBulkDelete: false, hasImport: false },
@@ -38,10 +56,20 @@ export const loginLogPages: ResourcePagesConfig = {
     hasActivity: false,
     canUpdate: () => false,
     canDelete: () => false,
-    tabs: [{
-      name: 'LoginLogDetail',
-      title: 'audit.tab.Detail',
-      render: (log, { meta }) => <DetailCard title="audit.card.basic" object={log} meta={meta} fields={['id', ...FIELDS]} formatters={{ status }} />,
-    }],
+    tabs: [
+      {
+        name: 'LoginLogDetail',
+        title: 'audit.tab.Detail',
+        render: (log, { meta }) => (
+          <DetailCard
+            title="audit.card.basic"
+            object={log}
+            meta={meta}
+            fields={['id', ...FIELDS]}
+            formatters={{ status }}
+          />
+        ),
+      },
+    ],
   },
 };

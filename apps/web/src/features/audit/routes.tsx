@@ -17,10 +17,7 @@ export const auditRoute: AppRoute = {
     {
       path: 'audits',
       handle: { title: 'audit.route.Logs', icon: <FileSearchOutlined /> },
-      children: [
-        { index: true, element: <Navigate to="login-logs/" replace /> },
-        resourceRoute(loginLogPages),
-      ],
+      children: [{ index: true, element: <Navigate to="login-logs/" replace /> }, resourceRoute(loginLogPages)],
     },
   ],
 };

@@ -15,7 +15,13 @@ const children: AppRoute[] = [
   {
     path: 'dashboard',
     element: <DashboardPage />,
-    handle: { title: 'route.Dashboard', name: 'AdminDashboard', icon: <DashboardOutlined />, permissions: ['rbac.view_console'], affix: true },
+    handle: {
+      title: 'route.Dashboard',
+      name: 'AdminDashboard',
+      icon: <DashboardOutlined />,
+      permissions: ['rbac.view_console'],
+      affix: true,
+    },
   },
   { path: 'users', handle: { title: 'route.Users', icon: <UserOutlined /> }, children: usersRoutes },
   { path: 'assets', handle: { title: 'assets.route.Assets', icon: <HddOutlined /> }, children: assetsRoutes },

@@ -17,7 +17,14 @@ export function TaskLogTerminal({ task, type, onEnd, onError }: Props) {
   const handlers = useRef({ onEnd, onError });
   handlers.current = { onEnd, onError };
   useEffect(() => {
-    const term = new Terminal({ convertEol: false, disableStdin: true, cursorBlink: false, fontSize: 13, scrollback: 10000, theme: { background: '#1f1f1f' } });
+    const term = new Terminal({
+      convertEol: false,
+      disableStdin: true,
+      cursorBlink: false,
+      fontSize: 13,
+      scrollback: 10000,
+      theme: { background: '#1f1f1f' },
+    });
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(box.current!);
@@ -35,5 +42,11 @@ export function TaskLogTerminal({ task, type, onEnd, onError }: Props) {
       term.dispose();
     };
   }, [task, type]);
-  return <div ref={box} data-testid="task-log-terminal" style={{ flex: 1, minHeight: 300, background: '#1f1f1f', padding: 8 }} />;
+  return (
+    <div
+      ref={box}
+      data-testid="task-log-terminal"
+      style={{ flex: 1, minHeight: 300, background: '#1f1f1f', padding: 8 }}
+    />
+  );
 }

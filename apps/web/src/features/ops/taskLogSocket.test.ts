@@ -27,8 +27,12 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('the task-log socket', () => {
   it('uses ws or wss after the page', () => {
-    expect(taskLogSocketUrl({ protocol: 'https:', host: 'bastion.example' })).toBe('wss://bastion.example/ws/ops/tasks/log/');
-    expect(taskLogSocketUrl({ protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/ws/ops/tasks/log/');
+    expect(taskLogSocketUrl({ protocol: 'https:', host: 'bastion.example' })).toBe(
+      'wss://bastion.example/ws/ops/tasks/log/',
+    );
+    expect(taskLogSocketUrl({ protocol: 'http:', host: '127.0.0.1:8080' })).toBe(
+      'ws://127.0.0.1:8080/ws/ops/tasks/log/',
+    );
   });
 
   it('asks for the task, writes its chunks, ignores other tasks and bad frames, and stops at the end', () => {

@@ -26,7 +26,14 @@ export function ImprovementPage() {
   const [busy, setBusy] = useState(false);
 
   if (profile.isLoading) return <Spin />;
-  if (profile.isError) return <Alert type="error" showIcon title={extractMessage((profile.error as HttpError).data) || t('session.error.unknown')} />;
+  if (profile.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={extractMessage((profile.error as HttpError).data) || t('session.error.unknown')}
+      />
+    );
   const p = profile.data!;
   const local = p.source?.value === 'local';
   const step = local && !passwordDone ? 0 : 1;
@@ -37,7 +44,10 @@ export function ImprovementPage() {
     try {
       const fresh = await updateProfile({ is_first_login: false });
       // The banners read the stored profile: it now has the new password's date.
-      if (stored) setState({ profile: { ...stored, is_first_login: false, date_password_last_updated: fresh.date_password_last_updated } });
+      if (stored)
+        setState({
+          profile: { ...stored, is_first_login: false, date_password_last_updated: fresh.date_password_last_updated },
+        });
       void navigate('/', { replace: true });
     } catch (e) {
       setError((e instanceof HttpError && extractMessage(e.data)) || t('session.error.unknown'));
@@ -61,18 +71,25 @@ export function ImprovementPage() {
         size="small"
         current={step}
         style={{ margin: '16px 0' }}
-        items={[...(local ? [{ title: t('profile.improvement.stepPassword') }] : []), { title: t('profile.improvement.stepMfa') }]}
+        items={[
+          ...(local ? [{ title: t('profile.improvement.stepPassword') }] : []),
+          { title: t('profile.improvement.stepMfa') },
+        ]}
       />
       {step === 0 ? (
         <PasswordForm submitText={t('profile.improvement.savePassword')} onDone={() => setPasswordDone(true)} />
       ) : (
         <>
-          {passwordDone && <Alert type="success" showIcon title={t('profile.password.changed')} style={{ marginBottom: 16 }} />}
+          {passwordDone && (
+            <Alert type="success" showIcon title={t('profile.password.changed')} style={{ marginBottom: 16 }} />
+          )}
           <Typography.Paragraph>{t('profile.improvement.mfaHint')}</Typography.Paragraph>
           <OtpPanel />
           <Divider />
           {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
-          <Button type="primary" onClick={() => void finish()} loading={busy} data-testid="improvement-finish">{t('profile.improvement.finish')}</Button>
+          <Button type="primary" onClick={() => void finish()} loading={busy} data-testid="improvement-finish">
+            {t('profile.improvement.finish')}
+          </Button>
         </>
       )}
     </Card>

@@ -6,7 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { HttpError } from '../../lib/http.ts';
 import { extractMessage } from '../../lib/httpErrors.ts';
 import { OTP_LENGTH } from '../../shell/session/reverifyStore.ts';
-import { confirmOtpBinding, fetchOtpStatus, OTP_KEY, PROFILE_KEY, startOtpBinding, unbindOtp, type OtpBinding } from './profileApi.ts';
+import {
+  confirmOtpBinding,
+  fetchOtpStatus,
+  OTP_KEY,
+  PROFILE_KEY,
+  startOtpBinding,
+  unbindOtp,
+  type OtpBinding,
+} from './profileApi.ts';
 
 /**
  * The authenticator (TOTP) of the signed-in user: binding shows the QR code and the secret of a
@@ -23,7 +31,13 @@ export function OtpPanel({ onBound }: { onBound?: () => void }) {
   const [busy, setBusy] = useState(false);
 
   const failure = (e: unknown) =>
-    setError(e instanceof HttpError ? extractMessage(e.data) || t('session.error.unknown') : e instanceof Error ? e.message : String(e));
+    setError(
+      e instanceof HttpError
+        ? extractMessage(e.data) || t('session.error.unknown')
+        : e instanceof Error
+          ? e.message
+          : String(e),
+    );
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: OTP_KEY });
     await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
@@ -53,7 +67,14 @@ export function OtpPanel({ onBound }: { onBound?: () => void }) {
     });
 
   if (status.isLoading) return <Spin />;
-  if (status.isError) return <Alert type="error" showIcon title={extractMessage((status.error as HttpError).data) || t('session.error.unknown')} />;
+  if (status.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={extractMessage((status.error as HttpError).data) || t('session.error.unknown')}
+      />
+    );
   const s = status.data!;
   const codeInput = (
     <Input
@@ -68,29 +89,47 @@ export function OtpPanel({ onBound }: { onBound?: () => void }) {
       data-testid="otp-code"
     />
   );
-  const errorLine = error && <Alert type="error" showIcon title={error} style={{ marginTop: 12 }} data-testid="otp-error" />;
+  const errorLine = error && (
+    <Alert type="error" showIcon title={error} style={{ marginTop: 12 }} data-testid="otp-error" />
+  );
 
   return (
     <div data-testid="otp-panel">
       <Typography.Paragraph>
         {t('profile.otp.state')}{' '}
-        <Tag color={s.is_bound ? 'success' : 'default'} data-testid="otp-state">{s.is_bound ? t('profile.otp.isBound') : t('profile.otp.notBound')}</Tag>
+        <Tag color={s.is_bound ? 'success' : 'default'} data-testid="otp-state">
+          {s.is_bound ? t('profile.otp.isBound') : t('profile.otp.notBound')}
+        </Tag>
         {s.mfa_force_enabled && <Tag color="warning">{t('profile.otp.forced')}</Tag>}
       </Typography.Paragraph>
       {!s.is_bound && !binding && (
-        <Button type="primary" onClick={() => void start()} loading={busy} data-testid="otp-bind-start">{t('profile.otp.bind')}</Button>
+        <Button type="primary" onClick={() => void start()} loading={busy} data-testid="otp-bind-start">
+          {t('profile.otp.bind')}
+        </Button>
       )}
       {binding && (
         <Form layout="vertical" onFinish={() => void submitCode('bind')}>
           <Typography.Paragraph type="secondary">{t('profile.otp.scanHint')}</Typography.Paragraph>
           <img src={binding.qr_code} alt={t('profile.otp.qrAlt')} width={200} height={200} data-testid="otp-qr" />
           <Typography.Paragraph type="secondary">
-            {t('profile.otp.secret')} <Typography.Text code copyable data-testid="otp-secret">{binding.secret}</Typography.Text>
+            {t('profile.otp.secret')}{' '}
+            <Typography.Text code copyable data-testid="otp-secret">
+              {binding.secret}
+            </Typography.Text>
           </Typography.Paragraph>
           <Space>
             {codeInput}
-            <Button type="primary" htmlType="submit" loading={busy} data-testid="otp-bind-confirm">{t('profile.otp.confirmBind')}</Button>
-            <Button onClick={() => { setBinding(undefined); setError(undefined); }}>{t('profile.cancel')}</Button>
+            <Button type="primary" htmlType="submit" loading={busy} data-testid="otp-bind-confirm">
+              {t('profile.otp.confirmBind')}
+            </Button>
+            <Button
+              onClick={() => {
+                setBinding(undefined);
+                setError(undefined);
+              }}
+            >
+              {t('profile.cancel')}
+            </Button>
           </Space>
         </Form>
       )}
@@ -99,7 +138,9 @@ export function OtpPanel({ onBound }: { onBound?: () => void }) {
           <Typography.Paragraph type="secondary">{t('profile.otp.unbindHint')}</Typography.Paragraph>
           <Space>
             {codeInput}
-            <Button danger htmlType="submit" loading={busy} data-testid="otp-unbind">{t('profile.otp.unbind')}</Button>
+            <Button danger htmlType="submit" loading={busy} data-testid="otp-unbind">
+              {t('profile.otp.unbind')}
+            </Button>
           </Space>
         </Form>
       )}

@@ -39,7 +39,13 @@ export function PasswordForm({ onDone, submitText }: { onDone: () => void | Prom
 
   const required = { required: true, message: t('profile.password.required') };
   return (
-    <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} style={{ maxWidth: 420 }} data-testid="password-form">
+    <Form
+      form={form}
+      layout="vertical"
+      onFinish={(v) => void submit(v)}
+      style={{ maxWidth: 420 }}
+      data-testid="password-form"
+    >
       <Form.Item name="old_password" label={t('profile.password.old')} rules={[required]}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
@@ -53,14 +59,19 @@ export function PasswordForm({ onDone, submitText }: { onDone: () => void | Prom
         rules={[
           required,
           ({ getFieldValue }) => ({
-            validator: (_, v) => (!v || v === getFieldValue('new_password') ? Promise.resolve() : Promise.reject(new Error(t('profile.password.mismatch')))),
+            validator: (_, v) =>
+              !v || v === getFieldValue('new_password')
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('profile.password.mismatch'))),
           }),
         ]}
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       {error && <Form.Item validateStatus="error" help={error} />}
-      <Button type="primary" htmlType="submit" loading={busy}>{submitText ?? t('profile.password.submit')}</Button>
+      <Button type="primary" htmlType="submit" loading={busy}>
+        {submitText ?? t('profile.password.submit')}
+      </Button>
     </Form>
   );
 }

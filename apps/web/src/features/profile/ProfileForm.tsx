@@ -27,7 +27,13 @@ export function ProfileForm({ profile }: { profile: FullProfile }) {
     } catch (e) {
       const data = e instanceof HttpError ? e.data : undefined;
       const fields = (['phone', 'wechat'] as const).filter((f) => data && typeof data === 'object' && f in data);
-      if (fields.length) form.setFields(fields.map((f) => ({ name: f, errors: ([] as unknown[]).concat((data as Record<string, unknown>)[f]).map(String) })));
+      if (fields.length)
+        form.setFields(
+          fields.map((f) => ({
+            name: f,
+            errors: ([] as unknown[]).concat((data as Record<string, unknown>)[f]).map(String),
+          })),
+        );
       else void message.error((e instanceof HttpError && extractMessage(e.data)) || t('session.error.unknown'));
     } finally {
       setBusy(false);
@@ -38,15 +44,30 @@ export function ProfileForm({ profile }: { profile: FullProfile }) {
       form={form}
       layout="vertical"
       style={{ maxWidth: 420 }}
-      initialValues={{ phone: profile.phone?.phone ? `${profile.phone.code ?? ''}${profile.phone.phone}` : '', wechat: profile.wechat ?? '' }}
+      initialValues={{
+        phone: profile.phone?.phone ? `${profile.phone.code ?? ''}${profile.phone.phone}` : '',
+        wechat: profile.wechat ?? '',
+      }}
       onFinish={(v) => void submit(v)}
     >
-      <Form.Item label={t('profile.field.username')}><Input value={profile.username} disabled /></Form.Item>
-      <Form.Item label={t('profile.field.name')}><Input value={profile.name} disabled /></Form.Item>
-      <Form.Item label={t('profile.field.email')}><Input value={profile.email} disabled /></Form.Item>
-      <Form.Item name="phone" label={t('profile.field.phone')}><Input maxLength={128} /></Form.Item>
-      <Form.Item name="wechat" label={t('profile.field.wechat')}><Input maxLength={128} /></Form.Item>
-      <Button type="primary" htmlType="submit" loading={busy}>{t('profile.save')}</Button>
+      <Form.Item label={t('profile.field.username')}>
+        <Input value={profile.username} disabled />
+      </Form.Item>
+      <Form.Item label={t('profile.field.name')}>
+        <Input value={profile.name} disabled />
+      </Form.Item>
+      <Form.Item label={t('profile.field.email')}>
+        <Input value={profile.email} disabled />
+      </Form.Item>
+      <Form.Item name="phone" label={t('profile.field.phone')}>
+        <Input maxLength={128} />
+      </Form.Item>
+      <Form.Item name="wechat" label={t('profile.field.wechat')}>
+        <Input maxLength={128} />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={busy}>
+        {t('profile.save')}
+      </Button>
     </Form>
   );
 }

@@ -8,20 +8,39 @@ import { extractMessage } from '../../lib/httpErrors.ts';
 import { fetchProfile, PROFILE_KEY } from './profileApi.ts';
 
 const roles = (list: { id: string; display_name?: string; name: string }[]) =>
-  list.length ? <Space size={[4, 4]} wrap>{list.map((r) => <Tag key={r.id}>{r.display_name ?? r.name}</Tag>)}</Space> : '-';
+  list.length ? (
+    <Space size={[4, 4]} wrap>
+      {list.map((r) => (
+        <Tag key={r.id}>{r.display_name ?? r.name}</Tag>
+      ))}
+    </Space>
+  ) : (
+    '-'
+  );
 
 /** `/profile/info`: the user card and the quick actions (console-reference §3.17). */
 export function ProfileInfoPage() {
   const { t } = useTranslation();
   const profile = useQuery({ queryKey: PROFILE_KEY, queryFn: fetchProfile });
   if (profile.isLoading) return <Spin />;
-  if (profile.isError) return <Alert type="error" showIcon title={extractMessage((profile.error as HttpError).data) || t('session.error.unknown')} />;
+  if (profile.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={extractMessage((profile.error as HttpError).data) || t('session.error.unknown')}
+      />
+    );
   const p = profile.data!;
   const items: { key: string; label: string; children: ReactNode }[] = [
     { key: 'name', label: t('profile.field.name'), children: p.name },
     { key: 'username', label: t('profile.field.username'), children: p.username },
     { key: 'email', label: t('profile.field.email'), children: p.email || '-' },
-    { key: 'phone', label: t('profile.field.phone'), children: p.phone?.phone ? `${p.phone.code ?? ''}${p.phone.phone}` : '-' },
+    {
+      key: 'phone',
+      label: t('profile.field.phone'),
+      children: p.phone?.phone ? `${p.phone.code ?? ''}${p.phone.phone}` : '-',
+    },
     { key: 'wechat', label: t('profile.field.wechat'), children: p.wechat || '-' },
     { key: 'system_roles', label: t('profile.field.systemRoles'), children: roles(p.system_roles) },
     { key: 'org_roles', label: t('profile.field.orgRoles'), children: roles(p.org_roles) },
@@ -29,12 +48,20 @@ export function ProfileInfoPage() {
     {
       key: 'otp',
       label: t('profile.field.otp'),
-      children: <Tag color={p.is_otp_secret_key_bound ? 'success' : 'default'} data-testid="info-otp">{p.is_otp_secret_key_bound ? t('profile.otp.isBound') : t('profile.otp.notBound')}</Tag>,
+      children: (
+        <Tag color={p.is_otp_secret_key_bound ? 'success' : 'default'} data-testid="info-otp">
+          {p.is_otp_secret_key_bound ? t('profile.otp.isBound') : t('profile.otp.notBound')}
+        </Tag>
+      ),
     },
     { key: 'source', label: t('profile.field.source'), children: p.source?.label ?? '-' },
     { key: 'date_joined', label: t('profile.field.dateJoined'), children: p.date_joined },
     { key: 'last_login', label: t('profile.field.lastLogin'), children: p.last_login ?? '-' },
-    { key: 'date_password_last_updated', label: t('profile.field.passwordUpdated'), children: p.date_password_last_updated ?? '-' },
+    {
+      key: 'date_password_last_updated',
+      label: t('profile.field.passwordUpdated'),
+      children: p.date_password_last_updated ?? '-',
+    },
     { key: 'date_expired', label: t('profile.field.dateExpired'), children: p.date_expired },
     { key: 'comment', label: t('profile.field.comment'), children: p.comment || '-' },
   ];
@@ -48,8 +75,12 @@ export function ProfileInfoPage() {
       <Col xs={24} lg={8}>
         <Card title={t('profile.info.actions')}>
           <Space direction="vertical">
-            <Link to="/profile/setting?activeTab=mfa">{p.is_otp_secret_key_bound ? t('profile.info.manageMfa') : t('profile.info.setMfa')}</Link>
-            {p.source?.value === 'local' && <Link to="/profile/setting?activeTab=password">{t('profile.info.changePassword')}</Link>}
+            <Link to="/profile/setting?activeTab=mfa">
+              {p.is_otp_secret_key_bound ? t('profile.info.manageMfa') : t('profile.info.setMfa')}
+            </Link>
+            {p.source?.value === 'local' && (
+              <Link to="/profile/setting?activeTab=password">{t('profile.info.changePassword')}</Link>
+            )}
             <Link to="/profile/setting?activeTab=profile">{t('profile.info.editProfile')}</Link>
           </Space>
         </Card>

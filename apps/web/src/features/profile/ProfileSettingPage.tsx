@@ -20,10 +20,25 @@ export function ProfileSettingPage() {
   const tabs = TABS.filter((k) => k !== 'password' || local);
   const [active, choose] = useActiveTab(tabs, 'profile');
   if (profile.isLoading) return <Spin />;
-  if (profile.isError) return <Alert type="error" showIcon title={extractMessage((profile.error as HttpError).data) || t('session.error.unknown')} />;
+  if (profile.isError)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        title={extractMessage((profile.error as HttpError).data) || t('session.error.unknown')}
+      />
+    );
   const items = [
     { key: 'profile', label: t('profile.tab.profile'), children: <ProfileForm profile={profile.data!} /> },
-    ...(local ? [{ key: 'password', label: t('profile.tab.password'), children: <PasswordForm onDone={() => void message.success(t('profile.password.changed'))} /> }] : []),
+    ...(local
+      ? [
+          {
+            key: 'password',
+            label: t('profile.tab.password'),
+            children: <PasswordForm onDone={() => void message.success(t('profile.password.changed'))} />,
+          },
+        ]
+      : []),
     { key: 'mfa', label: t('profile.tab.mfa'), children: <OtpPanel /> },
   ];
   return (

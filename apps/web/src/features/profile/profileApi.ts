@@ -44,10 +44,11 @@ export interface PasswordValues {
 
 /** The three fields leave encrypted (api-contract §2.2). */
 export async function changePassword(v: PasswordValues): Promise<void> {
-  await http.put(
-    `${PROFILE_URL}password/`,
-    { old_password: await encryptSecret(v.old_password), new_password: await encryptSecret(v.new_password), new_password_again: await encryptSecret(v.new_password_again) }
-  );
+  await http.put(`${PROFILE_URL}password/`, {
+    old_password: await encryptSecret(v.old_password),
+    new_password: await encryptSecret(v.new_password),
+    new_password_again: await encryptSecret(v.new_password_again),
+  });
 }
 
 export const fetchOtpStatus = () => http.get<OtpStatus>(OTP_URL);

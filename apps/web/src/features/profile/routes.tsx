@@ -16,8 +16,20 @@ export const profileRoute: AppRoute = {
   handle: { title: 'profile.route.profile', ...open },
   children: [
     { index: true, element: <Navigate to="info" replace /> },
-    { path: 'info', element: <ProfileInfoPage />, handle: { title: 'profile.route.info', name: 'UserProfile', icon: <IdcardOutlined />, ...open } },
-    { path: 'setting', element: <ProfileSettingPage />, handle: { title: 'profile.route.setting', name: 'ProfileSetting', icon: <SettingOutlined />, ...open } },
-    { path: 'improvement', element: <ImprovementPage />, handle: { title: 'profile.route.improvement', name: 'Improvement', hidden: true, ...open } },
+    {
+      path: 'info',
+      element: <ProfileInfoPage />,
+      handle: { title: 'profile.route.info', name: 'UserProfile', icon: <IdcardOutlined />, ...open },
+    },
+    {
+      path: 'setting',
+      element: <ProfileSettingPage />,
+      handle: { title: 'profile.route.setting', name: 'ProfileSetting', icon: <SettingOutlined />, ...open },
+    },
+    {
+      path: 'improvement',
+      element: <ImprovementPage />,
+      handle: { title: 'profile.route.improvement', name: 'Improvement', hidden: true, ...open },
+    },
   ],
 };

@@ -13,14 +13,24 @@ const orgs = resourceRoute(orgPages);
  */
 export const settingsRoute: AppRoute = {
   path: 'settings',
-  handle: { title: 'settings.route.Settings', switchable: true, showOrganization: false, permissions: ['settings.view_setting'] },
+  handle: {
+    title: 'settings.route.Settings',
+    switchable: true,
+    showOrganization: false,
+    permissions: ['settings.view_setting'],
+  },
   children: [
     { index: true, element: <Navigate to="license" replace /> },
     { ...orgs, handle: { ...orgs.handle!, licenseRequired: true } },
     {
       path: 'license',
       element: <LicensePage />,
-      handle: { title: 'settings.route.License', name: 'License', icon: <SafetyCertificateOutlined />, permissions: ['settings.view_setting | settings.change_license'] },
+      handle: {
+        title: 'settings.route.License',
+        name: 'License',
+        icon: <SafetyCertificateOutlined />,
+        permissions: ['settings.view_setting | settings.change_license'],
+      },
     },
   ],
 };

@@ -19,16 +19,32 @@ export function RecentLoginsCard() {
     {
       key: 'status',
       title: t('workbench.login.status'),
-      render: (_, r) => <Tag color={r.status.value ? 'success' : 'error'} title={r.reason_display || undefined}>{r.status.label}</Tag>,
+      render: (_, r) => (
+        <Tag color={r.status.value ? 'success' : 'error'} title={r.reason_display || undefined}>
+          {r.status.label}
+        </Tag>
+      ),
     },
   ];
   return (
     <Card title={t('workbench.home.recentLogins')} data-testid="workbench-recent-logins">
       {logs.isError ? (
-        <Alert type="error" showIcon title={extractMessage((logs.error as HttpError).data) || t('session.error.unknown')} />
+        <Alert
+          type="error"
+          showIcon
+          title={extractMessage((logs.error as HttpError).data) || t('session.error.unknown')}
+        />
       ) : (
-        <Table<LoginLog> rowKey="id" size="small" pagination={false} loading={logs.isLoading} columns={columns} dataSource={logs.data?.results ?? []}
-          scroll={{ x: true }} locale={{ emptyText: t('workbench.login.empty') }} />
+        <Table<LoginLog>
+          rowKey="id"
+          size="small"
+          pagination={false}
+          loading={logs.isLoading}
+          columns={columns}
+          dataSource={logs.data?.results ?? []}
+          scroll={{ x: true }}
+          locale={{ emptyText: t('workbench.login.empty') }}
+        />
       )}
     </Card>
   );

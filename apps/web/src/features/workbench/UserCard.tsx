@@ -14,20 +14,34 @@ export function UserCard() {
       <Space align="center" size="middle" style={{ marginBottom: 16 }}>
         <Avatar size={56} icon={<UserOutlined />} />
         <div>
-          <Typography.Title level={4} style={{ margin: 0 }}>{profile.name}</Typography.Title>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {profile.name}
+          </Typography.Title>
           <Typography.Text type="secondary">{profile.username}</Typography.Text>
         </div>
       </Space>
-      <Descriptions column={1} size="small" items={[
-        { key: 'email', label: t('workbench.field.email'), children: profile.email || '-' },
-        {
-          key: 'roles',
-          label: t('workbench.field.roles'),
-          children: roles.length ? <Space size={[4, 4]} wrap>{roles.map((r) => <Tag key={r.id}>{r.display_name ?? r.name}</Tag>)}</Space> : '-',
-        },
-        { key: 'last_login', label: t('workbench.field.lastLogin'), children: profile.last_login ?? '-' },
-        { key: 'date_expired', label: t('workbench.field.dateExpired'), children: profile.date_expired },
-      ]} />
+      <Descriptions
+        column={1}
+        size="small"
+        items={[
+          { key: 'email', label: t('workbench.field.email'), children: profile.email || '-' },
+          {
+            key: 'roles',
+            label: t('workbench.field.roles'),
+            children: roles.length ? (
+              <Space size={[4, 4]} wrap>
+                {roles.map((r) => (
+                  <Tag key={r.id}>{r.display_name ?? r.name}</Tag>
+                ))}
+              </Space>
+            ) : (
+              '-'
+            ),
+          },
+          { key: 'last_login', label: t('workbench.field.lastLogin'), children: profile.last_login ?? '-' },
+          { key: 'date_expired', label: t('workbench.field.dateExpired'), children: profile.date_expired },
+        ]}
+      />
     </Card>
   );
 }

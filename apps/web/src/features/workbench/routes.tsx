@@ -14,6 +14,10 @@ export const workbenchRoute: AppRoute = {
   handle: { title: 'route.Workbench', switchable: true, ...open },
   children: [
     { index: true, element: <Navigate to="home" replace /> },
-    { path: 'home', element: <WorkbenchHomePage />, handle: { title: 'workbench.route.home', name: 'WorkbenchHome', icon: <HomeOutlined />, affix: true, ...open } },
+    {
+      path: 'home',
+      element: <WorkbenchHomePage />,
+      handle: { title: 'workbench.route.home', name: 'WorkbenchHome', icon: <HomeOutlined />, affix: true, ...open },
+    },
   ],
 };

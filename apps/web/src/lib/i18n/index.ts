@@ -21,7 +21,11 @@ function catalogue(lang: Language): Record<string, unknown> {
   return out;
 }
 
-export const CATALOGUES: Record<Language, Record<string, unknown>> = { en: catalogue('en'), zh: catalogue('zh'), ja: catalogue('ja') };
+export const CATALOGUES: Record<Language, Record<string, unknown>> = {
+  en: catalogue('en'),
+  zh: catalogue('zh'),
+  ja: catalogue('ja'),
+};
 
 /** Language: the django_language cookie, else the browser's, else English (spec 01 Â§1). */
 export function detectLanguage(): Language {
@@ -35,7 +39,11 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: 'ä¸
 export function initI18n(lang: Language = detectLanguage()): typeof i18n {
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
-      resources: { en: { translation: CATALOGUES.en }, zh: { translation: CATALOGUES.zh }, ja: { translation: CATALOGUES.ja } },
+      resources: {
+        en: { translation: CATALOGUES.en },
+        zh: { translation: CATALOGUES.zh },
+        ja: { translation: CATALOGUES.ja },
+      },
       lng: lang,
       fallbackLng: 'en',
       interpolation: { escapeValue: false },

@@ -43,9 +43,18 @@ export function callsTo(method: string, path: string): FakeRequest[] {
 async function send<T>(method: string, url: string, opts: RequestOptions = {}): Promise<RawResponse<T>> {
   const full = actual.buildUrl(url, opts.params);
   const [path, search] = full.split('?');
-  const req: FakeRequest = { method, url: full, path: path!, query: new URLSearchParams(search ?? ''), body: opts.body, headers: opts.headers ?? {} };
+  const req: FakeRequest = {
+    method,
+    url: full,
+    path: path!,
+    query: new URLSearchParams(search ?? ''),
+    body: opts.body,
+    headers: opts.headers ?? {},
+  };
   calls.push(req);
-  const h = handlers.find((x) => x.method === method && (typeof x.path === 'string' ? x.path === req.path : x.path.test(full)));
+  const h = handlers.find(
+    (x) => x.method === method && (typeof x.path === 'string' ? x.path === req.path : x.path.test(full)),
+  );
   if (!h) throw new actual.HttpError(404, { detail: `no fake for ${method} ${full}` }, full);
   try {
     const data = (await h.handler(req)) as T;
@@ -59,9 +68,12 @@ async function send<T>(method: string, url: string, opts: RequestOptions = {}): 
 const fakeHttp = {
   raw: send,
   get: async <T>(url: string, opts?: RequestOptions) => (await send<T>('GET', url, opts)).data,
-  post: async <T>(url: string, body?: unknown, opts?: RequestOptions) => (await send<T>('POST', url, { ...opts, body })).data,
-  put: async <T>(url: string, body?: unknown, opts?: RequestOptions) => (await send<T>('PUT', url, { ...opts, body })).data,
-  patch: async <T>(url: string, body?: unknown, opts?: RequestOptions) => (await send<T>('PATCH', url, { ...opts, body })).data,
+  post: async <T>(url: string, body?: unknown, opts?: RequestOptions) =>
+    (await send<T>('POST', url, { ...opts, body })).data,
+  put: async <T>(url: string, body?: unknown, opts?: RequestOptions) =>
+    (await send<T>('PUT', url, { ...opts, body })).data,
+  patch: async <T>(url: string, body?: unknown, opts?: RequestOptions) =>
+    (await send<T>('PATCH', url, { ...opts, body })).data,
   delete: async <T>(url: string, opts?: RequestOptions) => (await send<T>('DELETE', url, opts)).data,
 };
 

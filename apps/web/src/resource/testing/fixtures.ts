@@ -11,8 +11,14 @@ const get: FieldMetaMap = {
   email: { type: 'email', required: true, label: 'Email', filter: true },
   password: { type: 'string', required: false, write_only: true, label: 'Password' },
   source: {
-    type: 'labeled_choice', required: false, label: 'Source', filter: true,
-    choices: [{ value: 'local', label: 'Local' }, { value: 'ldap', label: 'LDAP' }],
+    type: 'labeled_choice',
+    required: false,
+    label: 'Source',
+    filter: true,
+    choices: [
+      { value: 'local', label: 'Local' },
+      { value: 'ldap', label: 'LDAP' },
+    ],
   },
   groups: { type: 'm2m_related_field', required: false, label: 'Groups' },
   is_active: { type: 'boolean', required: false, label: 'Active', filter: true },
@@ -20,7 +26,9 @@ const get: FieldMetaMap = {
   comment: { type: 'string', required: false, label: 'Comment' },
 };
 
-const write: FieldMetaMap = Object.fromEntries(Object.entries(get).map(([k, { filter: _f, order: _o, ...m }]) => [k, m]));
+const write: FieldMetaMap = Object.fromEntries(
+  Object.entries(get).map(([k, { filter: _f, order: _o, ...m }]) => [k, m]),
+);
 
 export const usersMeta: ResourceMeta = { name: 'User', actions: { GET: get, POST: write, PUT: write } };
 
@@ -30,7 +38,10 @@ export const alice: ResourceObject = {
   username: 'alice',
   email: 'alice@example.com',
   source: { value: 'local', label: 'Local' },
-  groups: [{ id: 'g1', name: 'Ops' }, { id: 'g2', name: 'Dev' }],
+  groups: [
+    { id: 'g1', name: 'Ops' },
+    { id: 'g2', name: 'Dev' },
+  ],
   is_active: true,
   date_joined: '2024/03/05 14:03:11 +0000',
   comment: '',
@@ -54,7 +65,12 @@ export function userPages(parts: Pick<ResourcePagesConfig, 'form' | 'detail'>): 
     path: 'users',
     routeName: 'User',
     url: USERS_URL,
-    titles: { list: 'users.route.UserList', create: 'users.route.UserCreate', update: 'users.route.UserUpdate', detail: 'users.route.UserDetail' },
+    titles: {
+      list: 'users.route.UserList',
+      create: 'users.route.UserCreate',
+      update: 'users.route.UserUpdate',
+      detail: 'users.route.UserDetail',
+    },
     kind: 'users.kind.User',
     list: {},
     ...parts,

@@ -26,7 +26,11 @@ export function MessageDrawer() {
   const flash = useFlashError();
   const [page, setPage] = useState(1);
   const [detail, setDetail] = useState<SiteMessage>();
-  const list = useQuery({ queryKey: [...KEY, page, unread], queryFn: () => fetchUnread((page - 1) * MESSAGE_PAGE_SIZE), enabled: open });
+  const list = useQuery({
+    queryKey: [...KEY, page, unread],
+    queryFn: () => fetchUnread((page - 1) * MESSAGE_PAGE_SIZE),
+    enabled: open,
+  });
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: KEY });
   const read = async (ids: string[]) => {
@@ -60,8 +64,16 @@ export function MessageDrawer() {
         size={device === 'mobile' ? '70%' : 380}
         title={t('messages.title')}
         extra={
-          <Popconfirm title={t('messages.markAllConfirm')} okText={t('messages.ok')} cancelText={t('messages.cancel')} onConfirm={() => void readAll()} disabled={!rows.length}>
-            <Button size="small" disabled={!rows.length} data-testid="messages-read-all">{t('messages.markAllRead')}</Button>
+          <Popconfirm
+            title={t('messages.markAllConfirm')}
+            okText={t('messages.ok')}
+            cancelText={t('messages.cancel')}
+            onConfirm={() => void readAll()}
+            disabled={!rows.length}
+          >
+            <Button size="small" disabled={!rows.length} data-testid="messages-read-all">
+              {t('messages.markAllRead')}
+            </Button>
           </Popconfirm>
         }
         data-testid="message-drawer"
@@ -77,7 +89,15 @@ export function MessageDrawer() {
               <List.Item
                 data-testid="message-item"
                 actions={[
-                  <Button key="read" type="text" size="small" icon={<CheckOutlined />} title={t('messages.markRead')} aria-label={t('messages.markRead')} onClick={() => void read([m.id])} />,
+                  <Button
+                    key="read"
+                    type="text"
+                    size="small"
+                    icon={<CheckOutlined />}
+                    title={t('messages.markRead')}
+                    aria-label={t('messages.markRead')}
+                    onClick={() => void read([m.id])}
+                  />,
                 ]}
               >
                 <List.Item.Meta
@@ -89,14 +109,36 @@ export function MessageDrawer() {
           />
         )}
         {(list.data?.count ?? 0) > MESSAGE_PAGE_SIZE && (
-          <Pagination size="small" simple current={page} pageSize={MESSAGE_PAGE_SIZE} total={list.data!.count} onChange={setPage} style={{ marginTop: 12, textAlign: 'center' }} />
+          <Pagination
+            size="small"
+            simple
+            current={page}
+            pageSize={MESSAGE_PAGE_SIZE}
+            total={list.data!.count}
+            onChange={setPage}
+            style={{ marginTop: 12, textAlign: 'center' }}
+          />
         )}
       </Drawer>
-      <Modal open={Boolean(detail)} title={detail?.content.subject} onCancel={closeDetail} footer={<Button type="primary" onClick={closeDetail}>{t('messages.close')}</Button>} data-testid="message-detail">
+      <Modal
+        open={Boolean(detail)}
+        title={detail?.content.subject}
+        onCancel={closeDetail}
+        footer={
+          <Button type="primary" onClick={closeDetail}>
+            {t('messages.close')}
+          </Button>
+        }
+        data-testid="message-detail"
+      >
         {detail && (
           <>
             <Typography.Text type="secondary">{formatMessageDate(detail.date_created)}</Typography.Text>
-            <div className="site-message-body" style={{ marginTop: 12 }} dangerouslySetInnerHTML={{ __html: sanitizeHtml(detail.content.message) }} />
+            <div
+              className="site-message-body"
+              style={{ marginTop: 12 }}
+              dangerouslySetInnerHTML={{ __html: sanitizeHtml(detail.content.message) }}
+            />
           </>
         )}
       </Modal>

@@ -7,10 +7,17 @@ import { ReverifyDialog } from './ReverifyDialog.tsx';
 import { useReverifyStore } from './reverifyStore.ts';
 import { callsTo, fail, on, resetHttp } from '../../resource/testing/fakeHttp.ts';
 
-vi.mock('../../lib/http.ts', async (orig) => (await import('../../resource/testing/fakeHttp.ts')).fakeHttpModule(await orig()));
+vi.mock('../../lib/http.ts', async (orig) =>
+  (await import('../../resource/testing/fakeHttp.ts')).fakeHttpModule(await orig()),
+);
 
 const CONFIRM = '/api/v1/authentication/confirm/';
-const mount = () => render(<App><ReverifyDialog /></App>);
+const mount = () =>
+  render(
+    <App>
+      <ReverifyDialog />
+    </App>,
+  );
 
 beforeEach(() => {
   resetHttp();
@@ -28,7 +35,9 @@ describe('the re-verification dialog', () => {
       ],
     });
     on('POST', '/api/v1/authentication/mfa/select/', { code: 'ok' });
-    on('POST', CONFIRM, (req: { body: { secret_key: string } }) => (req.body.secret_key === '123456' ? 'ok' : fail(400, { error: 'MFA code invalid' })));
+    on('POST', CONFIRM, (req: { body: { secret_key: string } }) =>
+      req.body.secret_key === '123456' ? 'ok' : fail(400, { error: 'MFA code invalid' }),
+    );
     mount();
     let answer!: Promise<boolean>;
     act(() => {
@@ -55,7 +64,11 @@ describe('the re-verification dialog', () => {
     await user.type(screen.getByTestId('reverify-secret'), '123456');
     await user.click(screen.getByTestId('reverify-submit'));
     expect(await answer).toBe(true);
-    expect(callsTo('POST', CONFIRM).at(-1)!.body).toEqual({ confirm_type: 'mfa', mfa_type: 'sms', secret_key: '123456' });
+    expect(callsTo('POST', CONFIRM).at(-1)!.body).toEqual({
+      confirm_type: 'mfa',
+      mfa_type: 'sms',
+      secret_key: '123456',
+    });
   });
 
   it('confirms a recent sign-in without asking, and offers Re-login when it is too old', async () => {

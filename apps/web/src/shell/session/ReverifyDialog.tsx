@@ -6,7 +6,15 @@ import { http } from '../../lib/http.ts';
 import { extractMessage } from '../../lib/httpErrors.ts';
 import { HttpError } from '../../lib/http.ts';
 import { logout } from '../../app/session.ts';
-import { CONFIRM_URL, MFA_SELECT_URL, SMS_RESEND_SECONDS, secretIsValid, useReverifyStore, type ConfirmChoice, type ConfirmInfo } from './reverifyStore.ts';
+import {
+  CONFIRM_URL,
+  MFA_SELECT_URL,
+  SMS_RESEND_SECONDS,
+  secretIsValid,
+  useReverifyStore,
+  type ConfirmChoice,
+  type ConfirmInfo,
+} from './reverifyStore.ts';
 
 /** The dialog's own calls never open it again. */
 const own = { noConfirm: true } as const;
@@ -86,7 +94,11 @@ export function ReverifyDialog() {
     setBusy(true);
     setError(undefined);
     try {
-      const body = { confirm_type: info.confirm_type, ...(isMfa ? { mfa_type: mfaType } : {}), secret_key: isMfa ? secret.trim() : await encryptSecret(secret) };
+      const body = {
+        confirm_type: info.confirm_type,
+        ...(isMfa ? { mfa_type: mfaType } : {}),
+        secret_key: isMfa ? secret.trim() : await encryptSecret(secret),
+      };
       await http.post(CONFIRM_URL, body, own);
       finish(true);
     } catch (e) {
@@ -116,16 +128,39 @@ export function ReverifyDialog() {
 
   const footer = fatal
     ? [
-        <Button key="cancel" onClick={() => finish(false)}>{t('session.cancel')}</Button>,
-        <Button key="relogin" type="primary" onClick={relogin}>{t('session.relogin')}</Button>,
+        <Button key="cancel" onClick={() => finish(false)}>
+          {t('session.cancel')}
+        </Button>,
+        <Button key="relogin" type="primary" onClick={relogin}>
+          {t('session.relogin')}
+        </Button>,
       ]
     : [
-        <Button key="cancel" onClick={() => finish(false)}>{t('session.cancel')}</Button>,
-        <Button key="ok" type="primary" loading={busy} disabled={!info} onClick={() => void submit()} data-testid="reverify-submit">{t('session.reverify.confirm')}</Button>,
+        <Button key="cancel" onClick={() => finish(false)}>
+          {t('session.cancel')}
+        </Button>,
+        <Button
+          key="ok"
+          type="primary"
+          loading={busy}
+          disabled={!info}
+          onClick={() => void submit()}
+          data-testid="reverify-submit"
+        >
+          {t('session.reverify.confirm')}
+        </Button>,
       ];
 
   return (
-    <Modal open={Boolean(type)} title={t('session.reverify.title')} width="36%" style={{ top: '3vh', minWidth: 360 }} onCancel={() => finish(false)} footer={footer} destroyOnHidden>
+    <Modal
+      open={Boolean(type)}
+      title={t('session.reverify.title')}
+      width="36%"
+      style={{ top: '3vh', minWidth: 360 }}
+      onCancel={() => finish(false)}
+      footer={footer}
+      destroyOnHidden
+    >
       <div data-testid="reverify-dialog">
         {fatal && <Alert type="warning" showIcon title={fatal} />}
         {!fatal && !info && <Spin />}
@@ -133,12 +168,26 @@ export function ReverifyDialog() {
           <Form layout="vertical" onFinish={() => void submit()}>
             {isMfa && choices.length > 1 && (
               <Form.Item label={t('session.reverify.method')}>
-                <Radio.Group value={mfaType} onChange={(e) => { setMfaType(e.target.value as string); setSecret(''); }}>
-                  {choices.map((c) => <Radio key={c.name} value={c.name} disabled={c.disabled}>{c.display_name}</Radio>)}
+                <Radio.Group
+                  value={mfaType}
+                  onChange={(e) => {
+                    setMfaType(e.target.value as string);
+                    setSecret('');
+                  }}
+                >
+                  {choices.map((c) => (
+                    <Radio key={c.name} value={c.name} disabled={c.disabled}>
+                      {c.display_name}
+                    </Radio>
+                  ))}
                 </Radio.Group>
               </Form.Item>
             )}
-            <Form.Item label={isMfa ? t('session.reverify.code') : t('session.reverify.password')} validateStatus={error ? 'error' : undefined} help={error}>
+            <Form.Item
+              label={isMfa ? t('session.reverify.code') : t('session.reverify.password')}
+              validateStatus={error ? 'error' : undefined}
+              help={error}
+            >
               {isMfa ? (
                 <Space.Compact style={{ width: '100%' }}>
                   <Input
@@ -153,12 +202,20 @@ export function ReverifyDialog() {
                   />
                   {mfaType === 'sms' && (
                     <Button disabled={smsLeft > 0} onClick={() => void sendSms()}>
-                      {smsLeft > 0 ? t('session.reverify.resendIn', { seconds: smsLeft }) : t('session.reverify.sendCode')}
+                      {smsLeft > 0
+                        ? t('session.reverify.resendIn', { seconds: smsLeft })
+                        : t('session.reverify.sendCode')}
                     </Button>
                   )}
                 </Space.Compact>
               ) : (
-                <Input.Password value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="current-password" autoFocus data-testid="reverify-secret" />
+                <Input.Password
+                  value={secret}
+                  onChange={(e) => setSecret(e.target.value)}
+                  autoComplete="current-password"
+                  autoFocus
+                  data-testid="reverify-secret"
+                />
               )}
             </Form.Item>
           </Form>

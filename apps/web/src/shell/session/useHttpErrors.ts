@@ -23,7 +23,9 @@ export function useHttpErrors(): void {
     httpContext.onError = (err) => {
       const action = errorAction(err.status, err.url, err.data, err.message);
       if (action.kind === 'login') {
-        window.location.assign(`${LOGIN_PATH}?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+        window.location.assign(
+          `${LOGIN_PATH}?next=${encodeURIComponent(window.location.pathname + window.location.search)}`,
+        );
         return;
       }
       if (action.kind !== 'relogin' || reloginOpen) return;
@@ -60,12 +62,17 @@ export function useFlashError(): (err: unknown) => void {
   return useCallback(
     (err: unknown) => {
       if (!(err instanceof HttpError)) {
-        void message.error({ content: err instanceof Error ? err.message : String(err), duration: ERROR_TOAST_SECONDS });
+        void message.error({
+          content: err instanceof Error ? err.message : String(err),
+          duration: ERROR_TOAST_SECONDS,
+        });
         return;
       }
       const action = errorAction(err.status, err.url, err.data, err.message);
-      if (action.kind === 'toast') void message.error({ content: action.message ?? t(action.key!), duration: ERROR_TOAST_SECONDS });
-      if (action.kind === 'trustedDomains') void message.error({ content: t('session.error.trustedDomains'), duration: ERROR_TOAST_SECONDS });
+      if (action.kind === 'toast')
+        void message.error({ content: action.message ?? t(action.key!), duration: ERROR_TOAST_SECONDS });
+      if (action.kind === 'trustedDomains')
+        void message.error({ content: t('session.error.trustedDomains'), duration: ERROR_TOAST_SECONDS });
     },
     [message, t],
   );

@@ -15,7 +15,14 @@ export function newOtpSecret(): string {
 }
 
 function totp(secret: string, issuer = 'Gatehouse', label = 'user'): TOTP {
-  return new TOTP({ issuer, label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: OTP_DIGITS, period: PERIOD });
+  return new TOTP({
+    issuer,
+    label,
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: OTP_DIGITS,
+    period: PERIOD,
+  });
 }
 
 export function otpauthUri(secret: string, issuer: string, username: string): string {
@@ -29,7 +36,13 @@ export function otpQrCode(uri: string): Promise<string> {
 const lastStepKey = (userId: string) => `_OTP_LAST_STEP_${userId}`;
 
 /** Checks a code against the seed; `userId` enables the one-use rule. */
-export async function checkTotp(cache: Cache, userId: string, secret: string, code: string, window: number): Promise<boolean> {
+export async function checkTotp(
+  cache: Cache,
+  userId: string,
+  secret: string,
+  code: string,
+  window: number,
+): Promise<boolean> {
   if (!/^\d{6}$/.test(code)) return false;
   const t = totp(secret);
   const delta = t.validate({ token: code, window });

@@ -17,10 +17,19 @@ export interface MfaProfileFields {
 
 export async function mfaProfileFields(req: FastifyRequest, userId: string): Promise<MfaProfileFields> {
   const user = await loadMfaUser(req, userId);
-  if (!user) return { mfa_level: 0, is_otp_secret_key_bound: false, mfa_enabled: false, mfa_force_enabled: false, login_blocked: false };
+  if (!user)
+    return {
+      mfa_level: 0,
+      is_otp_secret_key_bound: false,
+      mfa_enabled: false,
+      mfa_force_enabled: false,
+      login_blocked: false,
+    };
   const forced = user.mfa_level === 2 || (await mfaForcedBySetting(req, user));
   const { cache } = req.server.deps;
-  const blocked = (await new Lockout(cache, 'LOGIN').isBlocked(user.username)) || (await new Lockout(cache, 'MFA').isBlocked(user.username));
+  const blocked =
+    (await new Lockout(cache, 'LOGIN').isBlocked(user.username)) ||
+    (await new Lockout(cache, 'MFA').isBlocked(user.username));
   return {
     mfa_level: forced ? 2 : user.mfa_level,
     is_otp_secret_key_bound: Boolean(user.otp_secret_key),

@@ -29,18 +29,28 @@ export function otpSecretOf(req: FastifyRequest, user: Pick<MfaUser, 'otp_secret
 export async function verifyMfaCode(req: FastifyRequest, user: MfaUser, type: string, code: string): Promise<MfaCheck> {
   const { cache, settings } = req.server.deps;
   const lockout = new Lockout(cache, 'MFA');
-  const policy = { limitCount: await settings.get('SECURITY_LOGIN_LIMIT_COUNT'), limitMinutes: await settings.get('SECURITY_LOGIN_LIMIT_TIME') };
-  const blocked = { ok: false, error: 'block_mfa', msg: ta(req.lang, 'block_mfa', { minutes: policy.limitMinutes }) } as const;
+  const policy = {
+    limitCount: await settings.get('SECURITY_LOGIN_LIMIT_COUNT'),
+    limitMinutes: await settings.get('SECURITY_LOGIN_LIMIT_TIME'),
+  };
+  const blocked = {
+    ok: false,
+    error: 'block_mfa',
+    msg: ta(req.lang, 'block_mfa', { minutes: policy.limitMinutes }),
+  } as const;
   if (await lockout.isBlocked(user.username)) return blocked;
   const backends = await activeMfaBackends(req, user);
-  if (!backends.includes(type as MfaType)) return { ok: false, error: 'mfa_type_unsupported', msg: ta(req.lang, 'mfa_type_unsupported', { type }) };
+  if (!backends.includes(type as MfaType))
+    return { ok: false, error: 'mfa_type_unsupported', msg: ta(req.lang, 'mfa_type_unsupported', { type }) };
   const trimmed = code.trim();
   if (trimmed.length !== 6) return { ok: false, error: 'mfa_code_format', msg: ta(req.lang, 'mfa_code_format') };
 
   let valid = false;
   if (type === 'otp') {
     const secret = otpSecretOf(req, user);
-    valid = Boolean(secret) && (await checkTotp(cache, user.id, secret!, trimmed, Number(await settings.get('OTP_VALID_WINDOW')) || 2));
+    valid =
+      Boolean(secret) &&
+      (await checkTotp(cache, user.id, secret!, trimmed, Number(await settings.get('OTP_VALID_WINDOW')) || 2));
   } else {
     valid = await checkSmsCode(req, user.id, trimmed);
   }
@@ -54,5 +64,9 @@ export async function verifyMfaCode(req: FastifyRequest, user: MfaUser, type: st
     return blocked;
   }
   const error = ta(req.lang, type === 'otp' ? 'otp_invalid' : 'sms_invalid');
-  return { ok: false, error: 'mfa_failed', msg: ta(req.lang, 'mfa_failed', { error, times: left, minutes: policy.limitMinutes }) };
+  return {
+    ok: false,
+    error: 'mfa_failed',
+    msg: ta(req.lang, 'mfa_failed', { error, times: left, minutes: policy.limitMinutes }),
+  };
 }

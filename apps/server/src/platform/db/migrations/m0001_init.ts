@@ -108,7 +108,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['settings_setting', 'auth_session', 'rbac_rolebinding', 'rbac_role_permission', 'rbac_role', 'users_user', 'orgs_organization']) {
+  for (const t of [
+    'settings_setting',
+    'auth_session',
+    'rbac_rolebinding',
+    'rbac_role_permission',
+    'rbac_role',
+    'users_user',
+    'orgs_organization',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

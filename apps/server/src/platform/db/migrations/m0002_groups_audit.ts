@@ -38,7 +38,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('org_id', 'varchar(36)', (c) => c.notNull())
     .addColumn('diff', 'text', (c) => c.notNull().defaultTo('[]'))
     .execute();
-  await db.schema.createIndex('audits_operatelog_resource_idx').on('audits_operatelog').columns(['resource_id', 'datetime']).execute();
+  await db.schema
+    .createIndex('audits_operatelog_resource_idx')
+    .on('audits_operatelog')
+    .columns(['resource_id', 'datetime'])
+    .execute();
   await db.schema.createIndex('audits_operatelog_datetime_idx').on('audits_operatelog').column('datetime').execute();
 
   await db.schema
@@ -52,10 +56,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('datetime', 'varchar(32)', (c) => c.notNull())
     .addColumn('org_id', 'varchar(36)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('audits_activitylog_resource_idx').on('audits_activitylog').columns(['resource_id', 'datetime']).execute();
+  await db.schema
+    .createIndex('audits_activitylog_resource_idx')
+    .on('audits_activitylog')
+    .columns(['resource_id', 'datetime'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['audits_activitylog', 'audits_operatelog', 'users_user_groups', 'users_usergroup']) await db.schema.dropTable(t).execute();
+  for (const t of ['audits_activitylog', 'audits_operatelog', 'users_user_groups', 'users_usergroup'])
+    await db.schema.dropTable(t).execute();
 }

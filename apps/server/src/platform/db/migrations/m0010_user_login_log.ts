@@ -21,8 +21,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status', 'boolean', (c) => c.notNull())
     .addColumn('datetime', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('audits_userloginlog_datetime_idx').on('audits_userloginlog').column('datetime').execute();
-  await db.schema.createIndex('audits_userloginlog_username_idx').on('audits_userloginlog').columns(['username', 'datetime']).execute();
+  await db.schema
+    .createIndex('audits_userloginlog_datetime_idx')
+    .on('audits_userloginlog')
+    .column('datetime')
+    .execute();
+  await db.schema
+    .createIndex('audits_userloginlog_username_idx')
+    .on('audits_userloginlog')
+    .columns(['username', 'datetime'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()

@@ -16,7 +16,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('password', 'text', (c) => c.notNull())
     .addColumn('date_created', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('users_userpasswordhistory_user_idx').on('users_userpasswordhistory').columns(['user_id', 'date_created']).execute();
+  await db.schema
+    .createIndex('users_userpasswordhistory_user_idx')
+    .on('users_userpasswordhistory')
+    .columns(['user_id', 'date_created'])
+    .execute();
 
   await db.schema
     .createTable('notifications_messagecontent')
@@ -32,19 +36,30 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('notifications_sitemessage')
     .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-    .addColumn('content_id', 'varchar(36)', (c) => c.notNull().references('notifications_messagecontent.id').onDelete('cascade'))
+    .addColumn('content_id', 'varchar(36)', (c) =>
+      c.notNull().references('notifications_messagecontent.id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'varchar(36)', (c) => c.notNull().references('users_user.id').onDelete('cascade'))
     .addColumn('has_read', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('read_at', 'varchar(32)')
     .addColumn('date_created', 'varchar(32)', (c) => c.notNull())
     .addColumn('date_updated', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('notifications_sitemessage_user_idx').on('notifications_sitemessage').columns(['user_id', 'has_read', 'date_created']).execute();
-  await db.schema.createIndex('notifications_sitemessage_content_idx').on('notifications_sitemessage').column('content_id').execute();
+  await db.schema
+    .createIndex('notifications_sitemessage_user_idx')
+    .on('notifications_sitemessage')
+    .columns(['user_id', 'has_read', 'date_created'])
+    .execute();
+  await db.schema
+    .createIndex('notifications_sitemessage_content_idx')
+    .on('notifications_sitemessage')
+    .column('content_id')
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['notifications_sitemessage', 'notifications_messagecontent', 'users_userpasswordhistory']) await db.schema.dropTable(t).execute();
+  for (const t of ['notifications_sitemessage', 'notifications_messagecontent', 'users_userpasswordhistory'])
+    await db.schema.dropTable(t).execute();
   await db.schema.alterTable('users_user').dropColumn('otp_secret_key').execute();
 }

@@ -41,7 +41,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('setting', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.createIndex('assets_platformprotocol_platform_idx').on('assets_platformprotocol').column('platform_id').execute();
+  await db.schema
+    .createIndex('assets_platformprotocol_platform_idx')
+    .on('assets_platformprotocol')
+    .column('platform_id')
+    .execute();
 
   await db.schema
     .createTable('assets_domain')
@@ -95,7 +99,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('assets_asset_platform_idx').on('assets_asset').column('platform_id').execute();
   await db.schema.createIndex('assets_asset_domain_idx').on('assets_asset').column('domain_id').execute();
-  await db.schema.createIndex('assets_asset_org_category_idx').on('assets_asset').columns(['org_id', 'category']).execute();
+  await db.schema
+    .createIndex('assets_asset_org_category_idx')
+    .on('assets_asset')
+    .columns(['org_id', 'category'])
+    .execute();
 
   await db.schema
     .createTable('assets_protocol')
@@ -104,7 +112,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'varchar(32)', (c) => c.notNull())
     .addColumn('port', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('assets_protocol_asset_idx').on('assets_protocol').columns(['asset_id', 'name']).execute();
+  await db.schema
+    .createIndex('assets_protocol_asset_idx')
+    .on('assets_protocol')
+    .columns(['asset_id', 'name'])
+    .execute();
 
   await db.schema
     .createTable('assets_node')
@@ -130,7 +142,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('node_id', 'varchar(36)', (c) => c.notNull().references('assets_node.id').onDelete('cascade'))
     .addUniqueConstraint('assets_asset_nodes_uniq', ['asset_id', 'node_id'])
     .execute();
-  await db.schema.createIndex('assets_asset_nodes_node_idx').on('assets_asset_nodes').columns(['node_id', 'asset_id']).execute();
+  await db.schema
+    .createIndex('assets_asset_nodes_node_idx')
+    .on('assets_asset_nodes')
+    .columns(['node_id', 'asset_id'])
+    .execute();
 
   await db.schema
     .createTable('assets_label')
@@ -168,7 +184,18 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['assets_favoriteasset', 'assets_asset_labels', 'assets_label', 'assets_asset_nodes', 'assets_node', 'assets_protocol', 'assets_asset', 'assets_domain', 'assets_platformprotocol', 'assets_platform']) {
+  for (const t of [
+    'assets_favoriteasset',
+    'assets_asset_labels',
+    'assets_label',
+    'assets_asset_nodes',
+    'assets_node',
+    'assets_protocol',
+    'assets_asset',
+    'assets_domain',
+    'assets_platformprotocol',
+    'assets_platform',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

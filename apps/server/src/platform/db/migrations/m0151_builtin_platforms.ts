@@ -7,15 +7,44 @@ import { BUILTIN_PLATFORMS, settingOf } from '../../../modules/assets/protocolDe
 export async function up(db: Kysely<any>): Promise<void> {
   const now = new Date().toISOString();
   for (const pl of BUILTIN_PLATFORMS) {
-    await db.insertInto('assets_platform').values({
-      id: pl.id, name: pl.name, category: pl.category, type: pl.type, internal: pl.internal, charset: 'utf-8',
-      domain_enabled: pl.domain_enabled, su_enabled: pl.su_enabled, su_method: pl.su_method, automation: '{}', custom_fields: '[]',
-      comment: '', created_by: 'System', updated_by: 'System', date_created: now, date_updated: now,
-    }).execute();
-    await db.insertInto('assets_platformprotocol').values(pl.protocols.map((pr, i) => ({
-      id: randomUUID(), platform_id: pl.id, name: pr.name, port: pr.port, primary: Boolean(pr.primary), required: Boolean(pr.required),
-      default: Boolean(pr.default), public: true, setting: JSON.stringify(settingOf(pr.name, pr.setting)), position: i,
-    }))).execute();
+    await db
+      .insertInto('assets_platform')
+      .values({
+        id: pl.id,
+        name: pl.name,
+        category: pl.category,
+        type: pl.type,
+        internal: pl.internal,
+        charset: 'utf-8',
+        domain_enabled: pl.domain_enabled,
+        su_enabled: pl.su_enabled,
+        su_method: pl.su_method,
+        automation: '{}',
+        custom_fields: '[]',
+        comment: '',
+        created_by: 'System',
+        updated_by: 'System',
+        date_created: now,
+        date_updated: now,
+      })
+      .execute();
+    await db
+      .insertInto('assets_platformprotocol')
+      .values(
+        pl.protocols.map((pr, i) => ({
+          id: randomUUID(),
+          platform_id: pl.id,
+          name: pr.name,
+          port: pr.port,
+          primary: Boolean(pr.primary),
+          required: Boolean(pr.required),
+          default: Boolean(pr.default),
+          public: true,
+          setting: JSON.stringify(settingOf(pr.name, pr.setting)),
+          position: i,
+        })),
+      )
+      .execute();
   }
 }
 

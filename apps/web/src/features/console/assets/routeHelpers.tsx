@@ -6,9 +6,11 @@ import { RequirePermission } from '../../../shell/RequirePermission.tsx';
 export function withFormPage(route: AppRoute, form: ReactNode): AppRoute {
   return {
     ...route,
-    children: route.children?.map((child) => (child.path === 'create' || child.path === ':id/update'
-      ? { ...child, element: <RequirePermission perms={child.handle?.permissions ?? []}>{form}</RequirePermission> }
-      : child)),
+    children: route.children?.map((child) =>
+      child.path === 'create' || child.path === ':id/update'
+        ? { ...child, element: <RequirePermission perms={child.handle?.permissions ?? []}>{form}</RequirePermission> }
+        : child,
+    ),
   };
 }
 
@@ -16,8 +18,10 @@ export function withFormPage(route: AppRoute, form: ReactNode): AppRoute {
 export function withListPage(route: AppRoute, list: ReactNode): AppRoute {
   return {
     ...route,
-    children: route.children?.map((child) => (child.index
-      ? { ...child, element: <RequirePermission perms={child.handle?.permissions ?? []}>{list}</RequirePermission> }
-      : child)),
+    children: route.children?.map((child) =>
+      child.index
+        ? { ...child, element: <RequirePermission perms={child.handle?.permissions ?? []}>{list}</RequirePermission> }
+        : child,
+    ),
   };
 }

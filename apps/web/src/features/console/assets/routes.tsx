@@ -20,17 +20,35 @@ const guard = (perm: string, page: ReactNode) => <RequirePermission perms={perm}
 /** `/console/assets/<category>s/create` and `/:id/update` (console-reference §3.0): HostCreate … CustomUpdate. */
 const categoryRoutes: AppRoute[] = ASSET_CATEGORY_ROUTES.map((c) => ({
   path: c.path,
-  handle: { title: `assets.route.${c.name}List`, hidden: true, app: 'assets', resource: 'asset', permissions: ['assets.view_asset'] },
+  handle: {
+    title: `assets.route.${c.name}List`,
+    hidden: true,
+    app: 'assets',
+    resource: 'asset',
+    permissions: ['assets.view_asset'],
+  },
   children: [
     { index: true, element: <Navigate to={`/console/assets/assets/?activeTab=${c.category}`} replace /> },
     {
       path: 'create',
-      handle: { title: `assets.route.${c.name}Create`, name: `${c.name}Create`, hidden: true, permissions: ['assets.add_asset'], activeMenu: '/console/assets/assets' },
+      handle: {
+        title: `assets.route.${c.name}Create`,
+        name: `${c.name}Create`,
+        hidden: true,
+        permissions: ['assets.add_asset'],
+        activeMenu: '/console/assets/assets',
+      },
       element: guard('assets.add_asset', <AssetFormPage key={c.path} category={c.category} url={c.url} />),
     },
     {
       path: ':id/update',
-      handle: { title: `assets.route.${c.name}Update`, name: `${c.name}Update`, hidden: true, permissions: ['assets.change_asset'], activeMenu: '/console/assets/assets' },
+      handle: {
+        title: `assets.route.${c.name}Update`,
+        name: `${c.name}Update`,
+        hidden: true,
+        permissions: ['assets.change_asset'],
+        activeMenu: '/console/assets/assets',
+      },
       element: guard('assets.change_asset', <AssetFormPage key={c.path} category={c.category} url={c.url} />),
     },
   ],
@@ -43,11 +61,30 @@ export const assetsRoutes: AppRoute[] = [
   { index: true, element: <Navigate to="assets/" replace /> },
   {
     path: 'assets',
-    handle: { title: 'assets.route.AssetList', icon: <DatabaseOutlined />, app: 'assets', resource: 'asset', permissions: ['assets.view_asset'] },
+    handle: {
+      title: 'assets.route.AssetList',
+      icon: <DatabaseOutlined />,
+      app: 'assets',
+      resource: 'asset',
+      permissions: ['assets.view_asset'],
+    },
     children: [
       // The list (index) is the asset list page (assetList/AssetListPage.tsx).
-      { index: true, handle: { title: 'assets.route.AssetList', name: 'AssetList', permissions: ['assets.view_asset'] }, element: guard('assets.view_asset', <AssetListPage />) },
-      { path: ':id', handle: { title: 'assets.route.AssetDetail', name: 'AssetDetail', hidden: true, permissions: ['assets.view_asset'] }, element: guard('assets.view_asset', <AssetDetailPage />) },
+      {
+        index: true,
+        handle: { title: 'assets.route.AssetList', name: 'AssetList', permissions: ['assets.view_asset'] },
+        element: guard('assets.view_asset', <AssetListPage />),
+      },
+      {
+        path: ':id',
+        handle: {
+          title: 'assets.route.AssetDetail',
+          name: 'AssetDetail',
+          hidden: true,
+          permissions: ['assets.view_asset'],
+        },
+        element: guard('assets.view_asset', <AssetDetailPage />),
+      },
     ],
   },
   ...categoryRoutes,
@@ -55,11 +92,35 @@ export const assetsRoutes: AppRoute[] = [
   resourceRoute(domainPages),
   {
     path: 'gateways',
-    handle: { title: 'assets.route.GatewayList', hidden: true, app: 'assets', resource: 'gateway', permissions: ['assets.view_gateway'] },
+    handle: {
+      title: 'assets.route.GatewayList',
+      hidden: true,
+      app: 'assets',
+      resource: 'gateway',
+      permissions: ['assets.view_gateway'],
+    },
     children: [
       { index: true, element: <Navigate to="/console/assets/domains/" replace /> },
-      { path: 'create', handle: { title: 'assets.route.GatewayCreate', name: 'GatewayCreate', hidden: true, permissions: ['assets.add_gateway'] }, element: guard('assets.add_gateway', gatewayForm) },
-      { path: ':id/update', handle: { title: 'assets.route.GatewayUpdate', name: 'GatewayUpdate', hidden: true, permissions: ['assets.change_gateway'] }, element: guard('assets.change_gateway', gatewayForm) },
+      {
+        path: 'create',
+        handle: {
+          title: 'assets.route.GatewayCreate',
+          name: 'GatewayCreate',
+          hidden: true,
+          permissions: ['assets.add_gateway'],
+        },
+        element: guard('assets.add_gateway', gatewayForm),
+      },
+      {
+        path: ':id/update',
+        handle: {
+          title: 'assets.route.GatewayUpdate',
+          name: 'GatewayUpdate',
+          hidden: true,
+          permissions: ['assets.change_gateway'],
+        },
+        element: guard('assets.change_gateway', gatewayForm),
+      },
     ],
   },
   resourceRoute(labelPages),

@@ -20,7 +20,12 @@ export const groupPages: ResourcePagesConfig = {
   url: '/api/v1/users/groups/',
   permissions: { resource: 'usergroup' },
   routeName: 'UserGroup',
-  titles: { list: 'users.route.UserGroupList', create: 'users.route.UserGroupCreate', update: 'users.route.UserGroupUpdate', detail: 'users.route.UserGroupDetail' },
+  titles: {
+    list: 'users.route.UserGroupList',
+    create: 'users.route.UserGroupCreate',
+    update: 'users.route.UserGroupUpdate',
+    detail: 'users.route.UserGroupDetail',
+  },
   kind: 'users.kind.UserGroup',
   icon: <TeamOutlined />,
   list: {
@@ -38,7 +43,9 @@ export const groupPages: ResourcePagesConfig = {
       {
         name: 'GroupInfo',
         title: 'users.tab.GroupInfo',
-        render: (group, { meta }) => <DetailCard title="users.card.basic" object={group} meta={meta} excludes={['users']} />,
+        render: (group, { meta }) => (
+          <DetailCard title="users.card.basic" object={group} meta={meta} excludes={['users']} />
+        ),
       },
       {
         name: 'GroupUser',

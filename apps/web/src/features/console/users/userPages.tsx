@@ -16,16 +16,31 @@ export const userPages: ResourcePagesConfig = {
   path: 'users',
   url: '/api/v1/users/users/',
   routeName: 'User',
-  titles: { list: 'users.route.UserList', create: 'users.route.UserCreate', update: 'users.route.UserUpdate', detail: 'users.route.UserDetail' },
+  titles: {
+    list: 'users.route.UserList',
+    create: 'users.route.UserCreate',
+    update: 'users.route.UserUpdate',
+    detail: 'users.route.UserDetail',
+  },
   kind: 'users.kind.User',
   icon: <UserOutlined />,
   list: {
     name: 'UserList',
     columnsExclude: [
-      'password', 'password_strategy', 'public_key', 'is_otp_secret_key_bound', 'mfa_enabled', 'is_superuser',
-      'mfa_force_enabled', 'is_service_account', 'avatar_url',
+      'password',
+      'password_strategy',
+      'public_key',
+      'is_otp_secret_key_bound',
+      'mfa_enabled',
+      'is_superuser',
+      'mfa_force_enabled',
+      'is_service_account',
+      'avatar_url',
     ],
-    columnsShow: { default: ['name', 'username', 'email', 'groups', 'system_roles', 'org_roles', 'source', 'is_valid'], min: ['name', 'username', 'actions'] },
+    columnsShow: {
+      default: ['name', 'username', 'email', 'groups', 'system_roles', 'org_roles', 'source', 'is_valid'],
+      min: ['name', 'username', 'actions'],
+    },
     columnsMeta: {
       org_roles: { has: (ctx) => ctx.hasValidLicense && !ctx.isRootOrg },
       phone: { formatter: phone },
@@ -37,7 +52,10 @@ export const userPages: ResourcePagesConfig = {
   form: {
     groups: [
       { title: 'users.group.Account', fields: ['name', 'username', 'email', 'groups'] },
-      { title: 'users.group.Authentication', fields: ['password_strategy', 'password', 'need_update_password', 'mfa_level', 'source'] },
+      {
+        title: 'users.group.Authentication',
+        fields: ['password_strategy', 'password', 'need_update_password', 'mfa_level', 'source'],
+      },
       { title: 'users.group.Secure', fields: ['system_roles', 'org_roles', 'is_active', 'date_expired'] },
       { title: 'users.group.Other', fields: ['phone', 'wechat', 'comment'] },
     ],
@@ -50,17 +68,33 @@ export const userPages: ResourcePagesConfig = {
         title: 'users.tab.UserInfo',
         render: (user, { meta, reload }) => (
           <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          <DetailCard
-            title="users.card.basic"
-            object={user}
-            meta={meta}
-            fields={[
-              'id', 'name', 'username', 'email', 'phone', 'groups', 'system_roles', 'org_roles', 'mfa_level', 'source', 'is_active',
-              'is_valid', 'created_by', 'date_joined', 'date_expired', 'date_password_last_updated', 'last_login', 'comment',
-            ]}
-            formatters={{ phone }}
-          />
-          <UserRolesCard key={JSON.stringify([user.system_roles, user.org_roles])} user={user} reload={reload} />
+            <DetailCard
+              title="users.card.basic"
+              object={user}
+              meta={meta}
+              fields={[
+                'id',
+                'name',
+                'username',
+                'email',
+                'phone',
+                'groups',
+                'system_roles',
+                'org_roles',
+                'mfa_level',
+                'source',
+                'is_active',
+                'is_valid',
+                'created_by',
+                'date_joined',
+                'date_expired',
+                'date_password_last_updated',
+                'last_login',
+                'comment',
+              ]}
+              formatters={{ phone }}
+            />
+            <UserRolesCard key={JSON.stringify([user.system_roles, user.org_roles])} user={user} reload={reload} />
           </Space>
         ),
       },

@@ -46,11 +46,15 @@ export function LicensePage() {
     <Card
       title={t('settings.license.title')}
       data-testid="license-page"
-      extra={canImport && (
-        <Upload accept=".lic,.txt,text/plain" showUploadList={false} beforeUpload={(f) => (void upload(f), false)}>
-          <Button type="primary" icon={<UploadOutlined />} loading={uploading}>{t('settings.license.import')}</Button>
-        </Upload>
-      )}
+      extra={
+        canImport && (
+          <Upload accept=".lic,.txt,text/plain" showUploadList={false} beforeUpload={(f) => (void upload(f), false)}>
+            <Button type="primary" icon={<UploadOutlined />} loading={uploading}>
+              {t('settings.license.import')}
+            </Button>
+          </Upload>
+        )
+      }
     >
       <Descriptions
         column={1}
@@ -58,7 +62,15 @@ export function LicensePage() {
         size="small"
         styles={{ label: { width: 220 } }}
         items={[
-          { key: 'state', label: t('settings.license.state'), children: <Tag color={stateTag} data-testid="license-state">{t(`settings.license.states.${state}`)}</Tag> },
+          {
+            key: 'state',
+            label: t('settings.license.state'),
+            children: (
+              <Tag color={stateTag} data-testid="license-state">
+                {t(`settings.license.states.${state}`)}
+              </Tag>
+            ),
+          },
           { key: 'corporation', label: t('settings.license.corporation'), children: dash(info?.corporation) },
           { key: 'edition', label: t('settings.license.edition'), children: dash(info?.edition) },
           { key: 'license_id', label: t('settings.license.id'), children: dash(info?.license_id) },

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { licenseState, type LicenseInfo } from './licenseState.ts';
 
 const info = (p: Partial<LicenseInfo>): LicenseInfo => ({
-  is_valid: false, corporation: '', edition: '', date_expired: '', asset_count: 0, current_asset_count: 0, license_id: '', date_issued: '', ...p,
+  is_valid: false,
+  corporation: '',
+  edition: '',
+  date_expired: '',
+  asset_count: 0,
+  current_asset_count: 0,
+  license_id: '',
+  date_issued: '',
+  ...p,
 });
 
 describe('licence state on the settings licence page', () => {
@@ -10,6 +18,8 @@ describe('licence state on the settings licence page', () => {
     expect(licenseState(undefined)).toBe('none');
     expect(licenseState(info({}))).toBe('none');
     expect(licenseState(info({ license_id: 'x', corporation: 'Acme', is_valid: true }))).toBe('valid');
-    expect(licenseState(info({ license_id: 'x', corporation: 'Acme', is_valid: false, date_expired: '2020-01-31' }))).toBe('expired');
+    expect(
+      licenseState(info({ license_id: 'x', corporation: 'Acme', is_valid: false, date_expired: '2020-01-31' })),
+    ).toBe('expired');
   });
 });

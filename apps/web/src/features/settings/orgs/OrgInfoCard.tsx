@@ -6,7 +6,9 @@ import { count, ORG_COUNTS } from './orgCounts.ts';
 /** An organisation's fields with its member and resource counts. */
 export function OrgInfoCard({ org, meta }: { org: ResourceObject; meta: FieldMetaMap }) {
   const { t } = useTranslation();
-  const counts: FieldMetaMap = Object.fromEntries(ORG_COUNTS.map((k) => [k, { type: 'integer', label: t(`settings.orgs.${k}`) }]));
+  const counts: FieldMetaMap = Object.fromEntries(
+    ORG_COUNTS.map((k) => [k, { type: 'integer', label: t(`settings.orgs.${k}`) }]),
+  );
   return (
     <DetailCard
       title="settings.orgs.basic"

@@ -7,7 +7,9 @@ import { OrgInfoCard } from './OrgInfoCard.tsx';
 import { ResourceList } from '../../../resource/ResourceList.tsx';
 import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
 
-const countColumns = Object.fromEntries(ORG_COUNTS.map((k) => [k, { label: `settings.orgs.${k}`, formatter: count(k), width: 120 }]));
+const countColumns = Object.fromEntries(
+  ORG_COUNTS.map((k) => [k, { label: `settings.orgs.${k}`, formatter: count(k), width: 120 }]),
+);
 
 /** Refreshes the signed-in user's org lists, so the org selector offers a new or renamed org at once. */
 async function refreshOrgs(): Promise<void> {
@@ -23,7 +25,12 @@ export const orgPages: ResourcePagesConfig = {
   url: '/api/v1/orgs/orgs/',
   permissions: { app: 'orgs', resource: 'organization' },
   routeName: 'Organization',
-  titles: { list: 'settings.route.OrganizationList', create: 'settings.route.OrganizationCreate', update: 'settings.route.OrganizationUpdate', detail: 'settings.route.OrganizationDetail' },
+  titles: {
+    list: 'settings.route.OrganizationList',
+    create: 'settings.route.OrganizationCreate',
+    update: 'settings.route.OrganizationUpdate',
+    detail: 'settings.route.OrganizationDetail',
+  },
   kind: 'settings.kind.Organization',
   icon: <ApartmentOutlined />,
   disableOrgsChange: true,

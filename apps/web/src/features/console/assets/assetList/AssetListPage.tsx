@@ -14,23 +14,33 @@ interface Category {
 }
 
 /** The list API of a tab: `assets/` for All, else the category's own endpoint (console-reference §3.4). */
-export const listUrlOf = (category?: string) => `/api/v1/assets/${category ? CATEGORY_PLURAL[category] ?? `${category}s` : 'assets'}/`;
+export const listUrlOf = (category?: string) =>
+  `/api/v1/assets/${category ? (CATEGORY_PLURAL[category] ?? `${category}s`) : 'assets'}/`;
 
 /** `/console/assets/assets/`: "All" plus one tab per category, each the node tree beside the asset table. */
 export function AssetListPage() {
   const { t, i18n } = useTranslation();
-  const categories = useQuery({ queryKey: ['asset-categories'], queryFn: () => http.get<Category[]>('/api/v1/assets/categories/') });
+  const categories = useQuery({
+    queryKey: ['asset-categories'],
+    queryFn: () => http.get<Category[]>('/api/v1/assets/categories/'),
+  });
   // The tabs show at once with the known categories (the page does not wait for the list of
   // categories); the server's list and labels replace them when it arrives.
   const lang = (['en', 'zh', 'ja'].includes(i18n.language) ? i18n.language : 'en') as Language;
   const known = categories.data ?? ASSET_CATEGORIES.map((c) => ({ value: c.value, label: c.label[lang] }));
   const items = [
     { name: 'all', title: t('assetList.tab.all'), render: () => <AssetTreeTable key="all" url={listUrlOf()} /> },
-    ...known.map((c) => ({ name: c.value, title: c.label, render: () => <AssetTreeTable key={c.value} url={listUrlOf(c.value)} category={c.value} /> })),
+    ...known.map((c) => ({
+      name: c.value,
+      title: c.label,
+      render: () => <AssetTreeTable key={c.value} url={listUrlOf(c.value)} category={c.value} />,
+    })),
   ];
   return (
     <div data-testid="asset-list-page">
-      {categories.error && <Alert type="error" showIcon title={errorMessage(categories.error, t)} style={{ marginBottom: 12 }} />}
+      {categories.error && (
+        <Alert type="error" showIcon title={errorMessage(categories.error, t)} style={{ marginBottom: 12 }} />
+      )}
       <TabPage items={items} defaultTab="all" />
     </div>
   );

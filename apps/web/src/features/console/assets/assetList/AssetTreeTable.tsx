@@ -42,7 +42,8 @@ export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
     setCookie(SHOW_CURRENT, v ? '1' : '0', { maxAge: 86400 * 365 });
   };
   const extraQuery = useMemo(
-    () => (node ? { [category ? 'node_id' : 'node']: node.id, show_current_asset: showCurrent ? '1' : '0' } : undefined),
+    () =>
+      node ? { [category ? 'node_id' : 'node']: node.id, show_current_asset: showCurrent ? '1' : '0' } : undefined,
     [node, showCurrent, category],
   );
   const may = (p: string) => hasPermission(held, p);
@@ -54,7 +55,13 @@ export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
           orgKey={orgId}
           selectedKey={node?.key}
           onSelect={setNode}
-          perms={{ inRootOrg: orgId === ROOT_ORG_ID, addNode: may('assets.add_node'), changeNode: may('assets.change_node'), deleteNode: may('assets.delete_node'), changeAssets: may('assets.change_assetnodes') }}
+          perms={{
+            inRootOrg: orgId === ROOT_ORG_ID,
+            addNode: may('assets.add_node'),
+            changeNode: may('assets.change_node'),
+            deleteNode: may('assets.delete_node'),
+            changeAssets: may('assets.change_assetnodes'),
+          }}
           selectedAssetIds={selectedIds}
           showCurrent={showCurrent}
           onShowCurrentChange={setShowCurrent}
@@ -69,20 +76,42 @@ export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
           urlQuery
           paths={detailPaths}
           extraQuery={extraQuery}
-          columnsExclude={['spec_info', 'auto_config', 'gathered_info', 'accounts', 'custom_info', 'script', 'username_selector', 'password_selector', 'submit_selector', 'ca_cert', 'client_cert', 'client_key']}
-          columnsShow={{ default: ['name', 'address', 'platform', 'connectivity', 'actions'], min: ['name', 'actions'] }}
-          columnsMeta={{ connectivity: { formatter: connectivityCell, width: 110 }, labels: { formatter: labelsCell }, nodes_display: { formatter: nodesDisplayCell } }}
+          columnsExclude={[
+            'spec_info',
+            'auto_config',
+            'gathered_info',
+            'accounts',
+            'custom_info',
+            'script',
+            'username_selector',
+            'password_selector',
+            'submit_selector',
+            'ca_cert',
+            'client_cert',
+            'client_key',
+          ]}
+          columnsShow={{
+            default: ['name', 'address', 'platform', 'connectivity', 'actions'],
+            min: ['name', 'actions'],
+          }}
+          columnsMeta={{
+            connectivity: { formatter: connectivityCell, width: 110 },
+            labels: { formatter: labelsCell },
+            nodes_display: { formatter: nodesDisplayCell },
+          }}
           headerActions={actions.headerActions}
           rowActions={actions.rowActions}
-          onRow={(row, selected) => ({
-            draggable: true,
-            'data-row-id': row.id,
-            onDragStart: (e) => {
-              const ids = selected.some((s) => s.id === row.id) ? selected.map((s) => s.id) : [row.id];
-              e.dataTransfer.setData(ASSET_DRAG_TYPE, JSON.stringify(ids));
-              e.dataTransfer.effectAllowed = 'copyMove';
-            },
-          }) as HTMLAttributes<HTMLElement>}
+          onRow={(row, selected) =>
+            ({
+              draggable: true,
+              'data-row-id': row.id,
+              onDragStart: (e) => {
+                const ids = selected.some((s) => s.id === row.id) ? selected.map((s) => s.id) : [row.id];
+                e.dataTransfer.setData(ASSET_DRAG_TYPE, JSON.stringify(ids));
+                e.dataTransfer.effectAllowed = 'copyMove';
+              },
+            }) as HTMLAttributes<HTMLElement>
+          }
           onSelectionChange={(rows) => setSelectedIds(rows.map((r) => r.id))}
         />
       </div>
@@ -90,7 +119,10 @@ export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
         open={picker}
         category={category}
         onClose={() => setPicker(false)}
-        onPick={(p) => { setPicker(false); navigate(createPath(p.category, p.id, node?.id)); }}
+        onPick={(p) => {
+          setPicker(false);
+          navigate(createPath(p.category, p.id, node?.id));
+        }}
       />
     </div>
   );

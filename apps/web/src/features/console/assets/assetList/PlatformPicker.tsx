@@ -35,32 +35,55 @@ export function PlatformPicker({ open, category, onPick, onClose }: PlatformPick
   const platforms = useQuery({
     queryKey: ['asset-platforms-all'],
     queryFn: async () => {
-      const r = await http.get<Page<Platform> | Platform[]>('/api/v1/assets/platforms/', { params: { limit: '1000', offset: '0' } });
+      const r = await http.get<Page<Platform> | Platform[]>('/api/v1/assets/platforms/', {
+        params: { limit: '1000', offset: '0' },
+      });
       return Array.isArray(r) ? r : r.results;
     },
     enabled: open,
   });
-  const categories = useQuery({ queryKey: ['asset-categories'], queryFn: () => http.get<Category[]>('/api/v1/assets/categories/'), enabled: open });
+  const categories = useQuery({
+    queryKey: ['asset-categories'],
+    queryFn: () => http.get<Category[]>('/api/v1/assets/categories/'),
+    enabled: open,
+  });
   const recent = useMemo(() => (open ? readRecentPlatforms() : []), [open]);
-  const shown = (platforms.data ?? []).filter((p) => (!category || catOf(p) === category) && p.name.toLowerCase().includes(filter.trim().toLowerCase()));
+  const shown = (platforms.data ?? []).filter(
+    (p) => (!category || catOf(p) === category) && p.name.toLowerCase().includes(filter.trim().toLowerCase()),
+  );
   const pick = (p: Platform | RecentPlatform) => {
     const r = { id: p.id, name: p.name, category: typeof p.category === 'string' ? p.category : p.category.value };
     pushRecentPlatform(r);
     onPick(r);
   };
-  const groups = (categories.data ?? []).map((c) => ({ ...c, items: shown.filter((p) => catOf(p) === c.value) })).filter((g) => g.items.length);
+  const groups = (categories.data ?? [])
+    .map((c) => ({ ...c, items: shown.filter((p) => catOf(p) === c.value) }))
+    .filter((g) => g.items.length);
   const recentShown = recent.filter((r) => !category || r.category === category);
 
   return (
     <Modal open={open} title={t('assetList.picker.title')} onCancel={onClose} footer={null} width={760} destroyOnHidden>
-      <Input.Search allowClear placeholder={t('assetList.picker.search')} value={filter} onChange={(e) => setFilter(e.target.value)} style={{ marginBottom: 12 }} data-testid="platform-filter" />
-      {(platforms.error ?? categories.error) && <Alert type="error" showIcon title={errorMessage(platforms.error ?? categories.error, t)} />}
+      <Input.Search
+        allowClear
+        placeholder={t('assetList.picker.search')}
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        style={{ marginBottom: 12 }}
+        data-testid="platform-filter"
+      />
+      {(platforms.error ?? categories.error) && (
+        <Alert type="error" showIcon title={errorMessage(platforms.error ?? categories.error, t)} />
+      )}
       {(platforms.isPending || categories.isPending) && <Spin />}
       {recentShown.length > 0 && !filter && (
         <>
           <Typography.Text type="secondary">{t('assetList.picker.recent')}</Typography.Text>
           <div className={styles.platforms} data-testid="recent-platforms">
-            {recentShown.map((r) => <Button key={`r${r.id}`} onClick={() => pick(r)}>{r.name}</Button>)}
+            {recentShown.map((r) => (
+              <Button key={`r${r.id}`} onClick={() => pick(r)}>
+                {r.name}
+              </Button>
+            ))}
           </div>
           <Divider style={{ margin: '12px 0' }} />
         </>
@@ -69,7 +92,11 @@ export function PlatformPicker({ open, category, onPick, onClose }: PlatformPick
         <div key={g.value} data-testid={`platform-group-${g.value}`}>
           <Typography.Text strong>{g.label}</Typography.Text>
           <div className={styles.platforms}>
-            {g.items.map((p) => <Button key={p.id} onClick={() => pick(p)} data-testid="platform-option">{p.name}</Button>)}
+            {g.items.map((p) => (
+              <Button key={p.id} onClick={() => pick(p)} data-testid="platform-option">
+                {p.name}
+              </Button>
+            ))}
           </div>
         </div>
       ))}

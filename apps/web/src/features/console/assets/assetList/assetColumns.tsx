@@ -6,10 +6,23 @@ import styles from './assetList.module.css';
 /** Connectivity `{value: ok|err|-, label}` as an icon with its label as tooltip. */
 export const connectivityCell: CellFormatter = ({ value }) => {
   const v = value as { value?: string; label?: string } | string | null;
-  const code = typeof v === 'string' ? v : v?.value ?? '-';
-  const label = typeof v === 'string' ? v : v?.label ?? code;
-  const icon = code === 'ok' ? <CheckCircleFilled className={styles.ok} /> : code === 'err' ? <CloseCircleFilled className={styles.err} /> : <QuestionCircleFilled className={styles.unknown} />;
-  return <Tooltip title={label}><span data-testid="connectivity" data-value={code} aria-label={label}>{icon}</span></Tooltip>;
+  const code = typeof v === 'string' ? v : (v?.value ?? '-');
+  const label = typeof v === 'string' ? v : (v?.label ?? code);
+  const icon =
+    code === 'ok' ? (
+      <CheckCircleFilled className={styles.ok} />
+    ) : code === 'err' ? (
+      <CloseCircleFilled className={styles.err} />
+    ) : (
+      <QuestionCircleFilled className={styles.unknown} />
+    );
+  return (
+    <Tooltip title={label}>
+      <span data-testid="connectivity" data-value={code} aria-label={label}>
+        {icon}
+      </span>
+    </Tooltip>
+  );
 };
 
 const COLORS = ['blue', 'green', 'orange', 'purple', 'cyan', 'magenta', 'gold', 'geekblue', 'volcano', 'lime'];
@@ -25,11 +38,25 @@ export function labelColor(name: string): string {
 export const labelsCell: CellFormatter = ({ value }) => {
   const list = Array.isArray(value) ? (value as { name?: string; value?: string }[]) : [];
   if (!list.length) return '-';
-  return <>{list.map((l, i) => <Tag key={i} color={labelColor(l.name ?? '')}>{`${l.name ?? ''}:${l.value ?? ''}`}</Tag>)}</>;
+  return (
+    <>
+      {list.map((l, i) => (
+        <Tag key={i} color={labelColor(l.name ?? '')}>{`${l.name ?? ''}:${l.value ?? ''}`}</Tag>
+      ))}
+    </>
+  );
 };
 
 /** `nodes_display` (full paths) one per line. */
 export const nodesDisplayCell: CellFormatter = ({ value }) => {
   const list = Array.isArray(value) ? value.map(String) : [];
-  return list.length ? <>{list.map((p) => <div key={p}>{p}</div>)}</> : '-';
+  return list.length ? (
+    <>
+      {list.map((p) => (
+        <div key={p}>{p}</div>
+      ))}
+    </>
+  ) : (
+    '-'
+  );
 };

@@ -10,7 +10,13 @@ export interface RecentPlatform {
 
 function valid(x: unknown): x is RecentPlatform {
   const r = x as RecentPlatform;
-  return Boolean(r) && typeof r === 'object' && typeof r.id === 'number' && typeof r.name === 'string' && typeof r.category === 'string';
+  return (
+    Boolean(r) &&
+    typeof r === 'object' &&
+    typeof r.id === 'number' &&
+    typeof r.name === 'string' &&
+    typeof r.category === 'string'
+  );
 }
 
 export function readRecentPlatforms(storage: Pick<Storage, 'getItem'> = localStorage): RecentPlatform[] {
@@ -23,15 +29,27 @@ export function readRecentPlatforms(storage: Pick<Storage, 'getItem'> = localSto
 }
 
 /** Puts a pick first (once), keeps at most 8, saves and returns the new list. */
-export function pushRecentPlatform(p: RecentPlatform, storage: Pick<Storage, 'getItem' | 'setItem'> = localStorage): RecentPlatform[] {
-  const next = [{ id: p.id, name: p.name, category: p.category }, ...readRecentPlatforms(storage).filter((r) => r.id !== p.id)].slice(0, RECENT_MAX);
+export function pushRecentPlatform(
+  p: RecentPlatform,
+  storage: Pick<Storage, 'getItem' | 'setItem'> = localStorage,
+): RecentPlatform[] {
+  const next = [
+    { id: p.id, name: p.name, category: p.category },
+    ...readRecentPlatforms(storage).filter((r) => r.id !== p.id),
+  ].slice(0, RECENT_MAX);
   storage.setItem(RECENT_KEY, JSON.stringify(next));
   return next;
 }
 
 /** The plural route segment of a category's pages (`host` → `hosts`). */
 export const CATEGORY_PLURAL: Record<string, string> = {
-  host: 'hosts', device: 'devices', database: 'databases', cloud: 'clouds', web: 'webs', gpt: 'gpts', custom: 'customs',
+  host: 'hosts',
+  device: 'devices',
+  database: 'databases',
+  cloud: 'clouds',
+  web: 'webs',
+  gpt: 'gpts',
+  custom: 'customs',
 };
 
 /** The create page of a platform, with the selected node if any. */

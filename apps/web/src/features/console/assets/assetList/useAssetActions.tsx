@@ -13,7 +13,7 @@ import { CATEGORY_PLURAL } from './recentPlatforms.ts';
 const ASSETS = '/api/v1/assets/assets/';
 const categoryOf = (row: ResourceObject) => {
   const c = row.category as { value?: string } | string | undefined;
-  return typeof c === 'string' ? c : c?.value ?? 'host';
+  return typeof c === 'string' ? c : (c?.value ?? 'host');
 };
 /** `/console/assets/<plural>` of a row's category. */
 export const pagesOf = (row: ResourceObject) => `/console/assets/${CATEGORY_PLURAL[categoryOf(row)] ?? 'hosts'}`;
@@ -32,7 +32,10 @@ async function waitForTask(id: string): Promise<void> {
 }
 
 /** Row and batch actions of the asset list (console-reference §3.4). */
-export function useAssetActions(url: string, onCreate: () => void): { rowActions: RowActionsConfig; headerActions: HeaderActionsConfig } {
+export function useAssetActions(
+  url: string,
+  onCreate: () => void,
+): { rowActions: RowActionsConfig; headerActions: HeaderActionsConfig } {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -44,8 +47,13 @@ export function useAssetActions(url: string, onCreate: () => void): { rowActions
 
   const setActive = async (rows: ResourceObject[], reload: () => void, active: boolean) => {
     try {
-      await http.patch(ASSETS, rows.map((r) => ({ id: r.id, is_active: active })));
-      void message.success(t(active ? 'assetList.batch.activated' : 'assetList.batch.disabled', { count: rows.length }));
+      await http.patch(
+        ASSETS,
+        rows.map((r) => ({ id: r.id, is_active: active })),
+      );
+      void message.success(
+        t(active ? 'assetList.batch.activated' : 'assetList.batch.disabled', { count: rows.length }),
+      );
     } catch (e) {
       void message.error(errorMessage(e, t));
     }
@@ -71,17 +79,45 @@ export function useAssetActions(url: string, onCreate: () => void): { rowActions
       hasImport: url !== ASSETS,
       bulkUpdateFields: ['platform', 'nodes', 'domain', 'labels', 'is_active', 'comment'],
       batchExtra: [
-        { key: 'activate', label: t('assetList.batch.activate'), has: canChange, onClick: (rows, reload) => void setActive(rows, reload, true) },
-        { key: 'disable', label: t('assetList.batch.disable'), has: canChange, onClick: (rows, reload) => void setActive(rows, reload, false) },
+        {
+          key: 'activate',
+          label: t('assetList.batch.activate'),
+          has: canChange,
+          onClick: (rows, reload) => void setActive(rows, reload, true),
+        },
+        {
+          key: 'disable',
+          label: t('assetList.batch.disable'),
+          has: canChange,
+          onClick: (rows, reload) => void setActive(rows, reload, false),
+        },
       ],
     },
     rowActions: {
       hasUpdate: false,
       hasClone: false,
       extra: [
-        { name: 'update', title: 'resource.update', order: 10, has: () => canChange, onClick: (row) => navigate(`${pagesOf(row)}/${row.id}/update`) },
-        { name: 'clone', title: 'resource.clone', order: 30, has: () => may('assets.add_asset') && !rootOrg, onClick: (row) => navigate(`${pagesOf(row)}/create?clone_from=${row.id}`) },
-        { name: 'test', title: 'assetList.test.action', order: 40, has: () => may('assets.test_assetconnectivity') && !rootOrg, onClick: (row, reload) => void test(row, reload) },
+        {
+          name: 'update',
+          title: 'resource.update',
+          order: 10,
+          has: () => canChange,
+          onClick: (row) => navigate(`${pagesOf(row)}/${row.id}/update`),
+        },
+        {
+          name: 'clone',
+          title: 'resource.clone',
+          order: 30,
+          has: () => may('assets.add_asset') && !rootOrg,
+          onClick: (row) => navigate(`${pagesOf(row)}/create?clone_from=${row.id}`),
+        },
+        {
+          name: 'test',
+          title: 'assetList.test.action',
+          order: 40,
+          has: () => may('assets.test_assetconnectivity') && !rootOrg,
+          onClick: (row, reload) => void test(row, reload),
+        },
       ],
     },
   };

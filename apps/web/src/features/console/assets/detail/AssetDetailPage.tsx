@@ -19,7 +19,15 @@ import { connectivity, protocolTags } from './formatters.tsx';
 
 const URL = '/api/v1/assets/assets/';
 type Rel = { id: string; name?: string; value?: string };
-function DetailTab({ asset, meta, reload }: { asset: ResourceObject; meta: Parameters<typeof DetailCard>[0]['meta']; reload(): void }) {
+function DetailTab({
+  asset,
+  meta,
+  reload,
+}: {
+  asset: ResourceObject;
+  meta: Parameters<typeof DetailCard>[0]['meta'];
+  reload(): void;
+}) {
   const held = useAppStore((s) => s.perms);
   const canChange = hasPermission(held, 'assets.change_asset');
   const patch = async (body: Record<string, unknown>) => {
@@ -35,7 +43,22 @@ function DetailTab({ asset, meta, reload }: { asset: ResourceObject; meta: Param
           title="assets.card.basic"
           object={asset}
           meta={meta}
-          fields={['id', 'name', 'category', 'type', 'address', 'protocols', 'domain', 'platform', 'connectivity', 'is_active', 'date_verified', 'date_created', 'created_by', 'comment']}
+          fields={[
+            'id',
+            'name',
+            'category',
+            'type',
+            'address',
+            'protocols',
+            'domain',
+            'platform',
+            'connectivity',
+            'is_active',
+            'date_verified',
+            'date_created',
+            'created_by',
+            'comment',
+          ]}
           formatters={{ protocols: protocolTags, connectivity }}
         />
         <SpecInfoCards asset={asset} />
@@ -62,7 +85,10 @@ function DetailTab({ asset, meta, reload }: { asset: ResourceObject; meta: Param
           url="/api/v1/assets/labels/"
           optionLabel={(o) => `${String(o.name)}:${String(o.value)}`}
           disabled={!canChange}
-          items={labels.map((l) => ({ id: l.id, label: <Tag color={labelColour(String(l.name))}>{`${String(l.name)}:${String(l.value)}`}</Tag> }))}
+          items={labels.map((l) => ({
+            id: l.id,
+            label: <Tag color={labelColour(String(l.name))}>{`${String(l.name)}:${String(l.value)}`}</Tag>,
+          }))}
           onAdd={(ids) => patch({ labels: [...new Set([...labels.map((l) => l.id), ...ids])] })}
           onRemove={(id) => patch({ labels: labels.map((l) => l.id).filter((x) => x !== id) })}
         />
@@ -79,12 +105,15 @@ export function AssetDetailPage() {
   const { id } = useParams();
   const queryClient = useQueryClient();
   const asset = useResourceObject(URL, id);
-  const paths: ResourcePaths = useMemo(() => ({
-    list: ASSET_LIST_PATH,
-    create: ASSET_LIST_PATH,
-    update: (x) => (asset.data ? assetUpdatePath(asset.data) : `${assetDetailPath(x)}/update`),
-    detail: assetDetailPath,
-  }), [asset.data]);
+  const paths: ResourcePaths = useMemo(
+    () => ({
+      list: ASSET_LIST_PATH,
+      create: ASSET_LIST_PATH,
+      update: (x) => (asset.data ? assetUpdatePath(asset.data) : `${assetDetailPath(x)}/update`),
+      detail: assetDetailPath,
+    }),
+    [asset.data],
+  );
   return (
     <ResourcePathsContext.Provider value={paths}>
       <ResourceDetail
@@ -92,13 +121,22 @@ export function AssetDetailPage() {
         url={URL}
         id={id!}
         kind="assets.kind.Asset"
-        tabs={[{
-          name: 'Detail',
-          title: 'assets.tab.Detail',
-          render: (obj, { meta, reload }) => (
-            <DetailTab asset={obj} meta={meta} reload={() => { reload(); void queryClient.invalidateQueries({ queryKey: ['resource-object'] }); }} />
-          ),
-        }]}
+        tabs={[
+          {
+            name: 'Detail',
+            title: 'assets.tab.Detail',
+            render: (obj, { meta, reload }) => (
+              <DetailTab
+                asset={obj}
+                meta={meta}
+                reload={() => {
+                  reload();
+                  void queryClient.invalidateQueries({ queryKey: ['resource-object'] });
+                }}
+              />
+            ),
+          },
+        ]}
       />
     </ResourcePathsContext.Provider>
   );

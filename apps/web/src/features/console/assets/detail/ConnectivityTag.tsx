@@ -9,5 +9,9 @@ const KEY: Record<string, string> = { ok: 'assets.connectivity.ok', err: 'assets
 export function ConnectivityTag({ value, testId = 'asset-connectivity' }: { value: unknown; testId?: string }) {
   const { t } = useTranslation();
   const v = String(relatedId(value) ?? '-');
-  return <Tag color={COLOUR[v] ?? 'default'} data-testid={testId} data-value={v}>{t(KEY[v] ?? 'assets.connectivity.unknown')}</Tag>;
+  return (
+    <Tag color={COLOUR[v] ?? 'default'} data-testid={testId} data-value={v}>
+      {t(KEY[v] ?? 'assets.connectivity.unknown')}
+    </Tag>
+  );
 }

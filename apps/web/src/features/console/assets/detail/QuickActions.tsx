@@ -64,14 +64,30 @@ export function QuickActions({ asset, reload }: { asset: ResourceObject; reload(
           {
             key: 'active',
             label: t('assets.detail.active'),
-            children: <Switch checked={Boolean(asset.is_active)} disabled={!canChange} loading={busy === 'active'} onChange={(on) => void setActive(on)} data-testid="asset-active-switch" />,
+            children: (
+              <Switch
+                checked={Boolean(asset.is_active)}
+                disabled={!canChange}
+                loading={busy === 'active'}
+                onChange={(on) => void setActive(on)}
+                data-testid="asset-active-switch"
+              />
+            ),
           },
           {
             key: 'test',
             label: t('assets.detail.testConnectivity'),
             children: (
               <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
-                <Button size="small" disabled={!canTest} loading={busy === 'test'} onClick={() => void runTask('test')} data-testid="asset-test">{t('assets.detail.test')}</Button>
+                <Button
+                  size="small"
+                  disabled={!canTest}
+                  loading={busy === 'test'}
+                  onClick={() => void runTask('test')}
+                  data-testid="asset-test"
+                >
+                  {t('assets.detail.test')}
+                </Button>
                 <ConnectivityTag value={asset.connectivity} />
               </span>
             ),

@@ -18,7 +18,9 @@ export function DomainAssetsField({ value = [], onChange }: DomainAssetsFieldPro
       seed={seed}
       value={value.map((a) => a.id)}
       optionLabel={(o) => `${String(o.name)}(${String(o.address)})`}
-      onChange={(ids) => onChange?.(((ids as string[] | null) ?? []).map((id) => value.find((a) => a.id === id) ?? { id }))}
+      onChange={(ids) =>
+        onChange?.(((ids as string[] | null) ?? []).map((id) => value.find((a) => a.id === id) ?? { id }))
+      }
     />
   );
 }

@@ -14,7 +14,9 @@ import { DomainAssetsField } from './DomainAssetsField.tsx';
 
 const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
 const assetCount: CellFormatter = ({ value }) => count(value);
-const gatewayCount: CellFormatter = ({ row }) => <Link to={`${row.id}?activeTab=GatewayList`}>{count(row.gateways)}</Link>;
+const gatewayCount: CellFormatter = ({ row }) => (
+  <Link to={`${row.id}?activeTab=GatewayList`}>{count(row.gateways)}</Link>
+);
 
 export const gatewayPaths = (domainId: string) => ({
   list: `/console/assets/domains/${domainId}?activeTab=GatewayList`,
@@ -38,22 +40,25 @@ function GatewayList({ domain }: { domain: ResourceObject }) {
       headerActions={{ hasImport: false, hasExport: false, hasBulkDelete: false }}
       rowActions={{
         hasClone: false,
-        extra: [{
-          name: 'test',
-          title: 'assets.gateway.test',
-          onClick: (row, reload) => {
-            const tab = window.open('about:blank', '_blank');
-            http.post<{ task: string }>(`/api/v1/assets/gateways/${row.id}/test-connective/`, {})
-              .then(({ task }) => {
-                if (tab) tab.location.href = taskLogPath(task);
-                setTimeout(reload, 2000);
-              })
-              .catch((e: unknown) => {
-                tab?.close();
-                void message.error(e instanceof Error ? e.message : String(e));
-              });
+        extra: [
+          {
+            name: 'test',
+            title: 'assets.gateway.test',
+            onClick: (row, reload) => {
+              const tab = window.open('about:blank', '_blank');
+              http
+                .post<{ task: string }>(`/api/v1/assets/gateways/${row.id}/test-connective/`, {})
+                .then(({ task }) => {
+                  if (tab) tab.location.href = taskLogPath(task);
+                  setTimeout(reload, 2000);
+                })
+                .catch((e: unknown) => {
+                  tab?.close();
+                  void message.error(e instanceof Error ? e.message : String(e));
+                });
+            },
           },
-        }],
+        ],
       }}
     />
   );
@@ -64,7 +69,12 @@ export const domainPages: ResourcePagesConfig = {
   path: 'domains',
   url: '/api/v1/assets/domains/',
   routeName: 'Domain',
-  titles: { list: 'assets.route.DomainList', create: 'assets.route.DomainCreate', update: 'assets.route.DomainUpdate', detail: 'assets.route.DomainDetail' },
+  titles: {
+    list: 'assets.route.DomainList',
+    create: 'assets.route.DomainCreate',
+    update: 'assets.route.DomainUpdate',
+    detail: 'assets.route.DomainDetail',
+  },
   kind: 'assets.kind.Domain',
   icon: <ClusterOutlined />,
   list: {
@@ -77,7 +87,10 @@ export const domainPages: ResourcePagesConfig = {
     groups: [{ title: 'assets.group.Basic', fields: ['name', 'assets', 'comment'] }],
     fieldsMeta: { assets: { render: () => <DomainAssetsField /> } },
     afterGetFormValue: (values, object) => ({ ...values, assets: (object?.assets as unknown[] | undefined) ?? [] }),
-    cleanValues: (values) => ({ ...values, assets: ((values.assets as { id: string }[] | undefined) ?? []).map((a) => a.id) }),
+    cleanValues: (values) => ({
+      ...values,
+      assets: ((values.assets as { id: string }[] | undefined) ?? []).map((a) => a.id),
+    }),
   },
   detail: {
     tabs: [
@@ -85,8 +98,13 @@ export const domainPages: ResourcePagesConfig = {
         name: 'DomainDetail',
         title: 'assets.tab.Detail',
         render: (domain, { meta }) => (
-          <DetailCard title="assets.card.basic" object={domain} meta={meta} fields={['id', 'name', 'assets', 'gateways', 'date_created', 'comment']}
-            formatters={{ assets: assetCount, gateways: ({ value }) => count(value) }} />
+          <DetailCard
+            title="assets.card.basic"
+            object={domain}
+            meta={meta}
+            fields={['id', 'name', 'assets', 'gateways', 'date_created', 'comment']}
+            formatters={{ assets: assetCount, gateways: ({ value }) => count(value) }}
+          />
         ),
       },
       { name: 'GatewayList', title: 'assets.tab.GatewayList', render: (domain) => <GatewayList domain={domain} /> },

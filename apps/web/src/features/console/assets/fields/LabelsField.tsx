@@ -38,7 +38,8 @@ export function LabelsField({ value = [], onChange, disabled }: LabelsFieldProps
   const { t } = useTranslation();
   const labels = useLabels();
   const options = useMemo(
-    () => (labels.data?.results ?? []).map((l) => ({ value: String(l.id), label: `${String(l.name)}:${String(l.value)}` })),
+    () =>
+      (labels.data?.results ?? []).map((l) => ({ value: String(l.id), label: `${String(l.name)}:${String(l.value)}` })),
     [labels.data],
   );
   const byId = new Map(options.map((o) => [o.value, o.label]));
@@ -56,7 +57,12 @@ export function LabelsField({ value = [], onChange, disabled }: LabelsFieldProps
         const text = byId.get(String(v)) ?? String(v);
         const pair = parseLabel(text);
         return (
-          <Tag color={pair ? labelColour(pair.name) : 'error'} closable={closable} onClose={onClose} style={{ marginInlineEnd: 4 }}>
+          <Tag
+            color={pair ? labelColour(pair.name) : 'error'}
+            closable={closable}
+            onClose={onClose}
+            style={{ marginInlineEnd: 4 }}
+          >
             {text}
           </Tag>
         );

@@ -12,7 +12,15 @@ const linux: ProtocolChoice[] = [
   { name: 'telnet', port: 23 },
 ];
 
-function Harness({ initial, mode = 'asset', onFinish }: { initial: ProtocolRow[]; mode?: 'asset' | 'platform'; onFinish?(v: unknown): void }) {
+function Harness({
+  initial,
+  mode = 'asset',
+  onFinish,
+}: {
+  initial: ProtocolRow[];
+  mode?: 'asset' | 'platform';
+  onFinish?(v: unknown): void;
+}) {
   const { t } = useTranslation();
   return (
     <Form initialValues={{ protocols: initial }} onFinish={onFinish}>
@@ -38,7 +46,14 @@ describe('ProtocolsField', () => {
 
   it('never deletes the last row nor the primary; others go; adding takes the next protocol', async () => {
     let saved: unknown;
-    render(<Harness initial={[{ name: 'ssh', port: 22, primary: true }]} onFinish={(v) => { saved = v; }} />);
+    render(
+      <Harness
+        initial={[{ name: 'ssh', port: 22, primary: true }]}
+        onFinish={(v) => {
+          saved = v;
+        }}
+      />,
+    );
     expect((screen.getByTestId('protocol-remove-0') as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByTestId('protocol-add'));
     await screen.findByTestId('protocol-row-1');
@@ -53,11 +68,29 @@ describe('ProtocolsField', () => {
 
   it('on platforms, exactly one primary is required and a click moves it', async () => {
     let saved: unknown;
-    render(<Harness mode="platform" initial={[{ name: 'ssh', port: 22 }, { name: 'telnet', port: 23 }]} onFinish={(v) => { saved = v; }} />);
+    render(
+      <Harness
+        mode="platform"
+        initial={[
+          { name: 'ssh', port: 22 },
+          { name: 'telnet', port: 23 },
+        ]}
+        onFinish={(v) => {
+          saved = v;
+        }}
+      />,
+    );
     fireEvent.click(screen.getByText('save'));
     expect(await screen.findByText('Exactly one protocol must be primary')).toBeTruthy();
     fireEvent.click(screen.getByTestId('protocol-primary-1'));
     fireEvent.click(screen.getByText('save'));
-    await waitFor(() => expect(saved).toEqual({ protocols: [{ name: 'ssh', port: 22, primary: false }, { name: 'telnet', port: 23, primary: true }] }));
+    await waitFor(() =>
+      expect(saved).toEqual({
+        protocols: [
+          { name: 'ssh', port: 22, primary: false },
+          { name: 'telnet', port: 23, primary: true },
+        ],
+      }),
+    );
   });
 });

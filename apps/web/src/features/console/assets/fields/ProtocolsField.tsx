@@ -3,7 +3,15 @@ import { DeleteOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons
 import type { FormRule } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { canRemove, nextRow, protocolsError, setPrimary, validPort, type ProtocolChoice, type ProtocolRow } from './protocolRules.ts';
+import {
+  canRemove,
+  nextRow,
+  protocolsError,
+  setPrimary,
+  validPort,
+  type ProtocolChoice,
+  type ProtocolRow,
+} from './protocolRules.ts';
 
 export interface ProtocolsFieldProps {
   value?: ProtocolRow[];
@@ -26,16 +34,31 @@ export function protocolsRule(t: TFunction, choices: ProtocolChoice[], mode: 'as
   };
 }
 
-function SettingEditor({ row, onChange, disabled }: { row: ProtocolRow; onChange(s: Record<string, unknown>): void; disabled?: boolean }) {
+function SettingEditor({
+  row,
+  onChange,
+  disabled,
+}: {
+  row: ProtocolRow;
+  onChange(s: Record<string, unknown>): void;
+  disabled?: boolean;
+}) {
   const setting = row.setting ?? {};
   return (
     <Space direction="vertical" style={{ minWidth: 280 }} data-testid={`protocol-setting-${row.name}`}>
       {Object.entries(setting).map(([k, v]) => (
         <div key={k} style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
           <span style={{ width: 140 }}>{k}</span>
-          {typeof v === 'boolean'
-            ? <Switch size="small" checked={v} disabled={disabled} onChange={(c) => onChange({ ...setting, [k]: c })} />
-            : <Input size="small" value={typeof v === 'string' ? v : JSON.stringify(v)} disabled={disabled} onChange={(e) => onChange({ ...setting, [k]: e.target.value })} />}
+          {typeof v === 'boolean' ? (
+            <Switch size="small" checked={v} disabled={disabled} onChange={(c) => onChange({ ...setting, [k]: c })} />
+          ) : (
+            <Input
+              size="small"
+              value={typeof v === 'string' ? v : JSON.stringify(v)}
+              disabled={disabled}
+              onChange={(e) => onChange({ ...setting, [k]: e.target.value })}
+            />
+          )}
         </div>
       ))}
     </Space>
@@ -47,7 +70,8 @@ export function ProtocolsField({ value = [], onChange, choices, mode, disabled }
   const { t } = useTranslation();
   const rows = value;
   const required = mode === 'asset' ? choices.filter((c) => c.required || c.primary).map((c) => c.name) : [];
-  const update = (i: number, patch: Partial<ProtocolRow>) => onChange?.(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const update = (i: number, patch: Partial<ProtocolRow>) =>
+    onChange?.(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const add = () => {
     const row = nextRow(rows, choices);
     if (row) onChange?.([...rows, row]);
@@ -56,7 +80,9 @@ export function ProtocolsField({ value = [], onChange, choices, mode, disabled }
     <div data-testid="protocols-field">
       {rows.map((row, i) => {
         const choice = choices.find((c) => c.name === row.name);
-        const options = choices.filter((c) => c.name === row.name || !rows.some((r) => r.name === c.name)).map((c) => ({ value: c.name, label: c.name }));
+        const options = choices
+          .filter((c) => c.name === row.name || !rows.some((r) => r.name === c.name))
+          .map((c) => ({ value: c.name, label: c.name }));
         const hasSettings = mode === 'platform' && Object.keys(row.setting ?? {}).length > 0;
         const removable = canRemove(rows, i, required);
         return (
@@ -80,19 +106,35 @@ export function ProtocolsField({ value = [], onChange, choices, mode, disabled }
               placeholder={t('assets.protocol.port')}
               aria-label={t('assets.protocol.port')}
               data-testid={`protocol-port-${i}`}
-              onChange={(e) => update(i, { port: /^\d+$/.test(e.target.value) ? Number(e.target.value) : e.target.value })}
+              onChange={(e) =>
+                update(i, { port: /^\d+$/.test(e.target.value) ? Number(e.target.value) : e.target.value })
+              }
             />
             {mode === 'platform' ? (
               <Tooltip title={t('assets.protocol.primary')}>
-                <Button disabled={disabled} onClick={() => onChange?.(setPrimary(rows, i))} data-testid={`protocol-primary-${i}`}>
+                <Button
+                  disabled={disabled}
+                  onClick={() => onChange?.(setPrimary(rows, i))}
+                  data-testid={`protocol-primary-${i}`}
+                >
                   <Radio checked={Boolean(row.primary)} style={{ marginInlineEnd: 0 }} />
                 </Button>
               </Tooltip>
             ) : (
-              row.primary && <Button disabled><Tag color="blue" style={{ margin: 0 }}>{t('assets.protocol.primary')}</Tag></Button>
+              row.primary && (
+                <Button disabled>
+                  <Tag color="blue" style={{ margin: 0 }}>
+                    {t('assets.protocol.primary')}
+                  </Tag>
+                </Button>
+              )
             )}
             {hasSettings && (
-              <Popover trigger="click" title={t('assets.protocol.settings')} content={<SettingEditor row={row} disabled={disabled} onChange={(setting) => update(i, { setting })} />}>
+              <Popover
+                trigger="click"
+                title={t('assets.protocol.settings')}
+                content={<SettingEditor row={row} disabled={disabled} onChange={(setting) => update(i, { setting })} />}
+              >
                 <Button icon={<SettingOutlined />} aria-label={t('assets.protocol.settings')} />
               </Popover>
             )}
@@ -106,7 +148,12 @@ export function ProtocolsField({ value = [], onChange, choices, mode, disabled }
           </Space.Compact>
         );
       })}
-      <Button icon={<PlusOutlined />} disabled={disabled || !nextRow(rows, choices)} onClick={add} data-testid="protocol-add">
+      <Button
+        icon={<PlusOutlined />}
+        disabled={disabled || !nextRow(rows, choices)}
+        onClick={add}
+        data-testid="protocol-add"
+      >
         {t('assets.protocol.add')}
       </Button>
     </div>

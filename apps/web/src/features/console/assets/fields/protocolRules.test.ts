@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { canRemove, initialProtocols, markPrimary, nextRow, protocolsError, protocolsPayload, setPrimary, validPort } from './protocolRules.ts';
+import {
+  canRemove,
+  initialProtocols,
+  markPrimary,
+  nextRow,
+  protocolsError,
+  protocolsPayload,
+  setPrimary,
+  validPort,
+} from './protocolRules.ts';
 
 const linux = [
   { name: 'ssh', port: 22, primary: true, required: true },
@@ -19,16 +28,49 @@ describe('protocol editor rules', () => {
     expect(protocolsError([{ name: '', port: 22 }])).toBe('assets.protocol.nameRequired');
     expect(protocolsError([{ name: 'ssh', port: 'abc' }])).toBe('assets.protocol.portError');
     expect(protocolsError([{ name: 'ssh', port: 70000 }])).toBe('assets.protocol.portError');
-    expect(protocolsError([{ name: 'ssh', port: 22 }, { name: 'ssh', port: 23 }])).toBe('assets.protocol.duplicate');
-    expect(protocolsError([{ name: 'ssh', port: 22 }, { name: 'rdp', port: 3389 }], { choosePrimary: true })).toBe('assets.protocol.onePrimary');
-    expect(protocolsError([{ name: 'ssh', port: 22, primary: true }, { name: 'rdp', port: 3389, primary: true }], { choosePrimary: true })).toBe('assets.protocol.onePrimary');
+    expect(
+      protocolsError([
+        { name: 'ssh', port: 22 },
+        { name: 'ssh', port: 23 },
+      ]),
+    ).toBe('assets.protocol.duplicate');
+    expect(
+      protocolsError(
+        [
+          { name: 'ssh', port: 22 },
+          { name: 'rdp', port: 3389 },
+        ],
+        { choosePrimary: true },
+      ),
+    ).toBe('assets.protocol.onePrimary');
+    expect(
+      protocolsError(
+        [
+          { name: 'ssh', port: 22, primary: true },
+          { name: 'rdp', port: 3389, primary: true },
+        ],
+        { choosePrimary: true },
+      ),
+    ).toBe('assets.protocol.onePrimary');
     expect(protocolsError([{ name: 'sftp', port: 22 }], { primaryName: 'ssh' })).toBe('assets.protocol.primaryMissing');
-    expect(protocolsError([{ name: 'ssh', port: 22, primary: true }, { name: 'sftp', port: '2222' }], { primaryName: 'ssh', choosePrimary: true })).toBeNull();
+    expect(
+      protocolsError(
+        [
+          { name: 'ssh', port: 22, primary: true },
+          { name: 'sftp', port: '2222' },
+        ],
+        { primaryName: 'ssh', choosePrimary: true },
+      ),
+    ).toBeNull();
   });
 
   it('never removes the last row, the primary or a required protocol', () => {
     expect(canRemove([{ name: 'ssh', port: 22 }], 0)).toBe(false);
-    const rows = [{ name: 'ssh', port: 22, primary: true }, { name: 'sftp', port: 22 }, { name: 'rdp', port: 3389 }];
+    const rows = [
+      { name: 'ssh', port: 22, primary: true },
+      { name: 'sftp', port: 22 },
+      { name: 'rdp', port: 3389 },
+    ];
     expect(canRemove(rows, 0)).toBe(false);
     expect(canRemove(rows, 1)).toBe(true);
     expect(canRemove(rows, 2, ['rdp'])).toBe(false);
@@ -36,7 +78,13 @@ describe('protocol editor rules', () => {
   });
 
   it('keeps exactly one primary when one is chosen', () => {
-    const rows = setPrimary([{ name: 'ssh', port: 22, primary: true }, { name: 'rdp', port: 3389 }], 1);
+    const rows = setPrimary(
+      [
+        { name: 'ssh', port: 22, primary: true },
+        { name: 'rdp', port: 3389 },
+      ],
+      1,
+    );
     expect(rows.map((r) => r.primary)).toEqual([false, true]);
   });
 
@@ -49,13 +97,33 @@ describe('protocol editor rules', () => {
   });
 
   it('adds the next unused protocol at its default port, none when all are used', () => {
-    expect(nextRow([{ name: 'ssh', port: 22 }, { name: 'sftp', port: 22 }], linux)).toMatchObject({ name: 'telnet', port: 23 });
+    expect(
+      nextRow(
+        [
+          { name: 'ssh', port: 22 },
+          { name: 'sftp', port: 22 },
+        ],
+        linux,
+      ),
+    ).toMatchObject({ name: 'telnet', port: 23 });
     expect(nextRow(linux, linux)).toBeNull();
   });
 
   it('marks the platform primary on loaded rows and sends numbers (assets: name and port only)', () => {
-    expect(markPrimary([{ name: 'sftp', port: 22 }, { name: 'ssh', port: 22 }], 'ssh').map((r) => r.primary)).toEqual([false, true]);
-    expect(protocolsPayload([{ name: 'ssh', port: '2222', primary: true }], false)).toEqual([{ name: 'ssh', port: 2222 }]);
-    expect(protocolsPayload([{ name: 'ssh', port: '2222', primary: true }], true)).toEqual([{ name: 'ssh', port: 2222, primary: true }]);
+    expect(
+      markPrimary(
+        [
+          { name: 'sftp', port: 22 },
+          { name: 'ssh', port: 22 },
+        ],
+        'ssh',
+      ).map((r) => r.primary),
+    ).toEqual([false, true]);
+    expect(protocolsPayload([{ name: 'ssh', port: '2222', primary: true }], false)).toEqual([
+      { name: 'ssh', port: 2222 },
+    ]);
+    expect(protocolsPayload([{ name: 'ssh', port: '2222', primary: true }], true)).toEqual([
+      { name: 'ssh', port: 2222, primary: true },
+    ]);
   });
 });

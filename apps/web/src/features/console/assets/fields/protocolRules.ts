@@ -22,7 +22,13 @@ export interface ProtocolChoice {
 }
 
 /** i18n keys of the editor's errors. */
-export type ProtocolError = 'assets.protocol.portError' | 'assets.protocol.nameRequired' | 'assets.protocol.duplicate' | 'assets.protocol.onePrimary' | 'assets.protocol.primaryMissing' | 'assets.protocol.empty';
+export type ProtocolError =
+  | 'assets.protocol.portError'
+  | 'assets.protocol.nameRequired'
+  | 'assets.protocol.duplicate'
+  | 'assets.protocol.onePrimary'
+  | 'assets.protocol.primaryMissing'
+  | 'assets.protocol.empty';
 
 export function validPort(port: unknown): boolean {
   const s = typeof port === 'number' ? String(port) : typeof port === 'string' ? port.trim() : '';
@@ -35,7 +41,10 @@ export function validPort(port: unknown): boolean {
  * The first broken rule of a list, or null: at least one row, names given and unique, ports
  * 1–65535, exactly one primary (platforms), and the platform's primary present (assets).
  */
-export function protocolsError(rows: readonly ProtocolRow[], opts: { primaryName?: string; choosePrimary?: boolean } = {}): ProtocolError | null {
+export function protocolsError(
+  rows: readonly ProtocolRow[],
+  opts: { primaryName?: string; choosePrimary?: boolean } = {},
+): ProtocolError | null {
   if (!rows.length) return 'assets.protocol.empty';
   if (rows.some((r) => !r.name)) return 'assets.protocol.nameRequired';
   if (rows.some((r) => !validPort(r.port))) return 'assets.protocol.portError';
@@ -70,7 +79,9 @@ export function nextRow(rows: readonly ProtocolRow[], choices: readonly Protocol
 export function initialProtocols(choices: readonly ProtocolChoice[]): ProtocolRow[] {
   const picked = choices.filter((c) => c.primary || c.required || c.default);
   const list = picked.length ? picked : choices.slice(0, 1);
-  return [...list].sort((a, b) => Number(Boolean(b.primary)) - Number(Boolean(a.primary))).map((c) => ({ name: c.name, port: c.port, primary: Boolean(c.primary) }));
+  return [...list]
+    .sort((a, b) => Number(Boolean(b.primary)) - Number(Boolean(a.primary)))
+    .map((c) => ({ name: c.name, port: c.port, primary: Boolean(c.primary) }));
 }
 
 /** Marks an asset's rows with the platform's primary (assets store only name and port). */

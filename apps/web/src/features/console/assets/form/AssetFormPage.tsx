@@ -15,7 +15,13 @@ import { relatedId } from '../../../../resource/values.ts';
 import { ASSET_LIST_PATH, assetDetailPath } from '../categories.ts';
 import { LabelsField, labelsRule, useLabels } from '../fields/LabelsField.tsx';
 import { ProtocolsField, protocolsRule } from '../fields/ProtocolsField.tsx';
-import { initialProtocols, markPrimary, protocolsPayload, type ProtocolChoice, type ProtocolRow } from '../fields/protocolRules.ts';
+import {
+  initialProtocols,
+  markPrimary,
+  protocolsPayload,
+  type ProtocolChoice,
+  type ProtocolRow,
+} from '../fields/protocolRules.ts';
 import { categoryForm } from './categoryFields.ts';
 import { PlatformPicker } from './PlatformPicker.tsx';
 
@@ -34,7 +40,12 @@ export interface AssetFormPageProps {
   gateway?: boolean;
 }
 
-const PATHS: ResourcePaths = { list: ASSET_LIST_PATH, create: ASSET_LIST_PATH, update: (id) => `${assetDetailPath(id)}/update`, detail: assetDetailPath };
+const PATHS: ResourcePaths = {
+  list: ASSET_LIST_PATH,
+  create: ASSET_LIST_PATH,
+  update: (id) => `${assetDetailPath(id)}/update`,
+  detail: assetDetailPath,
+};
 const typeOf = (p: Platform | undefined) => (p ? String(relatedId(p.type)) : undefined);
 
 /** The platform a create/update page works with: `?platform=`, else the object's, else a default. */
@@ -44,7 +55,9 @@ function usePlatform(category: CategoryValue, gateway: boolean, ref: string | nu
     queryKey: ['asset-form-platform', category, target ?? ''],
     queryFn: async () => {
       if (target) return http.get<Platform>(`/api/v1/assets/platforms/${encodeURIComponent(target)}/`);
-      const page = await http.get<{ results: Platform[] }>('/api/v1/assets/platforms/', { params: { category, limit: 1, offset: 0 } });
+      const page = await http.get<{ results: Platform[] }>('/api/v1/assets/platforms/', {
+        params: { category, limit: 1, offset: 0 },
+      });
       if (!page.results[0]) throw new Error('no platform');
       return page.results[0];
     },
@@ -75,7 +88,11 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
   const fieldsMeta: Record<string, FieldSpec> = {
     platform: { render: () => <PlatformPicker category={category} disabled={gateway} />, disabled: gateway },
     nodes: { url: '/api/v1/assets/nodes/', optionLabel: (o) => String(o.full_value ?? o.value ?? o.name) },
-    domain: { url: '/api/v1/assets/domains/', hidden: () => p.domain_enabled === false, disabled: gateway && Boolean(domainParam) },
+    domain: {
+      url: '/api/v1/assets/domains/',
+      hidden: () => p.domain_enabled === false,
+      disabled: gateway && Boolean(domainParam),
+    },
     protocols: {
       render: () => <ProtocolsField choices={choices} mode="asset" />,
       rules: [protocolsRule(t, choices, 'asset')],
@@ -116,15 +133,24 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
           ...values,
           platform: String(p.id),
           // A changed platform starts from its own protocols; otherwise the object's, marked with the primary.
-          protocols: object && String(relatedId(object.platform)) === String(p.id) && Array.isArray(object.protocols)
-            ? markPrimary(object.protocols as ProtocolRow[], primaryName)
-            : initialProtocols(choices),
+          protocols:
+            object && String(relatedId(object.platform)) === String(p.id) && Array.isArray(object.protocols)
+              ? markPrimary(object.protocols as ProtocolRow[], primaryName)
+              : initialProtocols(choices),
         })}
         cleanValues={(values) => ({
           ...values,
-          ...(Array.isArray(values.protocols) ? { protocols: protocolsPayload(values.protocols as ProtocolRow[], false) } : {}),
+          ...(Array.isArray(values.protocols)
+            ? { protocols: protocolsPayload(values.protocols as ProtocolRow[], false) }
+            : {}),
         })}
-        successRoute={(saved, ctx) => (gateway ? domainRoute(saved) : ctx.isUpdate ? assetDetailPath(saved.id) : `${ASSET_LIST_PATH}?order=-date_updated`)}
+        successRoute={(saved, ctx) =>
+          gateway
+            ? domainRoute(saved)
+            : ctx.isUpdate
+              ? assetDetailPath(saved.id)
+              : `${ASSET_LIST_PATH}?order=-date_updated`
+        }
       />
     </ResourcePathsContext.Provider>
   );

@@ -20,11 +20,14 @@ export function PlatformPicker({ category, value, onChange, disabled }: Platform
       onChange={(v) => {
         onChange?.(v as string | null);
         if (typeof v === 'string' && v) {
-          setParams((prev) => {
-            const next = new URLSearchParams(prev);
-            next.set('platform', v);
-            return next;
-          }, { replace: true });
+          setParams(
+            (prev) => {
+              const next = new URLSearchParams(prev);
+              next.set('platform', v);
+              return next;
+            },
+            { replace: true },
+          );
         }
       }}
     />

@@ -17,15 +17,28 @@ const sslOnly = (v: Record<string, unknown>) => !v.use_ssl;
 /** Database types whose client certificate and key are asked (console-reference §3.4). */
 const CLIENT_CERT_TYPES = ['redis', 'mysql', 'mariadb', 'mongodb'];
 
-export function categoryForm(category: CategoryValue, type: string | undefined, t: (k: string) => string): CategoryForm {
+export function categoryForm(
+  category: CategoryValue,
+  type: string | undefined,
+  t: (k: string) => string,
+): CategoryForm {
   switch (category) {
     case 'database': {
       const clientCert = (v: Record<string, unknown>) => sslOnly(v) || !CLIENT_CERT_TYPES.includes(type ?? '');
       return {
         basic: ['db_name'],
-        groups: [{ title: 'assets.group.Secure', fields: ['use_ssl', 'ca_cert', 'client_cert', 'client_key', 'allow_invalid_cert'] }],
+        groups: [
+          {
+            title: 'assets.group.Secure',
+            fields: ['use_ssl', 'ca_cert', 'client_cert', 'client_key', 'allow_invalid_cert'],
+          },
+        ],
         fieldsMeta: {
-          db_name: { rules: ['mongodb', 'postgresql'].includes(type ?? '') ? [{ required: true, message: t('resource.form.required') }] : [] },
+          db_name: {
+            rules: ['mongodb', 'postgresql'].includes(type ?? '')
+              ? [{ required: true, message: t('resource.form.required') }]
+              : [],
+          },
           ca_cert: { hidden: sslOnly, widget: 'textarea' },
           client_cert: { hidden: clientCert, widget: 'textarea' },
           client_key: { hidden: clientCert, widget: 'textarea' },
@@ -35,7 +48,12 @@ export function categoryForm(category: CategoryValue, type: string | undefined, 
     }
     case 'web':
       return {
-        groups: [{ title: 'assets.group.Selector', fields: ['autofill', 'username_selector', 'password_selector', 'submit_selector', 'script'] }],
+        groups: [
+          {
+            title: 'assets.group.Selector',
+            fields: ['autofill', 'username_selector', 'password_selector', 'submit_selector', 'script'],
+          },
+        ],
         fieldsMeta: {
           username_selector: { hidden: (v) => v.autofill !== 'basic' },
           password_selector: { hidden: (v) => v.autofill !== 'basic' },
@@ -44,7 +62,10 @@ export function categoryForm(category: CategoryValue, type: string | undefined, 
         },
       };
     case 'gpt':
-      return { groups: [{ title: 'assets.group.Proxy', fields: ['proxy'] }], initial: { address: 'https://api.openai.com/v1/' } };
+      return {
+        groups: [{ title: 'assets.group.Proxy', fields: ['proxy'] }],
+        initial: { address: 'https://api.openai.com/v1/' },
+      };
     case 'custom':
       return { groups: [{ title: 'assets.group.CustomInfo', fields: ['custom_info'] }] };
     default:

@@ -35,7 +35,16 @@ export function AddAssetsDialog({ open, nodeName, onSave, onClose }: AddAssetsDi
     onClose();
   };
   return (
-    <Modal open={open} title={t('assetList.tree.addAssetsTo', { name: nodeName })} onCancel={onClose} onOk={() => void save()} okButtonProps={{ disabled: !picked.length, loading: busy }} okText={t('resource.ok')} cancelText={t('resource.cancel')} destroyOnHidden>
+    <Modal
+      open={open}
+      title={t('assetList.tree.addAssetsTo', { name: nodeName })}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okButtonProps={{ disabled: !picked.length, loading: busy }}
+      okText={t('resource.ok')}
+      cancelText={t('resource.cancel')}
+      destroyOnHidden
+    >
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
       <Select
         mode="multiple"

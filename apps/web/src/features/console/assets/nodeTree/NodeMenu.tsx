@@ -29,8 +29,28 @@ export function NodeMenu({ x, y, items, onClick, onClose }: NodeMenuProps) {
     };
   }, [onClose]);
   return (
-    <div style={{ position: 'fixed', left: x, top: y, zIndex: 1050, boxShadow: '0 6px 16px rgba(0,0,0,.12)', borderRadius: 8, background: '#fff' }} data-testid="node-menu" onClick={(e) => e.stopPropagation()}>
-      <Menu selectable={false} items={items} onClick={({ key }) => { onClose(); onClick(key); }} style={{ borderRadius: 8, minWidth: 200 }} />
+    <div
+      style={{
+        position: 'fixed',
+        left: x,
+        top: y,
+        zIndex: 1050,
+        boxShadow: '0 6px 16px rgba(0,0,0,.12)',
+        borderRadius: 8,
+        background: '#fff',
+      }}
+      data-testid="node-menu"
+      onClick={(e) => e.stopPropagation()}
+    >
+      <Menu
+        selectable={false}
+        items={items}
+        onClick={({ key }) => {
+          onClose();
+          onClick(key);
+        }}
+        style={{ borderRadius: 8, minWidth: 200 }}
+      />
     </div>
   );
 }

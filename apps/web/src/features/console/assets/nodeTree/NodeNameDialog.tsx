@@ -17,14 +17,36 @@ export function NodeNameDialog({ open, title, initial, onSave, onClose }: NodeNa
   const { t } = useTranslation();
   const [value, setValue] = useState(initial);
   const { busy, error, setError, run } = useAction({ inlineError: true });
-  useEffect(() => { if (open) { setValue(initial); setError(null); } }, [open, initial, setError]);
+  useEffect(() => {
+    if (open) {
+      setValue(initial);
+      setError(null);
+    }
+  }, [open, initial, setError]);
   const save = async () => {
     if (await run(() => onSave(value.trim()))) onClose();
   };
   return (
-    <Modal open={open} title={title} onCancel={onClose} onOk={() => void save()} okButtonProps={{ loading: busy }} okText={t('resource.ok')} cancelText={t('resource.cancel')} destroyOnHidden>
+    <Modal
+      open={open}
+      title={title}
+      onCancel={onClose}
+      onOk={() => void save()}
+      okButtonProps={{ loading: busy }}
+      okText={t('resource.ok')}
+      cancelText={t('resource.cancel')}
+      destroyOnHidden
+    >
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
-      <Input autoFocus value={value} placeholder={t('assetList.tree.namePlaceholder')} onChange={(e) => setValue(e.target.value)} onPressEnter={() => void save()} data-testid="node-name-input" maxLength={128} />
+      <Input
+        autoFocus
+        value={value}
+        placeholder={t('assetList.tree.namePlaceholder')}
+        onChange={(e) => setValue(e.target.value)}
+        onPressEnter={() => void save()}
+        data-testid="node-name-input"
+        maxLength={128}
+      />
     </Modal>
   );
 }

@@ -29,7 +29,12 @@ export interface NodeTreeProps {
 }
 
 function toData(nodes: NodeItem[]): TreeDataNode[] {
-  return nodes.map((n) => ({ key: n.key, title: n.value, isLeaf: n.children !== undefined && n.children.length === 0, children: n.children ? toData(n.children) : undefined }));
+  return nodes.map((n) => ({
+    key: n.key,
+    title: n.value,
+    isLeaf: n.children !== undefined && n.children.length === 0,
+    children: n.children ? toData(n.children) : undefined,
+  }));
 }
 
 /** Node keys dragged from the table are read from the drop event (JSON list of asset ids). */
@@ -62,7 +67,15 @@ export function NodeTree(p: NodeTreeProps) {
     await nt.loadChildren(parent.key);
     nt.setExpanded((e) => (e.includes(parent.key) ? e : [...e, parent.key]));
   };
-  const menu = useNodeMenu({ ...p, tree: nt.tree, afterChange, afterCreate, onRemoved: (n) => { if (n.key === p.selectedKey) p.onSelect(null); } });
+  const menu = useNodeMenu({
+    ...p,
+    tree: nt.tree,
+    afterChange,
+    afterCreate,
+    onRemoved: (n) => {
+      if (n.key === p.selectedKey) p.onSelect(null);
+    },
+  });
 
   const { run: write } = useAction();
   const run = async (action: () => Promise<unknown>, ok: string) => {
@@ -75,7 +88,10 @@ export function NodeTree(p: NodeTreeProps) {
     if (!ids.length || !p.perms.changeAssets) return;
     e.preventDefault();
     const add = e.ctrlKey || e.metaKey;
-    void run(() => nodeApi.assets(node.id, add ? 'add' : 'replace', ids), t(add ? 'assetList.tree.assetsAdded' : 'assetList.tree.assetsMoved', { count: ids.length, name: node.value }));
+    void run(
+      () => nodeApi.assets(node.id, add ? 'add' : 'replace', ids),
+      t(add ? 'assetList.tree.assetsAdded' : 'assetList.tree.assetsMoved', { count: ids.length, name: node.value }),
+    );
   };
 
   const title = (d: TreeDataNode) => {
@@ -105,11 +121,19 @@ export function NodeTree(p: NodeTreeProps) {
       <div className={styles.head}>
         <span>{t('assetList.tree.title')}</span>
         <Tooltip title={t('assetList.tree.refresh')}>
-          <Button size="small" type="text" icon={<ReloadOutlined />} aria-label={t('assetList.tree.refresh')} onClick={() => void nt.refresh()} />
+          <Button
+            size="small"
+            type="text"
+            icon={<ReloadOutlined />}
+            aria-label={t('assetList.tree.refresh')}
+            onClick={() => void nt.refresh()}
+          />
         </Tooltip>
       </div>
       {nt.error ? <Alert type="error" showIcon title={errorMessage(nt.error, t)} /> : null}
-      {nt.loading ? <Spin className={styles.spin} /> : (
+      {nt.loading ? (
+        <Spin className={styles.spin} />
+      ) : (
         <Tree
           virtual
           height={p.height}
@@ -119,15 +143,21 @@ export function NodeTree(p: NodeTreeProps) {
           expandedKeys={nt.expanded}
           loadedKeys={loadedKeys(nt.tree)}
           onExpand={(keys) => nt.setExpanded(keys.map(String))}
-          loadData={async (d) => { if (!findNode(nt.tree, String(d.key))?.children) await nt.loadChildren(String(d.key)); }}
+          loadData={async (d) => {
+            if (!findNode(nt.tree, String(d.key))?.children) await nt.loadChildren(String(d.key));
+          }}
           selectedKeys={p.selectedKey ? [p.selectedKey] : []}
-          onSelect={(keys) => p.onSelect(keys.length ? findNode(nt.tree, String(keys[0])) ?? null : null)}
+          onSelect={(keys) => p.onSelect(keys.length ? (findNode(nt.tree, String(keys[0])) ?? null) : null)}
           onRightClick={({ event, node }) => {
             event.preventDefault();
             const n = findNode(nt.tree, String(node.key));
             if (n) menu.open(n, event.clientX, event.clientY);
           }}
-          draggable={p.perms.changeNode ? { icon: false, nodeDraggable: (d) => Boolean(findNode(nt.tree, String(d.key))?.parentKey) } : false}
+          draggable={
+            p.perms.changeNode
+              ? { icon: false, nodeDraggable: (d) => Boolean(findNode(nt.tree, String(d.key))?.parentKey) }
+              : false
+          }
           allowDrop={({ dragNode, dropNode, dropPosition }) => {
             const s = findNode(nt.tree, String(dragNode.key));
             const tg = findNode(nt.tree, String(dropNode.key));
@@ -147,7 +177,9 @@ export function NodeTree(p: NodeTreeProps) {
           }}
         />
       )}
-      {menu.state && <NodeMenu x={menu.state.x} y={menu.state.y} items={menu.items} onClick={menu.onClick} onClose={menu.close} />}
+      {menu.state && (
+        <NodeMenu x={menu.state.x} y={menu.state.y} items={menu.items} onClick={menu.onClick} onClose={menu.close} />
+      )}
       <NodeNameDialog {...menu.nameDialog} />
       <AddAssetsDialog {...menu.addDialog} />
     </div>

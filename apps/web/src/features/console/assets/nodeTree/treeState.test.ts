@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { ancestorKeys, canMoveNode, countOf, findNode, initialTree, keepExisting, loadedKeys, nodeItems, patchNode, setChildren, type ZTreeItem } from './treeState.ts';
+import {
+  ancestorKeys,
+  canMoveNode,
+  countOf,
+  findNode,
+  initialTree,
+  keepExisting,
+  loadedKeys,
+  nodeItems,
+  patchNode,
+  setChildren,
+  type ZTreeItem,
+} from './treeState.ts';
 
 const z = (key: string, value: string, n: number, open = false): ZTreeItem => ({
-  id: key, name: `${value} (${n})`, pId: key.includes(':') ? key.slice(0, key.lastIndexOf(':')) : '', isParent: true, open,
+  id: key,
+  name: `${value} (${n})`,
+  pId: key.includes(':') ? key.slice(0, key.lastIndexOf(':')) : '',
+  isParent: true,
+  open,
   meta: { type: 'node', data: { id: `id-${key}`, key, value } },
 });
 
@@ -40,7 +56,10 @@ describe('node tree state', () => {
   });
 
   it('patches one node without touching others', () => {
-    const tree = patchNode(initialTree([z('1', 'DEFAULT', 5, true), z('1:1', 'a', 3)]), '1:1', { value: 'renamed', count: 9 });
+    const tree = patchNode(initialTree([z('1', 'DEFAULT', 5, true), z('1:1', 'a', 3)]), '1:1', {
+      value: 'renamed',
+      count: 9,
+    });
     expect(findNode(tree, '1:1')).toMatchObject({ value: 'renamed', count: 9 });
     expect(findNode(tree, '1')?.count).toBe(5);
   });

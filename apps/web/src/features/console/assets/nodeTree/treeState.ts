@@ -39,7 +39,13 @@ export function ancestorKeys(key: string): string[] {
 
 export function toNodeItem(z: ZTreeItem): NodeItem {
   const d = z.meta?.data ?? {};
-  return { key: d.key ?? z.id, id: d.id ?? z.id, value: d.value ?? z.name.replace(/\s*\(\d+\)\s*$/, ''), count: countOf(z.name), parentKey: z.pId ?? '' };
+  return {
+    key: d.key ?? z.id,
+    id: d.id ?? z.id,
+    value: d.value ?? z.name.replace(/\s*\(\d+\)\s*$/, ''),
+    count: countOf(z.name),
+    parentKey: z.pId ?? '',
+  };
 }
 
 /** Node items of a tree answer (assets dropped), sorted as the server sends them. */
@@ -89,7 +95,11 @@ export function setChildren(tree: NodeItem[], key: string, children: NodeItem[])
 }
 
 /** Replaces a node's own fields (value, count), keeping its children. */
-export function patchNode(tree: NodeItem[], key: string, patch: Partial<Pick<NodeItem, 'value' | 'count'>>): NodeItem[] {
+export function patchNode(
+  tree: NodeItem[],
+  key: string,
+  patch: Partial<Pick<NodeItem, 'value' | 'count'>>,
+): NodeItem[] {
   return mapNode(tree, key, (n) => ({ ...n, ...patch }));
 }
 
@@ -118,5 +128,10 @@ export const ASSET_DRAG_TYPE = 'application/x-gatehouse-assets';
 
 /** Whether a drag of `source` onto `target` is a legal node move (not onto itself or below itself). */
 export function canMoveNode(source: NodeItem, target: NodeItem): boolean {
-  return source.parentKey !== '' && source.key !== target.key && !target.key.startsWith(`${source.key}:`) && source.parentKey !== target.key;
+  return (
+    source.parentKey !== '' &&
+    source.key !== target.key &&
+    !target.key.startsWith(`${source.key}:`) &&
+    source.parentKey !== target.key
+  );
 }

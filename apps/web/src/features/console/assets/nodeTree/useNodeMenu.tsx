@@ -1,6 +1,14 @@
 import { useCallback, useState } from 'react';
 import { App, type MenuProps } from 'antd';
-import { DeleteOutlined, EditOutlined, EyeOutlined, MinusCircleOutlined, PlusCircleOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  EditOutlined,
+  EyeOutlined,
+  MinusCircleOutlined,
+  PlusCircleOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../../../resource/useAction.ts';
 import type { AddAssetsDialogProps } from './AddAssetsDialog.tsx';
@@ -43,15 +51,37 @@ export function useNodeMenu(o: Options) {
   const isRoot = node ? node.parentKey === '' : false;
 
   const items: MenuProps['items'] = [
-    ...(p.inRootOrg ? [] : [
-      p.addNode && { key: 'create', icon: <PlusOutlined />, label: t('assetList.tree.createChild') },
-      p.changeNode && { key: 'rename', icon: <EditOutlined />, label: t('assetList.tree.rename'), disabled: isRoot },
-      p.deleteNode && { key: 'delete', icon: <DeleteOutlined />, danger: true, label: t('assetList.tree.delete'), disabled: isRoot },
-      { type: 'divider' as const },
-      p.changeAssets && { key: 'addAssets', icon: <PlusCircleOutlined />, label: t('assetList.tree.addAssets') },
-      p.changeAssets && { key: 'removeAssets', icon: <MinusCircleOutlined />, label: t('assetList.tree.removeAssets', { count: o.selectedAssetIds.length }), disabled: !o.selectedAssetIds.length },
-    ].filter(Boolean) as NonNullable<MenuProps['items']>),
-    { key: 'showCurrent', icon: <EyeOutlined />, label: t(o.showCurrent ? 'assetList.tree.showAll' : 'assetList.tree.showCurrent') },
+    ...(p.inRootOrg
+      ? []
+      : ([
+          p.addNode && { key: 'create', icon: <PlusOutlined />, label: t('assetList.tree.createChild') },
+          p.changeNode && {
+            key: 'rename',
+            icon: <EditOutlined />,
+            label: t('assetList.tree.rename'),
+            disabled: isRoot,
+          },
+          p.deleteNode && {
+            key: 'delete',
+            icon: <DeleteOutlined />,
+            danger: true,
+            label: t('assetList.tree.delete'),
+            disabled: isRoot,
+          },
+          { type: 'divider' as const },
+          p.changeAssets && { key: 'addAssets', icon: <PlusCircleOutlined />, label: t('assetList.tree.addAssets') },
+          p.changeAssets && {
+            key: 'removeAssets',
+            icon: <MinusCircleOutlined />,
+            label: t('assetList.tree.removeAssets', { count: o.selectedAssetIds.length }),
+            disabled: !o.selectedAssetIds.length,
+          },
+        ].filter(Boolean) as NonNullable<MenuProps['items']>)),
+    {
+      key: 'showCurrent',
+      icon: <EyeOutlined />,
+      label: t(o.showCurrent ? 'assetList.tree.showAll' : 'assetList.tree.showCurrent'),
+    },
     { key: 'refresh', icon: <ReloadOutlined />, label: t('assetList.tree.refresh') },
   ];
 
@@ -68,16 +98,24 @@ export function useNodeMenu(o: Options) {
       modal.confirm({
         title: t('assetList.tree.delete'),
         content: t('assetList.tree.deleteConfirm', { name: node.value }),
-        okType: 'danger', okText: t('resource.delete.ok'), cancelText: t('resource.cancel'),
-        onOk: () => act(async () => { await nodeApi.remove(node.id); o.onRemoved(node); }, t('assetList.tree.deleted')),
+        okType: 'danger',
+        okText: t('resource.delete.ok'),
+        cancelText: t('resource.cancel'),
+        onOk: () =>
+          act(async () => {
+            await nodeApi.remove(node.id);
+            o.onRemoved(node);
+          }, t('assetList.tree.deleted')),
       });
     } else if (key === 'removeAssets') {
       const ids = o.selectedAssetIds;
       modal.confirm({
         title: t('assetList.tree.removeAssets', { count: ids.length }),
         content: t('assetList.tree.removeConfirm', { count: ids.length, name: node.value }),
-        okText: t('resource.ok'), cancelText: t('resource.cancel'),
-        onOk: () => act(() => nodeApi.assets(node.id, 'remove', ids), t('assetList.tree.assetsRemoved', { count: ids.length })),
+        okText: t('resource.ok'),
+        cancelText: t('resource.cancel'),
+        onOk: () =>
+          act(() => nodeApi.assets(node.id, 'remove', ids), t('assetList.tree.assetsRemoved', { count: ids.length })),
       });
     } else if (key === 'showCurrent') o.onShowCurrentChange(!o.showCurrent);
     else if (key === 'refresh') void o.afterChange();
@@ -87,7 +125,7 @@ export function useNodeMenu(o: Options) {
   const nameDialog: NodeNameDialogProps = {
     open: dialog?.kind === 'create' || dialog?.kind === 'rename',
     title: dialog?.kind === 'rename' ? t('assetList.tree.rename') : t('assetList.tree.createChild'),
-    initial: dialog?.kind === 'rename' ? target?.value ?? '' : '',
+    initial: dialog?.kind === 'rename' ? (target?.value ?? '') : '',
     onSave: async (value) => {
       if (!target) return;
       if (dialog?.kind === 'rename') await nodeApi.rename(target.id, value);
@@ -109,5 +147,13 @@ export function useNodeMenu(o: Options) {
     onClose: () => setDialog(null),
   };
 
-  return { state, items, open: (n: NodeItem, x: number, y: number) => setState({ node: n, x, y }), close, onClick, nameDialog, addDialog };
+  return {
+    state,
+    items,
+    open: (n: NodeItem, x: number, y: number) => setState({ node: n, x, y }),
+    close,
+    onClick,
+    nameDialog,
+    addDialog,
+  };
 }

@@ -29,7 +29,9 @@ export function useNodeTree(orgKey: string) {
     }
   }, []);
 
-  useEffect(() => { void load(); }, [load, orgKey]);
+  useEffect(() => {
+    void load();
+  }, [load, orgKey]);
 
   const loadChildren = useCallback(async (key: string) => {
     const children = await nodeApi.children(key);

@@ -6,7 +6,13 @@ import { ResourceForm } from '../../../../resource/ResourceForm.tsx';
 import { relatedId } from '../../../../resource/values.ts';
 import { ProtocolsField, protocolsRule } from '../fields/ProtocolsField.tsx';
 import { protocolsPayload, type ProtocolRow } from '../fields/protocolRules.ts';
-import { categoryOptions, constraintsOf, defaultPlatformProtocols, platformProtocolChoices, typeOptions } from './platformChoices.ts';
+import {
+  categoryOptions,
+  constraintsOf,
+  defaultPlatformProtocols,
+  platformProtocolChoices,
+  typeOptions,
+} from './platformChoices.ts';
 
 export const PLATFORMS_URL = '/api/v1/assets/platforms/';
 
@@ -26,7 +32,8 @@ function TypeSelect(props: SelectProps) {
   const { i18n } = useTranslation();
   const category = Form.useWatch('category') as string | undefined;
   const options = typeOptions(category, i18n.language);
-  if (!options.length) return <Input value={props.value} disabled={props.disabled} onChange={(e) => props.onChange?.(e.target.value)} />;
+  if (!options.length)
+    return <Input value={props.value} disabled={props.disabled} onChange={(e) => props.onChange?.(e.target.value)} />;
   return <Select {...props} options={options} data-testid="platform-type" />;
 }
 
@@ -55,8 +62,16 @@ export function PlatformFormPage() {
     category: { render: () => <CategorySelect disabled={Boolean(id)} /> },
     type: { render: () => <TypeSelect disabled={Boolean(id)} /> },
     protocols: { render: () => <PlatformProtocols />, rules: [protocolsRule(t, [], 'platform')] },
-    domain_enabled: { hidden: (v) => !constraintsOf(String(v.category), String(v.type))?.domain_enabled && Boolean(constraintsOf(String(v.category), String(v.type))) },
-    su_enabled: { hidden: (v) => !constraintsOf(String(v.category), String(v.type))?.su_enabled && Boolean(constraintsOf(String(v.category), String(v.type))) },
+    domain_enabled: {
+      hidden: (v) =>
+        !constraintsOf(String(v.category), String(v.type))?.domain_enabled &&
+        Boolean(constraintsOf(String(v.category), String(v.type))),
+    },
+    su_enabled: {
+      hidden: (v) =>
+        !constraintsOf(String(v.category), String(v.type))?.su_enabled &&
+        Boolean(constraintsOf(String(v.category), String(v.type))),
+    },
     su_method: { hidden: (v) => !v.su_enabled },
     charset: {},
   };
@@ -72,13 +87,39 @@ export function PlatformFormPage() {
         { title: 'assets.group.Other', fields: ['comment'] },
       ]}
       fieldsMeta={fieldsMeta}
-      initial={{ category, type, charset: 'utf-8', domain_enabled: cons?.domain_enabled ?? true, protocols: defaultPlatformProtocols(category, type) }}
+      initial={{
+        category,
+        type,
+        charset: 'utf-8',
+        domain_enabled: cons?.domain_enabled ?? true,
+        protocols: defaultPlatformProtocols(category, type),
+      }}
       afterGetFormValue={(values, object) => {
         if (!object) return values;
-        const protocols = ((object.protocols as ProtocolRow[] | undefined) ?? []).map(({ name, port, primary, required, default: d, public: p, setting }) => ({ name, port, primary, required, default: d, public: p, setting }));
-        return { ...values, category: String(relatedId(object.category)), type: String(relatedId(object.type)), protocols };
+        const protocols = ((object.protocols as ProtocolRow[] | undefined) ?? []).map(
+          ({ name, port, primary, required, default: d, public: p, setting }) => ({
+            name,
+            port,
+            primary,
+            required,
+            default: d,
+            public: p,
+            setting,
+          }),
+        );
+        return {
+          ...values,
+          category: String(relatedId(object.category)),
+          type: String(relatedId(object.type)),
+          protocols,
+        };
       }}
-      cleanValues={(values) => ({ ...values, ...(Array.isArray(values.protocols) ? { protocols: protocolsPayload(values.protocols as ProtocolRow[], true) } : {}) })}
+      cleanValues={(values) => ({
+        ...values,
+        ...(Array.isArray(values.protocols)
+          ? { protocols: protocolsPayload(values.protocols as ProtocolRow[], true) }
+          : {}),
+      })}
     />
   );
 }

@@ -23,5 +23,9 @@ export function PlatformListPage() {
       />
     ),
   }));
-  return <div data-testid="platform-list-page"><TabPage items={items} /></div>;
+  return (
+    <div data-testid="platform-list-page">
+      <TabPage items={items} />
+    </div>
+  );
 }

@@ -16,11 +16,24 @@ export function constraintsOf(category: string | undefined, type: string | undef
 }
 
 /** The protocols a platform of this type may offer (its constraints), any known protocol for custom types. */
-export function platformProtocolChoices(category: string | undefined, type: string | undefined, current: readonly ProtocolRow[] = []): ProtocolChoice[] {
+export function platformProtocolChoices(
+  category: string | undefined,
+  type: string | undefined,
+  current: readonly ProtocolRow[] = [],
+): ProtocolChoice[] {
   const cons = constraintsOf(category, type);
-  const list: ProtocolChoice[] = cons ? cons.protocols.map((p) => ({ name: p.name, port: p.port, required: p.required, default: p.default }))
-    : [...new Map(ASSET_CATEGORIES.flatMap((c) => c.types.flatMap((t) => t.constraints.protocols)).map((p) => [p.name, { name: p.name, port: p.port }])).values()];
-  for (const r of current) if (!list.some((c) => c.name === r.name)) list.push({ name: r.name, port: Number(r.port) || 0 });
+  const list: ProtocolChoice[] = cons
+    ? cons.protocols.map((p) => ({ name: p.name, port: p.port, required: p.required, default: p.default }))
+    : [
+        ...new Map(
+          ASSET_CATEGORIES.flatMap((c) => c.types.flatMap((t) => t.constraints.protocols)).map((p) => [
+            p.name,
+            { name: p.name, port: p.port },
+          ]),
+        ).values(),
+      ];
+  for (const r of current)
+    if (!list.some((c) => c.name === r.name)) list.push({ name: r.name, port: Number(r.port) || 0 });
   return list;
 }
 
@@ -28,5 +41,13 @@ export function platformProtocolChoices(category: string | undefined, type: stri
 export function defaultPlatformProtocols(category: string | undefined, type: string | undefined): ProtocolRow[] {
   const cons = constraintsOf(category, type);
   const picked = (cons?.protocols ?? []).filter((p, i) => i === 0 || p.required || p.default);
-  return picked.map((p, i) => ({ name: p.name, port: p.port, primary: i === 0, required: Boolean(p.required), default: Boolean(p.default), public: true, setting: {} }));
+  return picked.map((p, i) => ({
+    name: p.name,
+    port: p.port,
+    primary: i === 0,
+    required: Boolean(p.required),
+    default: Boolean(p.default),
+    public: true,
+    setting: {},
+  }));
 }

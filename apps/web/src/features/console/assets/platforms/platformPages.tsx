@@ -14,13 +14,21 @@ export const platformPages: ResourcePagesConfig = {
   path: 'platforms',
   url: PLATFORMS_URL,
   routeName: 'Platform',
-  titles: { list: 'assets.route.PlatformList', create: 'assets.route.PlatformCreate', update: 'assets.route.PlatformUpdate', detail: 'assets.route.PlatformDetail' },
+  titles: {
+    list: 'assets.route.PlatformList',
+    create: 'assets.route.PlatformCreate',
+    update: 'assets.route.PlatformUpdate',
+    detail: 'assets.route.PlatformDetail',
+  },
   kind: 'assets.kind.Platform',
   icon: <CloudServerOutlined />,
   list: {
     name: 'PlatformList',
     columnsExclude: ['automation', 'custom_fields'],
-    columnsShow: { default: ['name', 'category', 'type', 'internal', 'protocols', 'actions'], min: ['name', 'actions'] },
+    columnsShow: {
+      default: ['name', 'category', 'type', 'internal', 'protocols', 'actions'],
+      min: ['name', 'actions'],
+    },
     columnsMeta: { protocols: { formatter: protocolTags } },
     headerActions: { hasBulkDelete: false },
     rowActions: { canUpdate: editable, canDelete: editable },
@@ -38,7 +46,23 @@ export const platformPages: ResourcePagesConfig = {
             title="assets.card.basic"
             object={platform}
             meta={meta}
-            fields={['id', 'name', 'category', 'type', 'charset', 'internal', 'protocols', 'domain_enabled', 'su_enabled', 'su_method', 'date_created', 'date_updated', 'created_by', 'updated_by', 'comment']}
+            fields={[
+              'id',
+              'name',
+              'category',
+              'type',
+              'charset',
+              'internal',
+              'protocols',
+              'domain_enabled',
+              'su_enabled',
+              'su_method',
+              'date_created',
+              'date_updated',
+              'created_by',
+              'updated_by',
+              'comment',
+            ]}
             formatters={{ protocols: protocolTags }}
           />
         ),

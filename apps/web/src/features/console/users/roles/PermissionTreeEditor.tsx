@@ -7,7 +7,15 @@ import { useAppStore } from '../../../../app/store.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import { useAction } from '../../../../resource/useAction.ts';
-import { buildPermissionTree, checkedPermissionIds, liveTitle, permissionIdsToSave, treeReadOnly, type PermissionNode, type PermissionTreeItem } from './permissionTree.ts';
+import {
+  buildPermissionTree,
+  checkedPermissionIds,
+  liveTitle,
+  permissionIdsToSave,
+  treeReadOnly,
+  type PermissionNode,
+  type PermissionTreeItem,
+} from './permissionTree.ts';
 import { rolesUrl, type RoleScope } from './roleScope.ts';
 
 /**
@@ -30,7 +38,8 @@ export function PermissionTreeEditor({ scope, roleId }: { scope: RoleScope; role
   if (tree.isPending) return <Spin />;
   if (tree.error) return <Alert type="error" showIcon message={errorMessage(tree.error, t)} />;
   const readOnly = treeReadOnly(nodes) || !canChange;
-  const dirty = permissionIdsToSave(nodes, checked).join() !== permissionIdsToSave(nodes, checkedPermissionIds(nodes)).join();
+  const dirty =
+    permissionIdsToSave(nodes, checked).join() !== permissionIdsToSave(nodes, checkedPermissionIds(nodes)).join();
 
   const save = async () => {
     const body = { permissions: permissionIdsToSave(nodes, checked) };
@@ -41,14 +50,22 @@ export function PermissionTreeEditor({ scope, roleId }: { scope: RoleScope; role
     <Card
       title={t('roles.tree.title')}
       data-testid="permission-tree"
-      extra={!readOnly && (
-        <Space>
-          <Button disabled={!dirty || saving} onClick={() => setChecked(checkedPermissionIds(nodes))}>{t('roles.tree.reset')}</Button>
-          <Button type="primary" disabled={!dirty} loading={saving} onClick={() => void save()}>{t('roles.tree.save')}</Button>
-        </Space>
-      )}
+      extra={
+        !readOnly && (
+          <Space>
+            <Button disabled={!dirty || saving} onClick={() => setChecked(checkedPermissionIds(nodes))}>
+              {t('roles.tree.reset')}
+            </Button>
+            <Button type="primary" disabled={!dirty} loading={saving} onClick={() => void save()}>
+              {t('roles.tree.save')}
+            </Button>
+          </Space>
+        )
+      }
     >
-      {treeReadOnly(nodes) && <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t('roles.tree.builtin')} />}
+      {treeReadOnly(nodes) && (
+        <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t('roles.tree.builtin')} />
+      )}
       <Tree
         checkable
         disabled={readOnly}
@@ -56,7 +73,9 @@ export function PermissionTreeEditor({ scope, roleId }: { scope: RoleScope; role
         checkedKeys={checked}
         onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(String))}
         treeData={items}
-        titleRender={(n) => <span title={(n as PermissionTreeItem).code}>{liveTitle(n as PermissionTreeItem, checkedSet)}</span>}
+        titleRender={(n) => (
+          <span title={(n as PermissionTreeItem).code}>{liveTitle(n as PermissionTreeItem, checkedSet)}</span>
+        )}
         virtual={false}
       />
     </Card>

@@ -34,7 +34,21 @@ export function RoleDetailPage() {
           title: 'roles.tab.RoleInfo',
           render: (role, { meta }) => (
             <Space direction="vertical" size={16} style={{ width: '100%' }}>
-              <DetailCard title="roles.card.basic" object={role} meta={meta} fields={['display_name', 'scope', 'builtin', 'users_amount', 'created_by', 'date_created', 'date_updated', 'comment']} />
+              <DetailCard
+                title="roles.card.basic"
+                object={role}
+                meta={meta}
+                fields={[
+                  'display_name',
+                  'scope',
+                  'builtin',
+                  'users_amount',
+                  'created_by',
+                  'date_created',
+                  'date_updated',
+                  'comment',
+                ]}
+              />
               <PermissionTreeEditor scope={scope} roleId={id} />
             </Space>
           ),

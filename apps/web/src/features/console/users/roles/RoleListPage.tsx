@@ -20,10 +20,21 @@ function RoleList({ scope }: { scope: RoleScope }) {
       name={`RoleList-${scope}`}
       urlQuery
       disableOrgsChange
-      paths={{ list: paths.list, create: `${paths.create}${q}`, update: (id) => `${paths.update(id)}${q}`, detail: (id) => `${paths.detail(id)}${q}` }}
+      paths={{
+        list: paths.list,
+        create: `${paths.create}${q}`,
+        update: (id) => `${paths.update(id)}${q}`,
+        detail: (id) => `${paths.detail(id)}${q}`,
+      }}
       columns={['display_name', 'users_amount', 'builtin', 'comment']}
       columnsShow={{ min: ['display_name', 'actions'] }}
-      columnsMeta={{ display_name: { formatter: ({ row }) => <Link to={`${paths.detail(row.id)}${q}`}>{String(row.display_name ?? row.name)}</Link> } }}
+      columnsMeta={{
+        display_name: {
+          formatter: ({ row }) => (
+            <Link to={`${paths.detail(row.id)}${q}`}>{String(row.display_name ?? row.name)}</Link>
+          ),
+        },
+      }}
       searchExclude={['permissions']}
       headerActions={{ hasImport: false, hasBulkDelete: false }}
       rowActions={{ canUpdate: (r) => !isBuiltin(r), canDelete: (r) => !isBuiltin(r) }}
@@ -36,7 +47,9 @@ export function RoleListPage() {
   const { t } = useTranslation();
   const perms = useAppStore((s) => s.perms);
   const items: TabItem[] = [];
-  if (hasPermission(perms, 'rbac.view_systemrole')) items.push({ name: 'SystemRoles', title: t('roles.tab.SystemRoles'), render: () => <RoleList scope="system" /> });
-  if (hasPermission(perms, 'rbac.view_orgrole')) items.push({ name: 'OrgRoles', title: t('roles.tab.OrgRoles'), render: () => <RoleList scope="org" /> });
+  if (hasPermission(perms, 'rbac.view_systemrole'))
+    items.push({ name: 'SystemRoles', title: t('roles.tab.SystemRoles'), render: () => <RoleList scope="system" /> });
+  if (hasPermission(perms, 'rbac.view_orgrole'))
+    items.push({ name: 'OrgRoles', title: t('roles.tab.OrgRoles'), render: () => <RoleList scope="org" /> });
   return <TabPage items={items} />;
 }

@@ -28,7 +28,9 @@ export function RoleUsers({ scope, roleId }: { scope: RoleScope; roleId: string 
   const url = `${bindingsUrl(scope)}?role=${roleId}`;
 
   const add = async () => {
-    const ok = await run(async () => { for (const user of users) await http.post(bindingsUrl(scope), { user, role: roleId }); }, t('roles.users.added'));
+    const ok = await run(async () => {
+      for (const user of users) await http.post(bindingsUrl(scope), { user, role: roleId });
+    }, t('roles.users.added'));
     if (ok) {
       setOpen(false);
       setUsers([]);
@@ -39,7 +41,13 @@ export function RoleUsers({ scope, roleId }: { scope: RoleScope; roleId: string 
   return (
     <>
       {canAdd && (
-        <Button icon={<UserAddOutlined />} type="primary" style={{ marginBottom: 12 }} onClick={() => setOpen(true)} data-testid="role-add-users">
+        <Button
+          icon={<UserAddOutlined />}
+          type="primary"
+          style={{ marginBottom: 12 }}
+          onClick={() => setOpen(true)}
+          data-testid="role-add-users"
+        >
           {t('roles.users.add')}
         </Button>
       )}
@@ -62,7 +70,14 @@ export function RoleUsers({ scope, roleId }: { scope: RoleScope; roleId: string 
         onCancel={() => setOpen(false)}
         destroyOnHidden
       >
-        <RemoteSelect url={USER_OPTIONS} multiple value={users} onChange={(v) => setUsers(Array.isArray(v) ? v : v ? [v] : [])} optionLabel={userLabel} id="role-users-select" />
+        <RemoteSelect
+          url={USER_OPTIONS}
+          multiple
+          value={users}
+          onChange={(v) => setUsers(Array.isArray(v) ? v : v ? [v] : [])}
+          optionLabel={userLabel}
+          id="role-users-select"
+        />
       </Modal>
     </>
   );

@@ -27,7 +27,9 @@ const ids = (v: string | string[] | null) => (Array.isArray(v) ? v : v ? [v] : [
 export function UserRolesCard({ user, reload }: { user: ResourceObject; reload(): void }) {
   const { t } = useTranslation();
   const org = useAppStore((s) => s.currentOrg);
-  const licensed = useAppStore((s) => Boolean(s.publicSettings?.XPACK_ENABLED && s.publicSettings.XPACK_LICENSE_IS_VALID));
+  const licensed = useAppStore((s) =>
+    Boolean(s.publicSettings?.XPACK_ENABLED && s.publicSettings.XPACK_LICENSE_IS_VALID),
+  );
   const canChange = useAppStore((s) => hasPermission(s.perms, 'users.change_user'));
   const showOrg = licensed && org !== null && org.id !== ROOT_ORG_ID;
   const [system, setSystem] = useState(() => refs(user.system_roles).map((r) => r.id));
@@ -44,15 +46,39 @@ export function UserRolesCard({ user, reload }: { user: ResourceObject; reload()
     <Card
       title={t('roles.userRoles.title')}
       data-testid="user-roles"
-      extra={canChange && <Button type="primary" loading={saving} disabled={!system.length} onClick={() => void save()}>{t('roles.userRoles.save')}</Button>}
+      extra={
+        canChange && (
+          <Button type="primary" loading={saving} disabled={!system.length} onClick={() => void save()}>
+            {t('roles.userRoles.save')}
+          </Button>
+        )
+      }
     >
       <Form layout="vertical">
         <Form.Item label={t('roles.userRoles.system')} htmlFor="user-system-roles">
-          <RemoteSelect id="user-system-roles" url={rolesUrl('system')} multiple value={system} onChange={(v) => setSystem(ids(v))} seed={refs(user.system_roles).map(option)} optionLabel={label} disabled={disabled} />
+          <RemoteSelect
+            id="user-system-roles"
+            url={rolesUrl('system')}
+            multiple
+            value={system}
+            onChange={(v) => setSystem(ids(v))}
+            seed={refs(user.system_roles).map(option)}
+            optionLabel={label}
+            disabled={disabled}
+          />
         </Form.Item>
         {showOrg && (
           <Form.Item label={t('roles.userRoles.org', { org: org.name })} htmlFor="user-org-roles">
-            <RemoteSelect id="user-org-roles" url={rolesUrl('org')} multiple value={orgRoles} onChange={(v) => setOrgRoles(ids(v))} seed={refs(user.org_roles).map(option)} optionLabel={label} disabled={disabled} />
+            <RemoteSelect
+              id="user-org-roles"
+              url={rolesUrl('org')}
+              multiple
+              value={orgRoles}
+              onChange={(v) => setOrgRoles(ids(v))}
+              seed={refs(user.org_roles).map(option)}
+              optionLabel={label}
+              disabled={disabled}
+            />
           </Form.Item>
         )}
       </Form>

@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { buildPermissionTree, checkedPermissionIds, liveTitle, permissionIdsToSave, treeReadOnly, type PermissionNode } from './permissionTree.ts';
+import {
+  buildPermissionTree,
+  checkedPermissionIds,
+  liveTitle,
+  permissionIdsToSave,
+  treeReadOnly,
+  type PermissionNode,
+} from './permissionTree.ts';
 
-const node = (id: string, pId: string, type: string, extra: Partial<PermissionNode> = {}): PermissionNode =>
-  ({ id, name: id, title: id, pId, isParent: type !== 'perm', checked: false, chkDisabled: false, meta: { type }, ...extra });
+const node = (id: string, pId: string, type: string, extra: Partial<PermissionNode> = {}): PermissionNode => ({
+  id,
+  name: id,
+  title: id,
+  pId,
+  isParent: type !== 'perm',
+  checked: false,
+  chkDisabled: false,
+  meta: { type },
+  ...extra,
+});
 
 const NODES: PermissionNode[] = [
   node('$ROOT$', '', 'root'),
@@ -20,7 +36,10 @@ describe('the permission tree of a role', () => {
     expect(root!.key).toBe('$ROOT$');
     const users = root!.children![0]!;
     expect(users.children!.map((m) => m.key)).toEqual(['users.user', 'users.usergroup']);
-    expect(users.children![0]!.children!.map((p) => [p.key, p.code])).toEqual([['11', 'users.view_user'], ['12', 'users.add_user']]);
+    expect(users.children![0]!.children!.map((p) => [p.key, p.code])).toEqual([
+      ['11', 'users.view_user'],
+      ['12', 'users.add_user'],
+    ]);
     expect(users.children![0]!.children![0]!.children).toBeUndefined();
   });
 
@@ -36,7 +55,7 @@ describe('the permission tree of a role', () => {
     expect(treeReadOnly([])).toBe(false);
   });
 
-  it('counts the ticked permissions of each group as they are ticked, replacing the server\'s count', () => {
+  it("counts the ticked permissions of each group as they are ticked, replacing the server's count", () => {
     const [root] = buildPermissionTree(NODES.map((n) => (n.id === 'users' ? { ...n, name: 'Users(2/3)' } : n)));
     const users = root!.children![0]!;
     expect(liveTitle(users, new Set(['11', '21']))).toBe('Users(2/3)');

@@ -24,7 +24,14 @@ const isLeaf = (n: PermissionNode) => !n.isParent;
 /** The flat `pId` list as a nested tree, in the server's order. */
 export function buildPermissionTree(nodes: readonly PermissionNode[]): PermissionTreeItem[] {
   const items = new Map<string, PermissionTreeItem>();
-  for (const n of nodes) items.set(n.id, { key: n.id, title: n.name, code: n.title, disabled: Boolean(n.chkDisabled), ...(isLeaf(n) ? {} : { children: [] }) });
+  for (const n of nodes)
+    items.set(n.id, {
+      key: n.id,
+      title: n.name,
+      code: n.title,
+      disabled: Boolean(n.chkDisabled),
+      ...(isLeaf(n) ? {} : { children: [] }),
+    });
   const roots: PermissionTreeItem[] = [];
   for (const n of nodes) {
     const item = items.get(n.id)!;
@@ -43,7 +50,10 @@ export function checkedPermissionIds(nodes: readonly PermissionNode[]): string[]
 /** The permission ids to save: only leaves count (a ticked group stands for its leaves, already in the list). */
 export function permissionIdsToSave(nodes: readonly PermissionNode[], checkedKeys: readonly string[]): number[] {
   const leaves = new Set(nodes.filter(isLeaf).map((n) => n.id));
-  return [...new Set(checkedKeys)].filter((k) => leaves.has(k)).map(Number).sort((a, b) => a - b);
+  return [...new Set(checkedKeys)]
+    .filter((k) => leaves.has(k))
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 /** Whether the whole tree is read-only (builtin roles). */

@@ -29,11 +29,35 @@ const guard = (perm: string, page: React.ReactNode) => <RequirePermission perms=
 export const rolesRoute: AppRoute = {
   path: 'roles',
   element: <RolesScope />,
-  handle: { title: 'roles.route.RoleList', icon: <SafetyOutlined />, permissions: [VIEW], licenseRequired: true, disableOrgsChange: true, app: 'rbac', resource: 'role' },
+  handle: {
+    title: 'roles.route.RoleList',
+    icon: <SafetyOutlined />,
+    permissions: [VIEW],
+    licenseRequired: true,
+    disableOrgsChange: true,
+    app: 'rbac',
+    resource: 'role',
+  },
   children: [
-    { index: true, handle: { title: 'roles.route.RoleList', name: 'RoleList', permissions: [VIEW] }, element: guard(VIEW, <RoleListPage />) },
-    { path: 'create', handle: { title: 'roles.route.RoleCreate', name: 'RoleCreate', permissions: [ADD], hidden: true }, element: guard(ADD, <RoleFormPage />) },
-    { path: ':id/update', handle: { title: 'roles.route.RoleUpdate', name: 'RoleUpdate', permissions: [CHANGE], hidden: true }, element: guard(CHANGE, <RoleFormPage />) },
-    { path: ':id', handle: { title: 'roles.route.RoleDetail', name: 'RoleDetail', permissions: [VIEW], hidden: true }, element: guard(VIEW, <RoleDetailPage />) },
+    {
+      index: true,
+      handle: { title: 'roles.route.RoleList', name: 'RoleList', permissions: [VIEW] },
+      element: guard(VIEW, <RoleListPage />),
+    },
+    {
+      path: 'create',
+      handle: { title: 'roles.route.RoleCreate', name: 'RoleCreate', permissions: [ADD], hidden: true },
+      element: guard(ADD, <RoleFormPage />),
+    },
+    {
+      path: ':id/update',
+      handle: { title: 'roles.route.RoleUpdate', name: 'RoleUpdate', permissions: [CHANGE], hidden: true },
+      element: guard(CHANGE, <RoleFormPage />),
+    },
+    {
+      path: ':id',
+      handle: { title: 'roles.route.RoleDetail', name: 'RoleDetail', permissions: [VIEW], hidden: true },
+      element: guard(VIEW, <RoleDetailPage />),
+    },
   ],
 };
