@@ -34,7 +34,9 @@ export const ACTIVITY_TIMER_MS = 30_000;
 export const MOBILE_BREAKPOINT_PX = 992;
 export const PRIMARY_COLOR = '#1ab394';
 
-export type Language = 'zh' | 'en' | 'ja';
+/** The product's languages. A new language is added here and by adding its catalogue files. */
+export const LANGUAGES = ['zh', 'en', 'ja'] as const;
+export type Language = (typeof LANGUAGES)[number];
 /** Values of the django_language cookie, and the UI language each maps to. */
 export const LANGUAGE_COOKIE_VALUES: Record<Language, string> = { zh: 'zh-hans', en: 'en', ja: 'ja' };
 
