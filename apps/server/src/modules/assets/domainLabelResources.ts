@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
-import { text } from '@gatehouse/contract';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
+const M = catalogue<typeof assetsMessages>('assets');
 
 /** Domains and labels (api-contract §4.7, §4.8). */
 
@@ -13,7 +15,7 @@ export const domainResource: ResourceDef = {
   app: 'assets',
   url: '/api/v1/assets/domains/',
   table: 'assets_domain',
-  label: text('Domain', '网域', 'ドメイン'),
+  label: M.domain,
   orgScoped: true,
   defaultOrder: ['name'],
   fieldsMini: ['id', 'name'],
@@ -21,8 +23,8 @@ export const domainResource: ResourceDef = {
     id: f.id(),
     name: f.string(L.name, { required: true, unique: true, search: true, filter: true, order: true }),
     comment: f.comment(),
-    assets: f.list(text('Asset', '资产', '資産'), { column: false, child: { type: 'nested object' } }),
-    gateways: f.computed('list', text('Gateway', '网关', 'ゲートウェイ'), (r) => r.__gateways ?? []),
+    assets: f.list(M.asset, { column: false, child: { type: 'nested object' } }),
+    gateways: f.computed('list', M.gateway, (r) => r.__gateways ?? []),
     date_created: f.dateCreated(),
   },
   async prepare(rows, ctx) {
@@ -89,27 +91,27 @@ export const labelResource: ResourceDef = {
   app: 'assets',
   url: '/api/v1/assets/labels/',
   table: 'assets_label',
-  label: text('Label', '标签', 'ラベル'),
+  label: M.label,
   orgScoped: true,
   defaultOrder: ['name', 'value'],
   fieldsMini: ['id', 'name', 'value'],
   fields: {
     id: f.id(),
     name: f.string(L.name, { required: true, search: true, filter: true, order: true }),
-    value: f.string(text('Value', '值', '値'), { required: true, search: true, filter: true, order: true }),
+    value: f.string(M.value, { required: true, search: true, filter: true, order: true }),
     category: f.choice(
-      text('Category', '类别', 'カテゴリ'),
+      M.category,
       [
-        { value: 'S', label: text('System', '系统', 'システム') },
-        { value: 'U', label: text('User', '用户', 'ユーザー') },
+        { value: 'S', label: M.system },
+        { value: 'U', label: M.user },
       ],
       { readOnly: true },
     ),
     is_active: f.bool(L.is_active, { default: true, filter: true }),
     comment: f.comment(),
-    asset_count: f.computed('integer', text('Asset count', '资产数量', '資産数'), (r) => Number(r.__count ?? 0)),
+    asset_count: f.computed('integer', M.asset_count, (r) => Number(r.__count ?? 0)),
     assets: f.m2m(
-      text('Asset', '资产', '資産'),
+      M.asset,
       {
         table: 'assets_asset',
         through: { table: 'assets_asset_labels', left: 'label_id', right: 'asset_id' },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { text } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { f, L } from '../../resource/fields.ts';
@@ -12,15 +11,18 @@ import { isInt, parseProtocols } from './assetParsers.ts';
 import { platformProtocols } from './assetHooks.ts';
 import { PROTOCOLS, settingOf } from './protocolDefaults.ts';
 import { ASSET_CATEGORIES } from '@gatehouse/contract';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
+const M = catalogue<typeof assetsMessages>('assets');
 
 /** Platforms (`/api/v1/assets/platforms/`, api-contract §4.4): system-wide, integer ids, lookup by id or name. */
 
 const SU_METHODS = [
-  { value: 'sudo', label: text('sudo su -', 'sudo su -', 'sudo su -') },
-  { value: 'su', label: text('su - ', 'su - ', 'su - ') },
-  { value: 'enable', label: text('enable', 'enable', 'enable') },
-  { value: 'super', label: text('super 15', 'super 15', 'super 15') },
-  { value: 'super_level', label: text('super level 15', 'super level 15', 'super level 15') },
+  { value: 'sudo', label: M.sudo_su },
+  { value: 'su', label: M.su },
+  { value: 'enable', label: M.enable },
+  { value: 'super', label: M.super_15 },
+  { value: 'super_level', label: M.super_level_15 },
 ];
 
 type ProtocolIn = {
@@ -79,40 +81,40 @@ export const platformResource: ResourceDef = {
   app: 'assets',
   url: '/api/v1/assets/platforms/',
   table: 'assets_platform',
-  label: text('Platform', '系统平台', 'プラットフォーム'),
+  label: M.platform,
   orgScoped: false,
   defaultOrder: ['id'],
   fieldsMini: ['id', 'name', 'category', 'type'],
   fields: {
     id: { ...f.id(), type: 'integer', order: true },
     name: f.string(L.name, { required: true, unique: true, search: true, filter: true, order: true, maxLength: 64 }),
-    internal: f.computed('boolean', text('Internal', '内置', '組み込み'), (r) => toBool(r.internal)),
-    category: f.choice(text('Category', '类别', 'カテゴリ'), CATEGORY_CHOICES, { required: true, filter: true }),
+    internal: f.computed('boolean', M.internal, (r) => toBool(r.internal)),
+    category: f.choice(M.category, CATEGORY_CHOICES, { required: true, filter: true }),
     type: {
-      ...f.string(text('Type', '类型', '種類'), { required: true, filter: true, maxLength: 32 }),
+      ...f.string(M.type, { required: true, filter: true, maxLength: 32 }),
       type: 'labeled_choice' as const,
       choices: undefined,
       parse: async (v) => ({ value: String(v && typeof v === 'object' ? (v as Row).value : v) }),
     },
     charset: f.choice(
-      text('Charset', '编码', '文字コード'),
+      M.charset,
       [
-        { value: 'utf-8', label: text('UTF-8', 'UTF-8', 'UTF-8') },
-        { value: 'gbk', label: text('GBK', 'GBK', 'GBK') },
+        { value: 'utf-8', label: M.utf_8 },
+        { value: 'gbk', label: M.gbk },
       ],
       { default: 'utf-8' },
     ),
-    protocols: f.list(text('Protocols', '协议组', 'プロトコル'), {
+    protocols: f.list(M.protocols, {
       column: false,
       required: true,
       parse: parsePlatformProtocols,
       child: { type: 'nested object' },
     }),
-    domain_enabled: f.bool(text('Domain enabled', '启用网域', 'ドメイン有効'), { default: true }),
-    su_enabled: f.bool(text('Su enabled', '启用账号切换', 'su 有効'), { default: false }),
-    su_method: f.choice(text('Su method', '账号切换方式', 'su 方式'), SU_METHODS),
-    automation: f.json(text('Automation', '自动化', '自動化'), { default: {}, noExport: true }),
-    custom_fields: f.json(text('Custom fields', '自定义属性', 'カスタムフィールド'), { default: [] }),
+    domain_enabled: f.bool(M.domain_enabled, { default: true }),
+    su_enabled: f.bool(M.su_enabled, { default: false }),
+    su_method: f.choice(M.su_method, SU_METHODS),
+    automation: f.json(M.automation, { default: {}, noExport: true }),
+    custom_fields: f.json(M.custom_fields, { default: [] }),
     comment: f.comment(),
     created_by: f.createdBy(),
     updated_by: f.updatedBy(),

@@ -1,9 +1,12 @@
 import { sql } from 'kysely';
-import { ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { parseBool } from '../../resource/coerce.ts';
 import { f } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
 import { BACKEND_LABELS, reasonLabel } from './loginLogLabels.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type auditsMessages from '../../platform/i18n/locales/en/audits.json';
+const M = catalogue<typeof auditsMessages>('audits');
 
 /**
  * Login logs (api-contract §4.15 `login-logs/`, `my-login-logs/`): read-only. Outside the global
@@ -15,59 +18,59 @@ export const loginLogResource: ResourceDef = {
   app: 'audits',
   url: '/api/v1/audits/login-logs/',
   table: 'audits_userloginlog',
-  label: text('User login log', '用户登录日志', 'ユーザーログインログ'),
+  label: M.user_login_log,
   orgScoped: false,
   defaultOrder: ['-datetime'],
   dateRangeField: 'datetime',
   fields: {
     id: f.id(),
-    username: f.string(text('Username', '用户名', 'ユーザー名'), { readOnly: true, search: true, filter: true }),
+    username: f.string(M.username, { readOnly: true, search: true, filter: true }),
     type: f.choice(
-      text('Login type', '登录方式', 'ログインタイプ'),
+      M.login_type,
       [
-        { value: 'W', label: text('Web', 'Web', 'Web') },
-        { value: 'T', label: text('Terminal', '终端', 'ターミナル') },
-        { value: 'U', label: text('Unknown', '未知', '不明') },
+        { value: 'W', label: M.web },
+        { value: 'T', label: M.terminal },
+        { value: 'U', label: M.unknown },
       ],
       { readOnly: true, filter: true },
     ),
-    ip: f.string(text('Login IP', '登录IP', 'ログインIP'), { readOnly: true, search: true, filter: true }),
-    city: f.string(text('Login city', '登录城市', 'ログイン都市'), { readOnly: true, search: true, filter: true }),
-    user_agent: f.string(text('User agent', '用户代理', 'ユーザーエージェント'), { readOnly: true }),
+    ip: f.string(M.login_ip, { readOnly: true, search: true, filter: true }),
+    city: f.string(M.login_city, { readOnly: true, search: true, filter: true }),
+    user_agent: f.string(M.user_agent, { readOnly: true }),
     mfa: f.choice(
-      text('MFA', 'MFA', 'MFA'),
+      M.mfa,
       [
-        { value: 0, label: text('Disabled', '禁用', '無効') },
-        { value: 1, label: text('Enabled', '启用', '有効') },
-        { value: 2, label: text('-', '-', '-') },
+        { value: 0, label: M.disabled },
+        { value: 1, label: M.enabled },
+        { value: 2, label: M.not_set },
       ],
       { readOnly: true, filter: true },
     ),
-    reason: f.string(text('Reason', '原因', '理由'), { readOnly: true }),
-    reason_display: f.computed('string', text('Reason display', '原因描述', '理由の表示'), (r, ctx) =>
+    reason: f.string(M.reason, { readOnly: true }),
+    reason_display: f.computed('string', M.reason_display, (r, ctx) =>
       reasonLabel(String(r.reason ?? ''), ctx.req.lang),
     ),
-    backend: f.string(text('Authentication backend', '认证方式', '認証方法'), { readOnly: true }),
+    backend: f.string(M.authentication_backend, { readOnly: true }),
     backend_display: f.computed(
       'string',
-      text('Authentication backend', '认证方式', '認証方法'),
+      M.authentication_backend,
       (r, ctx) => BACKEND_LABELS[String(r.backend)]?.[ctx.req.lang] ?? String(r.backend ?? ''),
     ),
     status: f.computed(
       'labeled_choice',
-      text('Status', '状态', '状態'),
+      M.status,
       (r, ctx) => {
         const ok = r.status === true || r.status === 1;
         return {
           value: ok,
-          label: (ok ? text('Success', '成功', '成功') : text('Failed', '失败', '失敗'))[ctx.req.lang],
+          label: (ok ? M.success : M.failed)[ctx.req.lang],
         };
       },
       {
         column: 'status',
         choices: [
-          { value: true, label: text('Success', '成功', '成功') },
-          { value: false, label: text('Failed', '失败', '失敗') },
+          { value: true, label: M.success },
+          { value: false, label: M.failed },
         ],
         filter: (q, value) => {
           const v = parseBool(value);
@@ -77,7 +80,7 @@ export const loginLogResource: ResourceDef = {
         },
       },
     ),
-    datetime: f.datetime(text('Date login', '登录日期', 'ログイン日'), { readOnly: true, order: true }),
+    datetime: f.datetime(M.date_login, { readOnly: true, order: true }),
   },
   scope(q, ctx) {
     if (ctx.req.org.id === ROOT_ORG_ID) return q;

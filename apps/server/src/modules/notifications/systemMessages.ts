@@ -1,47 +1,34 @@
 import type { FastifyRequest } from 'fastify';
-import { text, type I18nText } from '@gatehouse/contract';
+import { type I18nText } from '@gatehouse/contract';
 import { escapeHtml } from './sanitize.ts';
 import { sendSiteMessage } from './siteMessages.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type notificationsMessages from '../../platform/i18n/locales/en/notifications.json';
+const M = catalogue<typeof notificationsMessages>('notifications');
 
 /** Messages the system sends to a user about their own account, in the language of the request. */
 const SYSTEM_MESSAGES = {
   password_changed: {
-    subject: text('Your password was changed', '您的密码已修改', 'パスワードが変更されました'),
-    message: text(
-      '<p>The password of your account <b>{username}</b> was changed at {time} from {ip}.</p><p>If this was not you, contact the administrator at once.</p>',
-      '<p>您的账号 <b>{username}</b> 的密码已于 {time} 从 {ip} 修改。</p><p>如果不是您本人操作，请立即联系管理员。</p>',
-      '<p>アカウント <b>{username}</b> のパスワードが {time} に {ip} から変更されました。</p><p>心当たりがない場合は、すぐに管理者に連絡してください。</p>',
-    ),
+    subject: M.password_changed_subject,
+    message: M.password_changed_message,
   },
   mfa_bound: {
-    subject: text('MFA enabled on your account', '您的账号已启用 MFA', 'アカウントで MFA が有効になりました'),
-    message: text(
-      '<p>An OTP authenticator was bound to your account <b>{username}</b> at {time} from {ip}.</p><p>If this was not you, contact the administrator at once.</p>',
-      '<p>您的账号 <b>{username}</b> 已于 {time} 从 {ip} 绑定 OTP 验证器。</p><p>如果不是您本人操作，请立即联系管理员。</p>',
-      '<p>アカウント <b>{username}</b> に {time} に {ip} から OTP 認証アプリが紐付けられました。</p><p>心当たりがない場合は、すぐに管理者に連絡してください。</p>',
-    ),
+    subject: M.mfa_bound_subject,
+    message: M.mfa_bound_message,
   },
   mfa_removed: {
-    subject: text('MFA removed from your account', '您的账号已解除 MFA', 'アカウントの MFA が解除されました'),
-    message: text(
-      '<p>The OTP authenticator of your account <b>{username}</b> was removed at {time} from {ip}.</p><p>If this was not you, contact the administrator at once.</p>',
-      '<p>您的账号 <b>{username}</b> 的 OTP 验证器已于 {time} 从 {ip} 解绑。</p><p>如果不是您本人操作，请立即联系管理员。</p>',
-      '<p>アカウント <b>{username}</b> の OTP 認証アプリが {time} に {ip} から解除されました。</p><p>心当たりがない場合は、すぐに管理者に連絡してください。</p>',
-    ),
+    subject: M.mfa_removed_subject,
+    message: M.mfa_removed_message,
   },
   account_locked: {
-    subject: text('Your account was locked', '您的账号已被锁定', 'アカウントがロックされました'),
-    message: text(
-      '<p>Your account <b>{username}</b> was locked for {minutes} minutes at {time} after too many failed {what} attempts from {ip}.</p><p>If this was not you, contact the administrator.</p>',
-      '<p>由于来自 {ip} 的{what}失败次数过多，您的账号 <b>{username}</b> 已于 {time} 被锁定 {minutes} 分钟。</p><p>如果不是您本人操作，请联系管理员。</p>',
-      '<p>{ip} からの{what}の失敗が多すぎたため、アカウント <b>{username}</b> は {time} から {minutes} 分間ロックされました。</p><p>心当たりがない場合は、管理者に連絡してください。</p>',
-    ),
+    subject: M.account_locked_subject,
+    message: M.account_locked_message,
   },
 } satisfies Record<string, { subject: I18nText; message: I18nText }>;
 
 const WHAT = {
-  login: text('sign-in', '登录', 'サインイン'),
-  mfa: text('MFA', ' MFA 验证', ' MFA 認証'),
+  login: M.login,
+  mfa: M.mfa,
 };
 
 export type SystemMessageKind = keyof typeof SYSTEM_MESSAGES;

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { text, type Language } from '@gatehouse/contract';
+import { type Language } from '@gatehouse/contract';
 import type { DB } from '../../platform/db/schema.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { checkLicence, daysLeft, generateOperatorKeys, issueLicence, type LicencePayload } from './licence.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type xpackMessages from '../../platform/i18n/locales/en/xpack.json';
+const M = catalogue<typeof xpackMessages>('xpack');
 
 /**
  * Where licences live: the current licence in the settings table (`LICENSE`); trusted public keys
@@ -16,16 +19,8 @@ export const LICENCE_DIR = 'licence';
 const SELF_YEARS = 10;
 
 export const LICENCE_MSG = {
-  format: text(
-    'This file is not a Gatehouse licence.',
-    '该文件不是 Gatehouse 许可证。',
-    'このファイルは Gatehouse ライセンスではありません。',
-  ),
-  signature: text(
-    'The licence signature is not valid: the file was changed or comes from an unknown issuer.',
-    '许可证签名无效：文件已被修改或来自未知的签发方。',
-    'ライセンスの署名が無効です。ファイルが変更されたか、不明な発行元のものです。',
-  ),
+  format: M.format,
+  signature: M.signature,
 };
 
 export interface LicenceState {
