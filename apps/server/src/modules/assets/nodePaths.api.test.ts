@@ -21,11 +21,11 @@ describe('org root nodes', () => {
   it('exist from the org’s creation, named after it, and follow its renames down the tree', async () => {
     expect((await nodes()).map((n) => [n.key, n.value])).toEqual([['1', 'DEFAULT']]);
     const org = (await admin.post(O, { name: 'Ops Team' })).json();
-    const [root] = await nodes(org.id);
+    const root = (await nodes(org.id))[0]!;
     expect(root).toMatchObject({ value: 'Ops Team', full_value: '/Ops Team', org_id: org.id });
     expect(Number(root.key)).toBeGreaterThan(1);
     const other = (await admin.post(O, { name: 'Another' })).json();
-    expect((await nodes(other.id))[0].key).not.toBe(root.key);
+    expect((await nodes(other.id))[0]!.key).not.toBe(root.key);
 
     const leaf = await admin.post(N, { full_value: 'a/b' }, { 'x-jms-org': org.id });
     expect(leaf.json().full_value).toBe('/Ops Team/a/b');
