@@ -72,6 +72,11 @@ const M = {
     '路径中的每个名称不能超过 {n} 个字符',
     'パスの各名前は {n} 文字以下にしてください',
   ),
+  node_path_depth: text(
+    'A path may have at most {n} names below the organization',
+    '路径在组织下最多只能有 {n} 级',
+    'パスは組織の下に最大 {n} 階層までです',
+  ),
   node_path_update: text(
     'A node is renamed through value and moved through children/add/, not through full_value',
     '节点通过 value 重命名，通过 children/add/ 移动，不能修改 full_value',

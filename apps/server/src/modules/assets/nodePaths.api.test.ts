@@ -69,6 +69,12 @@ describe('nodes by path', () => {
       full_value: ['Give the node a value (its name) or a full_value (its path)'],
     });
     expect((await admin.post(N, { full_value: `a/${'x'.repeat(129)}` })).json().full_value[0]).toMatch(/128/);
+    const deep = Array.from({ length: 31 }, (_, i) => `d${i}`).join('/');
+    expect((await admin.post(N, { full_value: deep })).json()).toEqual({
+      full_value: ['A path may have at most 30 names below the organization'],
+    });
+    const deepest = await admin.post(N, { full_value: Array.from({ length: 30 }, (_, i) => `d${i}`).join('/') });
+    expect(deepest.statusCode).toBe(201);
     const none = await admin.post(N, {}, { cookie: `${admin.jar.header()}; django_language=ja` });
     expect(none.statusCode).toBe(400);
     expect(none.json()).toEqual({ value: ['ノードの value（名前）または full_value（パス）を指定してください'] });

@@ -19,6 +19,8 @@ import {
  */
 
 export const SEGMENT_MAX = 128;
+/** Keys (`2:14:3…`) are at most 255 characters: 30 levels leave room for large child marks. */
+export const DEPTH_MAX = 30;
 
 /** The names of a path below the org root; a first name equal to the org's (its root's) name is dropped. */
 export function pathSegments(path: string, orgNames: string[]): string[] {

@@ -5,7 +5,7 @@ import { f } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { am } from './assetMessages.ts';
 import { childNamed, fullValues, inSubtree, nextChildKey, nodeDb, orgRoot } from './nodeStore.ts';
-import { ensureParent, pathExists, searchFullValue, SEGMENT_MAX, segmentsOf } from './nodePaths.ts';
+import { DEPTH_MAX, ensureParent, pathExists, searchFullValue, SEGMENT_MAX, segmentsOf } from './nodePaths.ts';
 
 /**
  * Nodes (`/api/v1/assets/nodes/`): created at the org root by `value`, or anywhere by
@@ -30,6 +30,7 @@ async function validatePath(ctx: ResourceCtx, path: string): Promise<Record<stri
   const lang = ctx.req.lang;
   const { root, parts } = await segmentsOf(ctx, path);
   if (!parts.length) return { full_value: [am(lang, 'node_path_required')] };
+  if (parts.length > DEPTH_MAX) return { full_value: [am(lang, 'node_path_depth', { n: DEPTH_MAX })] };
   if (parts.some((p) => p.length > SEGMENT_MAX))
     return { full_value: [am(lang, 'node_path_segment', { n: SEGMENT_MAX })] };
   if (await pathExists(ctx, root, parts)) return { full_value: [am(lang, 'node_path_exists')] };

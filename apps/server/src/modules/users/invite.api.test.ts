@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, ROOT_ORG_ID, permissionId } from '@gatehouse/contract';
+import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, ROOT_ORG_ID, SYSTEM_ORG_ID, permissionId } from '@gatehouse/contract';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { INVITE_MAX_USERS } from './invite.ts';
 
@@ -62,6 +62,12 @@ describe('users/invite/', () => {
     );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: 'Not a valid org' });
+    const system = await admin.post(
+      INVITE,
+      { users: [a.id], org_roles: [BUILTIN_ROLE_IDS.OrgUser] },
+      { 'x-jms-org': SYSTEM_ORG_ID },
+    );
+    expect(system.json()).toEqual({ error: 'Not a valid org' });
   });
 
   it('refuses missing, unknown or non-org ids, empty and oversized lists, naming the field', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ROOT_ORG_ID, text, translator } from '@gatehouse/contract';
+import { ROOT_ORG_ID, SYSTEM_ORG_ID, text, translator } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { actorOf, recordOperation } from '../../resource/audit.ts';
 import { jsType } from '../../resource/coerce.ts';
@@ -48,7 +48,9 @@ function idList(v: unknown, max: number, lang: Lang): { ids?: string[]; error?: 
 export function registerInviteRoute(app: FastifyInstance): void {
   app.post(`${userResource.url}invite/`, { config: { perm: 'users.invite_user' } }, async (req, reply) => {
     const lang = req.lang;
-    if (req.org.id === ROOT_ORG_ID) throw new ApiError(400, { error: msg(lang, 'not_valid_org') });
+    // The global org is no org to join; the system-setting org holds no members either.
+    if (req.org.id === ROOT_ORG_ID || req.org.id === SYSTEM_ORG_ID)
+      throw new ApiError(400, { error: msg(lang, 'not_valid_org') });
     const body = (req.body ?? {}) as Record<string, unknown>;
     const users = idList(body.users, INVITE_MAX_USERS, lang);
     const roles = idList(body.org_roles, INVITE_MAX_ROLES, lang);
