@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
+import { DEFAULT_ORG_ID, ORG_COOKIE } from '@gatehouse/contract';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, openAsAdmin, pickMenuItem, screenshot } from './browser.ts';
 
@@ -292,5 +293,58 @@ describe('the users pages', () => {
     await error.waitFor();
     expect(await error.textContent()).toBe('Only one csv or xlsx file of at most 30 MB can be imported');
     expect(parsed).toEqual([]);
+  });
+});
+
+describe('inviting users into an organisation', () => {
+  it('invites an existing user from the list header with an org role; the list then shows him', async () => {
+    const stamp = Date.now().toString(36);
+    const guest = `guest_${stamp}`;
+    const org = await api<{ id: string; name: string }>('POST', '/api/v1/orgs/orgs/', { name: `Invite ${stamp}` });
+    await createUser(guest); // a member of the default org only
+    // Work in the new org, as the navbar's org selector leaves it chosen (remembered per user).
+    const enter = async (o: { id: string; name: string }) => {
+      await page.evaluate((v) => localStorage.setItem('jms_current_org_admin', v), JSON.stringify(o));
+      await ctx.addCookies([{ name: ORG_COOKIE, value: o.id, url: inject('baseURL') }]);
+    };
+    await enter(org);
+    try {
+      await openList();
+      await page.getByText(`Invite ${stamp}`).first().waitFor();
+      await page.locator('[data-testid="resource-list"] .ant-empty').waitFor();
+      const d = await openDialog('list-invite', 'Invite users into this organization');
+      const pick = async (select: Locator, option: string, typed?: string) => {
+        await select.click();
+        if (typed) {
+          await page.keyboard.type(typed);
+          await page.waitForTimeout(800); // the search is sent after a pause in typing
+        }
+        await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).click();
+        await page.keyboard.press('Escape');
+      };
+      await pick(d.locator('.ant-select').nth(0), `E2E ${guest}(${guest})`, guest);
+      // The builtin org roles fit in the first page of the role list.
+      await pick(d.locator('.ant-select').nth(1), 'Organization user');
+      await expect
+        .poll(() => d.locator('.ant-select-selection-item').allTextContents())
+        .toEqual([`E2E ${guest}(${guest})`, 'Organization user']);
+      await page.waitForTimeout(300);
+      await screenshot(page, 'users-invite-dialog');
+      await d.getByRole('button', { name: 'Invite' }).click();
+      await d.waitFor({ state: 'hidden' });
+      // The list refreshes with the invited user, who holds the role in this org.
+      await expect.poll(() => row(guest).count()).toBe(1);
+      expect(await row(guest).textContent()).toContain('Organization user');
+      const invited = await apiCall<{ org_roles: { name: string }[] }[]>(
+        ctx,
+        'GET',
+        `${USERS}?username=${guest}`,
+        undefined,
+        { 'X-JMS-ORG': org.id },
+      );
+      expect(invited[0]!.org_roles.map((r) => r.name)).toEqual(['OrgUser']);
+    } finally {
+      await enter({ id: DEFAULT_ORG_ID, name: 'DEFAULT' });
+    }
   });
 });

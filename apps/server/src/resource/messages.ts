@@ -77,6 +77,11 @@ const M = {
     'リクエストファイルの形式が間違っている可能性があります',
   ),
   action_not_allowed: text('Action not allowed: {action}', '不允许的操作：{action}', '許可されていない操作: {action}'),
+  not_supported_yet: text(
+    'This field is not supported by this server yet: leave it out or send it empty.',
+    '本服务器暂不支持该字段：请省略该字段或传空值。',
+    'このフィールドはこのサーバーではまだサポートされていません。省略するか空の値を送信してください。',
+  ),
   yes: text('Yes', '是', 'はい'),
   no: text('No', '否', 'いいえ'),
 } satisfies Record<string, I18nText>;

@@ -148,6 +148,12 @@ export interface ResourceDef {
   label: I18nText;
   orgScoped: boolean;
   fields: Record<string, FieldDef>;
+  /**
+   * Writable fields of the contract this resource does not store yet: a write that gives one a
+   * value (anything but null or an empty string, list or object) is refused with 400 naming the
+   * field, so a client never gets a 201 that silently dropped part of its request.
+   */
+  unsupportedFields?: string[];
   /** Field names shown for `fields_size=mini` and `small`. */
   fieldsMini?: string[];
   fieldsSmall?: string[];

@@ -29,6 +29,8 @@ export interface ListToolbarProps {
   columns: ToolbarAction;
   /** The search box and date range. */
   filters: ReactNode;
+  /** More buttons beside "Create". */
+  extra?: ReactNode;
   /** More entries of the batch menu (after delete and update). */
   batchExtra?: { key: string; label: string; disabled?: boolean; onClick(): void }[];
 }
@@ -98,6 +100,7 @@ export function ListToolbar(p: ListToolbarProps) {
             {t('resource.create')}
           </Button>
         )}
+        {p.extra}
         {hasMore && (
           <Dropdown trigger={['click']} menu={{ items: more, onClick: ({ key }) => onMenu(key) }}>
             <Button data-testid="list-more">

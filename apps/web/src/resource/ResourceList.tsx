@@ -1,4 +1,4 @@
-import { useMemo, useState, type HTMLAttributes } from 'react';
+import { Fragment, useMemo, useState, type HTMLAttributes, type ReactNode } from 'react';
 import { Alert, Table, type TableColumnsType } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -50,6 +50,8 @@ export interface HeaderActionsConfig {
   bulkUpdateFields?: string[];
   /** Replaces "go to the create page" (e.g. a picker first). */
   onCreate?(): void;
+  /** More header buttons after "Create" (each renders its own button and dialog; `reload` refreshes the list). */
+  extra?: { key: string; render(reload: () => void): ReactNode }[];
   /** More batch actions on the selected rows. */
   batchExtra?: {
     key: string;
@@ -238,6 +240,9 @@ export function ResourceList(props: ResourceListProps) {
           can: perms.canExport,
           onClick: () => setDialog('export'),
         }}
+        extra={h.extra?.map((x) => (
+          <Fragment key={x.key}>{x.render(reload)}</Fragment>
+        ))}
         refresh={{ has: h.hasRefresh !== false, can: true, onClick: reload }}
         columns={{ has: h.hasColumnSetting !== false, can: columns.length > 0, onClick: () => setDialog('columns') }}
         batchExtra={h.batchExtra

@@ -67,6 +67,28 @@ describe('list extras', () => {
     expect(onBatch.mock.calls[0]![0].map((r: { id: string }) => r.id)).toEqual([alice.id, bob.id]);
   });
 
+  it('shows extra header buttons beside Create, whose reload refreshes the list', async () => {
+    const user = userEvent.setup({ delay: null });
+    open({
+      headerActions: {
+        extra: [
+          {
+            key: 'invite',
+            render: (reload) => (
+              <button type="button" onClick={reload}>
+                Invite
+              </button>
+            ),
+          },
+        ],
+      },
+    });
+    await screen.findByRole('link', { name: 'Alice Liddell' });
+    const before = callsTo('GET', USERS_URL).length;
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    await vi.waitFor(() => expect(callsTo('GET', USERS_URL).length).toBe(before + 1));
+  });
+
   it('names each refused row and its reason when a batch update is refused', async () => {
     const user = userEvent.setup({ delay: null });
     on('PATCH', USERS_URL, () => fail(400, [{ comment: ['too long for alice'] }, { comment: ['too long for bob'] }]));

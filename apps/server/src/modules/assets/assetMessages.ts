@@ -57,6 +57,31 @@ const M = {
     '同级别节点名字不能重复',
     '同じ階層のノード名は重複できません',
   ),
+  node_path_required: text(
+    'Give the node a value (its name) or a full_value (its path)',
+    '请提供节点的 value（名称）或 full_value（路径）',
+    'ノードの value（名前）または full_value（パス）を指定してください',
+  ),
+  node_path_exists: text(
+    'A node with this path already exists',
+    '该路径的节点已存在',
+    'このパスのノードは既に存在します',
+  ),
+  node_path_segment: text(
+    'Each name of the path must have no more than {n} characters',
+    '路径中的每个名称不能超过 {n} 个字符',
+    'パスの各名前は {n} 文字以下にしてください',
+  ),
+  node_path_depth: text(
+    'A path may have at most {n} names below the organization',
+    '路径在组织下最多只能有 {n} 级',
+    'パスは組織の下に最大 {n} 階層までです',
+  ),
+  node_path_update: text(
+    'A node is renamed through value and moved through children/add/, not through full_value',
+    '节点通过 value 重命名，通过 children/add/ 移动，不能修改 full_value',
+    'ノードの名前は value で、移動は children/add/ で変更します。full_value は変更できません',
+  ),
   node_slash: text("Node name can't contain '/'", '节点名称不能包含 "/"', "ノード名に '/' を含めることはできません"),
   node_move_into_self: text(
     'A node cannot be moved under itself or its descendants',

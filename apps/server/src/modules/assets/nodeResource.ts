@@ -4,30 +4,15 @@ import { ApiError } from '../../http/errors.ts';
 import { f } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { am } from './assetMessages.ts';
-import { ancestorKeys, childNamed, inSubtree, nextChildKey, nodeDb, orgRoot } from './nodeStore.ts';
+import { childNamed, fullValues, inSubtree, nextChildKey, nodeDb, orgRoot } from './nodeStore.ts';
+import { DEPTH_MAX, ensureParent, pathExists, searchFullValue, SEGMENT_MAX, segmentsOf } from './nodePaths.ts';
 
-/** Nodes (`/api/v1/assets/nodes/`, api-contract §4.6): created at the org root, renamed, deleted when empty. */
+/**
+ * Nodes (`/api/v1/assets/nodes/`): created at the org root by `value`, or anywhere by
+ * `full_value` (missing ancestors created), renamed, deleted when empty.
+ */
 
-export async function fullValues(ctx: ResourceCtx, keys: string[]): Promise<Map<string, string>> {
-  const all = [...new Set(keys.flatMap(ancestorKeys))];
-  const values = new Map<string, string>();
-  for (let i = 0; i < all.length; i += 500) {
-    for (const r of await ctx.db
-      .selectFrom('assets_node')
-      .select(['key', 'value'])
-      .where('key', 'in', all.slice(i, i + 500))
-      .execute())
-      values.set(r.key, r.value);
-  }
-  return new Map(
-    keys.map((k) => [
-      k,
-      `/${ancestorKeys(k)
-        .map((a) => values.get(a) ?? '')
-        .join('/')}`,
-    ]),
-  );
-}
+export { fullValues };
 
 async function checkName(
   ctx: ResourceCtx,
@@ -38,6 +23,18 @@ async function checkName(
   if (value.includes('/')) return am(ctx.req.lang, 'node_slash');
   const same = await childNamed(nodeDb(ctx), parentKey, value);
   return same && same.id !== selfId ? am(ctx.req.lang, 'node_duplicate') : undefined;
+}
+
+/** A create by path: at least one name below the org root, each a valid name, and not all existing. */
+async function validatePath(ctx: ResourceCtx, path: string): Promise<Record<string, string[]> | undefined> {
+  const lang = ctx.req.lang;
+  const { root, parts } = await segmentsOf(ctx, path);
+  if (!parts.length) return { full_value: [am(lang, 'node_path_required')] };
+  if (parts.length > DEPTH_MAX) return { full_value: [am(lang, 'node_path_depth', { n: DEPTH_MAX })] };
+  if (parts.some((p) => p.length > SEGMENT_MAX))
+    return { full_value: [am(lang, 'node_path_segment', { n: SEGMENT_MAX })] };
+  if (await pathExists(ctx, root, parts)) return { full_value: [am(lang, 'node_path_exists')] };
+  return undefined;
 }
 
 export const nodeResource: ResourceDef = {
@@ -52,9 +49,11 @@ export const nodeResource: ResourceDef = {
   fields: {
     id: f.id(),
     key: f.string(text('Key', '键', 'キー'), { readOnly: true, filter: true, order: true }),
-    value: f.string(text('Value', '值', '値'), { required: true, filter: true, order: true, search: true }),
+    // Required unless full_value is given (checked by the validate hook).
+    value: f.string(text('Value', '值', '値'), { filter: true, order: true }),
     name: f.computed('string', text('Name', '名称', '名前'), (r) => r.value),
-    full_value: f.computed('string', text('Full value', '全称', 'フルパス'), (r) => r.__full_value ?? ''),
+    // Computed by prepare from the ancestors' values; written only on create (the node's path).
+    full_value: f.text(text('Full value', '全称', 'フルパス'), { column: false, maxLength: 4096 }),
     assets_amount: f.computed('integer', text('Assets amount', '资产数量', '資産数'), (r) => Number(r.assets_amount)),
   },
   async prepare(rows, ctx) {
@@ -62,21 +61,33 @@ export const nodeResource: ResourceDef = {
       ctx,
       rows.map((r) => String(r.key)),
     );
-    for (const r of rows) r.__full_value = full.get(r.key);
+    for (const r of rows) r.full_value = full.get(r.key) ?? '';
   },
+  extraFilters: { search: searchFullValue },
   hooks: {
     async validate(data, ctx) {
+      if (!ctx.before && data.full_value) return validatePath(ctx, String(data.full_value));
+      if (!ctx.before && !data.value) return { value: [am(ctx.req.lang, 'node_path_required')] };
+      if (ctx.before && data.full_value !== undefined) {
+        const current = (await fullValues(ctx, [String(ctx.before.key)])).get(String(ctx.before.key));
+        if (data.full_value !== current) return { full_value: [am(ctx.req.lang, 'node_path_update')] };
+      }
       if (data.value === undefined) return undefined;
       if (ctx.before && ctx.before.parent_key === '') return { value: [am(ctx.req.lang, 'root_rename')] };
       const parentKey = ctx.before ? String(ctx.before.parent_key) : (await orgRoot(nodeDb(ctx), ctx.req.org.id)).key;
       const bad = await checkName(ctx, parentKey, String(data.value), ctx.id);
       return bad ? { value: [bad] } : undefined;
     },
-    async beforeInsert(values, _data, ctx) {
-      const root = await orgRoot(nodeDb(ctx), ctx.req.org.id);
+    async beforeInsert(values, data, ctx) {
+      let parent = await orgRoot(nodeDb(ctx), ctx.req.org.id);
+      if (data.full_value) {
+        const { root, parts } = await segmentsOf(ctx, String(data.full_value));
+        parent = await ensureParent(ctx, root, parts);
+        values.value = parts[parts.length - 1];
+      }
       Object.assign(values, {
-        key: await nextChildKey(nodeDb(ctx), root.key),
-        parent_key: root.key,
+        key: await nextChildKey(nodeDb(ctx), parent.key),
+        parent_key: parent.key,
         child_mark: 0,
         assets_amount: 0,
         date_create: new Date().toISOString(),

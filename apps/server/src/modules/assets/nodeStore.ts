@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { DEFAULT_ORG_ID } from '@gatehouse/contract';
+import { DEFAULT_ORG_ID, ROOT_ORG_ID, SYSTEM_ORG_ID } from '@gatehouse/contract';
 import type { Dialect } from '../../platform/db/database.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { NodeTable } from '../../platform/db/tables/assets.ts';
@@ -35,7 +35,11 @@ export function ancestorKeys(key: string): string[] {
   return parts.map((_, i) => parts.slice(0, i + 1).join(':'));
 }
 
-export async function orgRoot(n: NodeDb, orgId: string): Promise<NodeRow> {
+/**
+ * The org's root node (key `1` for Default, `2`, `3`… for the others). Organisations get theirs
+ * when they are created; orgs older than that get it here on first use.
+ */
+export async function orgRoot(n: Pick<NodeDb, 'db'>, orgId: string): Promise<NodeRow> {
   const found = await n.db
     .selectFrom('assets_node')
     .selectAll()
@@ -61,6 +65,56 @@ export async function orgRoot(n: NodeDb, orgId: string): Promise<NodeRow> {
   };
   await n.db.insertInto('assets_node').values(row).execute();
   return row;
+}
+
+/** Full paths (`/Default/a/b`) of the given keys, from their ancestors' values. */
+export async function fullValues(ctx: ResourceCtx, keys: string[]): Promise<Map<string, string>> {
+  const all = [...new Set(keys.flatMap(ancestorKeys))];
+  const values = new Map<string, string>();
+  for (let i = 0; i < all.length; i += 500) {
+    for (const r of await ctx.db
+      .selectFrom('assets_node')
+      .select(['key', 'value'])
+      .where('key', 'in', all.slice(i, i + 500))
+      .execute())
+      values.set(r.key, r.value);
+  }
+  return new Map(
+    keys.map((k) => [
+      k,
+      `/${ancestorKeys(k)
+        .map((a) => values.get(a) ?? '')
+        .join('/')}`,
+    ]),
+  );
+}
+
+/** Gives every organisation (but the system one) its root node: orgs created before roots came with their org. */
+export async function ensureOrgRoots(db: Kysely<DB>): Promise<void> {
+  const orgs = await db
+    .selectFrom('orgs_organization as o')
+    .select('o.id')
+    .where('o.id', 'not in', [ROOT_ORG_ID, SYSTEM_ORG_ID])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('assets_node as n')
+            .select('n.id')
+            .whereRef('n.org_id', '=', 'o.id')
+            .where('n.parent_key', '=', ''),
+        ),
+      ),
+    )
+    .orderBy('o.date_created')
+    .execute();
+  for (const o of orgs) await orgRoot({ db }, o.id);
+}
+
+/** Keeps an org's root node named after the org (its descendants' full paths follow, being computed). */
+export async function renameOrgRoot(n: Pick<NodeDb, 'db'>, orgId: string, name: string): Promise<void> {
+  const root = await orgRoot(n, orgId);
+  if (root.value !== name)
+    await n.db.updateTable('assets_node').set({ value: name }).where('id', '=', root.id).execute();
 }
 
 /** Hands out the next child key of a parent (`<parent>:<n>`). */

@@ -13,6 +13,7 @@ import {
 import type { DB } from '../../platform/db/schema.ts';
 import { nowIso } from '../../platform/db/schema.ts';
 import { generatePassword, hashPassword } from '../../platform/crypto/password.ts';
+import { ensureOrgRoots } from '../assets/nodeStore.ts';
 
 export const ADMIN_PASSWORD_FILE = 'initial-admin-password.txt';
 
@@ -82,6 +83,7 @@ export async function seed(
   opts: { adminPassword?: string; dataDir: string; adminFirstLogin?: boolean },
 ): Promise<SeedResult> {
   await ensureOrgs(db);
+  await ensureOrgRoots(db);
   await ensureRoles(db);
   const existing = await db.selectFrom('users_user').select('id').where('username', '=', 'admin').executeTakeFirst();
   if (existing) return { adminCreated: false };

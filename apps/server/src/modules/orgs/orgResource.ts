@@ -3,6 +3,7 @@ import { DEFAULT_ORG_ID, INTERNAL_ORG_IDS, ROOT_ORG_ID, text } from '@gatehouse/
 import { ApiError, permissionDenied } from '../../http/errors.ts';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
+import { nodeDb, orgRoot, renameOrgRoot } from '../assets/nodeStore.ts';
 
 /** Organisations (`/api/v1/orgs/orgs/`, api-contract §4.2): system-level, with resource counts. */
 
@@ -102,6 +103,13 @@ export const orgResource: ResourceDef = {
     for (const r of rows) r.__stats = stats.get(String(r.id));
   },
   hooks: {
+    /** An organisation has its root node (named after it) from birth, so its node list is never empty. */
+    async afterCreate({ ctx, id }) {
+      await orgRoot(nodeDb(ctx), id);
+    },
+    async afterUpdate({ ctx, id, data, before }) {
+      if (typeof data.name === 'string' && data.name !== before?.name) await renameOrgRoot(nodeDb(ctx), id, data.name);
+    },
     async beforeDelete(row, ctx) {
       const lang = ctx.req.lang;
       if (INTERNAL_ORG_IDS.includes(row.id))
@@ -115,6 +123,17 @@ export const orgResource: ResourceDef = {
         .filter(([k]) => Number(stats[k]) > 0)
         .map(([, l]) => l[lang]);
       if (held.length) throw permissionDenied(ctx.req, MSG.notEmpty[lang].replace('{what}', held.join(', ')));
+    },
+    /** Only the root node can be left (other nodes keep an org from being deleted); it goes with its org. */
+    async afterDelete(rows, ctx) {
+      await ctx.db
+        .deleteFrom('assets_node')
+        .where(
+          'org_id',
+          'in',
+          rows.map((r) => String(r.id)),
+        )
+        .execute();
     },
     beforeBulkDelete(_ids, ctx) {
       throw new ApiError(400, { detail: MSG.noBulk[ctx.req.lang], code: 'bulk_delete_not_allowed' });

@@ -59,7 +59,7 @@ describe('organisations', () => {
       (await admin.request({ method: 'DELETE', url: `/api/v1/orgs/orgs/${c.id}/`, headers: { 'x-jms-org': c.id } }))
         .statusCode,
     ).toBe(403);
-    // Opening the asset tree creates the org's root node; that alone never blocks deletion.
+    // Every org has its root node from birth; that alone never blocks deletion.
     expect((await admin.get('/api/v1/assets/nodes/children/tree/', { 'x-jms-org': c.id })).statusCode).toBe(200);
     expect((await admin.request({ method: 'DELETE', url: `/api/v1/orgs/orgs/${c.id}/` })).statusCode).toBe(204);
   });

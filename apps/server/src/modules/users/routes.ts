@@ -6,11 +6,13 @@ import { registerUserActions } from './userActions.ts';
 import { registerGroupRelations } from './groupRelations.ts';
 import { registerProfileRoutes } from './profile.ts';
 import { registerExportGuard } from './exportGuard.ts';
+import { registerInviteRoute } from './invite.ts';
 
 export function registerUsersModule(app: FastifyInstance): void {
   registerExportGuard(app);
   registerProfileRoutes(app);
   registerUserActions(app);
+  registerInviteRoute(app);
   registerGroupRelations(app);
   registerResource(app, userResource);
   registerResource(app, groupResource);

@@ -1,4 +1,11 @@
-import { BUILTIN_ROLE_LABELS, ROOT_ORG_ID, text, type BuiltinRoleName } from '@gatehouse/contract';
+import {
+  BUILTIN_ROLE_LABELS,
+  ROOT_ORG_ID,
+  USERNAME_MESSAGES,
+  text,
+  usernameProblem,
+  type BuiltinRoleName,
+} from '@gatehouse/contract';
 import { f, L } from '../../resource/fields.ts';
 import type { FieldDef, ResourceCtx, Row, Validator } from '../../resource/types.ts';
 import { toBool } from '../../platform/db/schema.ts';
@@ -10,14 +17,7 @@ import { MFA_LEVEL_LABELS, SOURCE_LABELS } from './labels.ts';
 const choices = (labels: Record<string, { en: string; zh: string; ja: string }>, numeric = false) =>
   Object.entries(labels).map(([value, label]) => ({ value: numeric ? Number(value) : value, label }));
 
-/** Letters, digits and underscore only, no emoji (spec 02 §5). */
-export const USERNAME_RE = /^[\p{L}\p{N}_]+$/u;
-export const USERNAME_MSG = text(
-  'Only letters, digits and underscore are allowed',
-  '只能包含字母、数字和下划线',
-  '英数字とアンダースコアのみ使用できます',
-);
-export const NO_EMOJI_MSG = text('No special emoji allowed', '不能包含特殊表情符号', '特殊な絵文字は使用できません');
+const NO_EMOJI_MSG = USERNAME_MESSAGES.emoji;
 const EMOJI_RE = /\p{Extended_Pictographic}/u;
 
 function roleOutput(r: Row, ctx: ResourceCtx): Row {
@@ -88,7 +88,12 @@ export const USER_FIELDS: Record<string, FieldDef> = {
     search: true,
     filter: true,
     order: true,
-    validate: [(v, c) => (USERNAME_RE.test(String(v)) ? undefined : USERNAME_MSG[c.req.lang])],
+    validate: [
+      (v, c) => {
+        const problem = usernameProblem(String(v));
+        return problem && USERNAME_MESSAGES[problem][c.req.lang];
+      },
+    ],
   }),
   email: f.email(text('Email', '邮箱', 'メール'), {
     required: true,

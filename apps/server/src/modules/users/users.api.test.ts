@@ -130,7 +130,7 @@ describe('errors', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       name: ['This field is required.'],
-      username: ['Only letters, digits and underscore are allowed'],
+      username: ['Spaces and control characters are not allowed'],
       email: ['Enter a valid email address.'],
     });
     const zh = await admin.post(U, {}, { cookie: `${admin.jar.header()}; django_language=zh-hans` });

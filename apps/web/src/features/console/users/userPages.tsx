@@ -4,6 +4,7 @@ import { DetailCard } from '../../../resource/DetailCard.tsx';
 import type { CellFormatter } from '../../../resource/formatters.tsx';
 import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
 import { userFieldSpecs } from './fields.ts';
+import { InviteUsers } from './InviteUsers.tsx';
 import { UserRolesCard } from './roles/UserRolesCard.tsx';
 
 const phone: CellFormatter = ({ value }) => {
@@ -45,7 +46,10 @@ export const userPages: ResourcePagesConfig = {
       org_roles: { has: (ctx) => ctx.hasValidLicense && !ctx.isRootOrg },
       phone: { formatter: phone },
     },
-    headerActions: { bulkUpdateFields: ['groups', 'date_expired', 'comment'] },
+    headerActions: {
+      bulkUpdateFields: ['groups', 'date_expired', 'comment'],
+      extra: [{ key: 'invite', render: (reload) => <InviteUsers onDone={reload} /> }],
+    },
     rowActions: { canUpdate: (row, ctx) => !row.is_superuser || Boolean(ctx.profile?.is_superuser) },
     fieldsMeta: userFieldSpecs,
   },
