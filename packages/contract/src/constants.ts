@@ -57,3 +57,6 @@ export function resolveLanguage(cookie: string | undefined | null, preferred: re
   }
   return 'en';
 }
+
+/** Digits of a one-time password (TOTP codes and SMS codes alike). */
+export const OTP_LENGTH = 6;

@@ -3,9 +3,8 @@ import type { FastifyReply } from 'fastify';
 import ExcelJS from 'exceljs';
 import { exportColumns, neutralise, toCell } from './cells.ts';
 import { csvLine } from './csv.ts';
-import { first, type Query } from './query.ts';
+import { first, listQuery, type Query } from './query.ts';
 import { serializeRows } from './serialize.ts';
-import { listQuery } from './routes.ts';
 import { sql } from 'kysely';
 import { dyn, type ResourceCtx, type ResourceDef, type Row } from './types.ts';
 

@@ -155,3 +155,8 @@ export function pageOf(query: Query, max = 100): { limit: number; offset: number
   const o = first(query, 'offset');
   return { limit: Math.min(Number(l), max), offset: o && /^\d+$/.test(o) ? Number(o) : 0 };
 }
+
+/** The filtered, ordered rows of a list request (used by list, export and bulk operations). */
+export async function listQuery(def: ResourceDef, ctx: ResourceCtx, query: Query) {
+  return applyOrder(def, await applyListParams(def, ctx, baseQuery(def, ctx), query), first(query, 'order'));
+}

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
-import { applyListParams, applyOrder, baseQuery, first, pageOf, type Query } from './query.ts';
+import { applyListParams, baseQuery, first, listQuery, pageOf, type Query } from './query.ts';
 import { outputFields, serializeOne, serializeRows } from './serialize.ts';
 import { validateObject, type FieldErrors } from './validate.ts';
 import { createObject, deleteObjects, updateObject } from './write.ts';
@@ -47,11 +47,6 @@ export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string
   const row = (await q.executeTakeFirst()) as Row | undefined;
   if (!row) throw notFound(def, ctx.req);
   return row;
-}
-
-/** The filtered, ordered rows of a list request (used by list, export and bulk operations). */
-export async function listQuery(def: ResourceDef, ctx: ResourceCtx, query: Query) {
-  return applyOrder(def, await applyListParams(def, ctx, baseQuery(def, ctx), query), first(query, 'order'));
 }
 
 /** A list request's answer: a page, every row (no limit), or a CSV/XLSX export. */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from './store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { runStartup } from './startup.ts';
 import { Leaving } from './session.ts';
 import { BUILT_VIEWS, hasRoute } from './viewRoutes.ts';

@@ -6,7 +6,7 @@ import {
   type ResolvedRouteMeta,
   type RouteMetaInput,
 } from '@gatehouse/contract';
-import type { AppRoute, PreparedRoute, RouteMeta } from './routeTypes.ts';
+import type { AppRoute, PreparedRoute, RouteMeta } from '../lib/routeTypes.ts';
 
 /**
  * Derives every route's metadata from its full path (spec 01 §2 "Route metadata rules") and keeps

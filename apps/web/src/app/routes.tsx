@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { StartupGate } from './StartupGate.tsx';
-import type { AppRoute } from './routeTypes.ts';
+import type { AppRoute } from '../lib/routeTypes.ts';
 import { PREPARED_VIEWS } from './viewRoutes.ts';
 import { prepareRoutes } from './routeRegistry.ts';
 import { Layout } from '../shell/Layout.tsx';

@@ -8,9 +8,9 @@ import {
 } from '@gatehouse/contract';
 import { getCookie } from '../lib/cookies.ts';
 import { HttpError, http, httpContext } from '../lib/http.ts';
-import type { AppState } from './store.ts';
+import type { AppState } from '../lib/appStore.ts';
 import { checkSessionCookie, goToLogin, startActivityTimer } from './session.ts';
-import { chooseOrg, storeOrg, storedOrg } from './orgs.ts';
+import { chooseOrg, storeOrg, storedOrg } from '../lib/orgs.ts';
 import { checkView } from './views.ts';
 
 export interface StartupEnv {

@@ -1,5 +1,5 @@
 import { hasPermission, licenseIsValid, type Profile, type PublicSettings } from '@gatehouse/contract';
-import type { ViewName } from './orgs.ts';
+import type { ViewName } from '../lib/orgs.ts';
 
 /** View rules of spec 01 §2: which views a user is offered, and PreView. */
 export const PRE_VIEW_KEY = 'PreView';

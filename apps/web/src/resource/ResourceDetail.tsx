@@ -4,7 +4,7 @@ import { ArrowLeftOutlined, DeleteOutlined, EditOutlined } from '@ant-design/ico
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { HttpError } from '../lib/http.ts';
 import { ActivityTimeline } from './ActivityTimeline.tsx';
 import { errorMessage } from './errorMessage.ts';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Outlet, useParams, useResolvedPath, useSearchParams } from 'react-router';
-import type { AppRoute } from '../app/routeTypes.ts';
-import { RequirePermission } from '../shell/RequirePermission.tsx';
+import type { AppRoute } from '../lib/routeTypes.ts';
+import { RequirePermission } from '../lib/RequirePermission.tsx';
 import { ResourceDetail, type DetailTab, type ResourceDetailProps } from './ResourceDetail.tsx';
 import { ResourceForm, type ResourceFormProps } from './ResourceForm.tsx';
 import { ResourceList, type ResourceListProps } from './ResourceList.tsx';

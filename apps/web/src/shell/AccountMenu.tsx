@@ -12,7 +12,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { logout } from '../app/session.ts';
 import { hasRoute } from '../app/viewRoutes.ts';
 import { changeLanguage, currentLanguage, LANGUAGE_NAMES } from '../lib/i18n/index.ts';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { licenseIsValid, PRODUCT_NAME, PRODUCT_VERSION } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import styles from './Layout.module.css';
 
 /** The footer (spec 01 §2): version, licence type and corporation. */

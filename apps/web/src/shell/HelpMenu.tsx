@@ -8,7 +8,7 @@ import {
   ReadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { AboutDialog } from './AboutDialog.tsx';
 import { helpEntries } from './navbarGates.ts';
 import styles from './Layout.module.css';

@@ -7,7 +7,7 @@ import {
   SolutionOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { ViewName } from '../app/orgs.ts';
+import type { ViewName } from '../lib/orgs.ts';
 import { hasRoute } from '../app/viewRoutes.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { HelpMenu } from './HelpMenu.tsx';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { http } from '../lib/http.ts';
 import { licenseBanners, licenseBannersAllowed, passwordBanner, type Banner, type LicenseDetail } from './banners.ts';
 import styles from './Layout.module.css';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { logout } from '../app/session.ts';
 import { preferredView } from '../app/views.ts';
 import { BUILT_VIEWS } from '../app/viewRoutes.ts';

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_NAME } from '@gatehouse/contract';
-import type { PreparedRoute } from '../app/routeTypes.ts';
-import { useAppStore } from '../app/store.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, useShellStore } from './shellStore.ts';
 import { SidebarMenu } from './SidebarMenu.tsx';
 import { ViewSwitcher } from './ViewSwitcher.tsx';

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Dropdown, type MenuProps } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { PreparedRoute } from '../app/routeTypes.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
 import { flattenRoutes } from '../app/routeRegistry.ts';
 import { viewOfPath } from '../app/views.ts';
 import { useShellStore } from './shellStore.ts';

@@ -10,8 +10,8 @@ import {
   SolutionOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { PreparedRoute } from '../app/routeTypes.ts';
-import { useAppStore } from '../app/store.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { storePreView, switcherViews, type SwitchableView } from '../app/views.ts';
 import { SWITCHER_MARKED_VIEWS, viewRoute } from '../app/viewRoutes.ts';
 import { useShellStore } from './shellStore.ts';

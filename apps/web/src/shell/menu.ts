@@ -6,7 +6,7 @@ import {
   type ResolvedRouteMeta,
   type VisibilityContext,
 } from '@gatehouse/contract';
-import type { PreparedRoute } from '../app/routeTypes.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
 
 /**
  * The sidebar menu of a view (spec 01 §2 "Layout shell"): the built routes the user may see,

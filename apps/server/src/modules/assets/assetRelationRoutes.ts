@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
-import { findVisible, listQuery, permFor } from '../../resource/routes.ts';
+import { findVisible, permFor } from '../../resource/routes.ts';
+import { listQuery } from '../../resource/query.ts';
 import { pageOf } from '../../resource/query.ts';
 import { pageOfResults } from '../../resource/pagination.ts';
 import { outputFields, serializeOne, serializeRows } from '../../resource/serialize.ts';

@@ -6,7 +6,7 @@ import { clearFlow } from './authFlow.ts';
 import { dropBrowserKey } from './browserKeys.ts';
 import { loadFlow } from './authFlow.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
-import { findActiveUser } from '../users/userRepo.ts';
+import { findActiveUser } from './userLookup.ts';
 
 /**
  * Ends a sign-in on the login page: a new session (any previous one of this browser ends), its

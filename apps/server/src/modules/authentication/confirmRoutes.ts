@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
 import { verifyPassword } from '../../platform/crypto/password.ts';
-import { findUserWithPassword } from '../users/userRepo.ts';
+import { findUserWithPassword } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { decryptSecret } from './browserKeys.ts';
 import { CONFIRM_TTL_SECONDS, isConfirmType, recordConfirm, type ConfirmType } from './confirm.ts';

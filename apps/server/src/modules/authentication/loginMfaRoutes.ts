@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../http/messages.ts';
-import { findActiveUser } from '../users/userRepo.ts';
+import { findActiveUser } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { loadFlow, type AuthFlow } from './authFlow.ts';
 import { completeLogin, loginCsrfOk, loginFail } from './completeLogin.ts';

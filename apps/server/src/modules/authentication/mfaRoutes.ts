@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
-import { findActiveUser } from '../users/userRepo.ts';
+import { findActiveUser } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { loadFlow, saveFlow } from './authFlow.ts';
 import { activeMfaBackends, loadMfaUser } from './mfa/mfaUser.ts';

@@ -3,7 +3,7 @@ import type { AuthUser } from '../../http/context.ts';
 import { t } from '../../http/messages.ts';
 import { verifyPassword } from '../../platform/crypto/password.ts';
 import { toBool } from '../../platform/db/schema.ts';
-import { findUserWithPassword } from '../users/userRepo.ts';
+import { findUserWithPassword } from './userLookup.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 import { Lockout } from './lockout.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';

@@ -12,7 +12,7 @@ import { notifyUser } from '../notifications/systemMessages.ts';
 import { historyMessage, isRecentPassword } from './passwordHistory.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { buildProfile } from './profile.ts';
-import { findActiveUser, findUserWithPassword } from './userRepo.ts';
+import { findActiveUser, findUserWithPassword } from '../authentication/userLookup.ts';
 
 /**
  * The signed-in user's own password and profile flags:

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { FileSearchOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { resourceRoute } from '../../resource/resourceRoute.tsx';
 import { loginLogPages } from './loginLogPages.tsx';
 

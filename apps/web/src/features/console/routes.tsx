@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { DashboardOutlined, HddOutlined, UserOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { DashboardPage } from './dashboard/DashboardPage.tsx';
 import { usersRoutes } from './users/routes.tsx';
 import { assetsRoutes } from './assets/routes.tsx';

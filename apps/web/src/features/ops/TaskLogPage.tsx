@@ -3,7 +3,7 @@ import { useLocation, useParams } from 'react-router';
 import { Alert, Space, Spin, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '../../shell/usePageTitle.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { fetchTaskState, type TaskState } from './taskApi.ts';
 
 // xterm.js loads with this page only, not with the rest of the console.

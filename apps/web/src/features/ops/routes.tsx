@@ -1,4 +1,4 @@
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { TaskLogPage } from './TaskLogPage.tsx';
 
 /**

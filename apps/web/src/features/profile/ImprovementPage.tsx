@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Alert, Button, Card, Descriptions, Divider, Spin, Steps, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../../app/store.ts';
+import { useAppStore } from '../../lib/appStore.ts';
 import { HttpError } from '../../lib/http.ts';
 import { extractMessage } from '../../lib/httpErrors.ts';
 import { OtpPanel } from './OtpPanel.tsx';

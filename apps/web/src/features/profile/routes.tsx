@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { IdcardOutlined, SettingOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { ImprovementPage } from './ImprovementPage.tsx';
 import { ProfileInfoPage } from './ProfileInfoPage.tsx';
 import { ProfileSettingPage } from './ProfileSettingPage.tsx';

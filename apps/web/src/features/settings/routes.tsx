@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { resourceRoute } from '../../resource/resourceRoute.tsx';
 import { LicensePage } from './license/LicensePage.tsx';
 import { orgPages } from './orgs/orgPages.tsx';

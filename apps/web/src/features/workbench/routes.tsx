@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { HomeOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { WorkbenchHomePage } from './WorkbenchHomePage.tsx';
 
 /**

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { OTP_LENGTH } from '@gatehouse/contract';
 import type { ConfirmCode } from '../../lib/httpErrors.ts';
 
 /**
@@ -29,7 +30,6 @@ export const useReverifyStore = create<ReverifyState>((set, get) => ({
 
 /** Seconds the SMS button stays disabled after sending (spec 01 §4, §9). */
 export const SMS_RESEND_SECONDS = 60;
-export const OTP_LENGTH = 6;
 export const CONFIRM_URL = '/api/v1/authentication/confirm/';
 export const MFA_SELECT_URL = '/api/v1/authentication/mfa/select/';
 

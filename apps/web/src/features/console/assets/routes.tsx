@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { DatabaseOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../../app/routeTypes.ts';
+import type { AppRoute } from '../../../lib/routeTypes.ts';
 import { resourceRoute } from '../../../resource/resourceRoute.tsx';
-import { RequirePermission } from '../../../shell/RequirePermission.tsx';
+import { RequirePermission } from '../../../lib/RequirePermission.tsx';
 import { AssetListPage } from './assetList/AssetListPage.tsx';
 import { ASSET_CATEGORY_ROUTES } from './categories.ts';
 import { AssetDetailPage } from './detail/AssetDetailPage.tsx';

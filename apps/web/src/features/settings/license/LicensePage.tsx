@@ -4,7 +4,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../app/store.ts';
+import { useAppStore } from '../../../lib/appStore.ts';
 import { http } from '../../../lib/http.ts';
 import { errorMessage } from '../../../resource/errorMessage.ts';
 import { licenseState, type LicenseInfo } from './licenseState.ts';

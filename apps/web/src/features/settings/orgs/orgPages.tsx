@@ -1,6 +1,6 @@
 import { ApartmentOutlined } from '@ant-design/icons';
 import type { Profile } from '@gatehouse/contract';
-import { useAppStore } from '../../../app/store.ts';
+import { useAppStore } from '../../../lib/appStore.ts';
 import { http } from '../../../lib/http.ts';
 import { count, ORG_COUNTS } from './orgCounts.ts';
 import { OrgInfoCard } from './OrgInfoCard.tsx';

@@ -2,7 +2,7 @@ import { useMemo, useState, type HTMLAttributes } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ROOT_ORG_ID, hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { getCookie, setCookie } from '../../../../lib/cookies.ts';
 import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import { resourcePaths } from '../../../../resource/resourcePaths.ts';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import type { HeaderActionsConfig, RowActionsConfig } from '../../../../resource/ResourceList.tsx';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Card, Descriptions, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import type { ResourceObject } from '../../../../resource/types.ts';

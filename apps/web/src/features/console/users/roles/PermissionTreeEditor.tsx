@@ -3,7 +3,7 @@ import { Alert, Button, Card, Space, Spin, Tree } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import { useAction } from '../../../../resource/useAction.ts';

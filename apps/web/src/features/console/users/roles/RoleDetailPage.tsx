@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { Alert, Space, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { DetailCard } from '../../../../resource/DetailCard.tsx';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import { ResourceDetail } from '../../../../resource/ResourceDetail.tsx';

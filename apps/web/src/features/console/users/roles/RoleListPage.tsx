@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import { resourcePaths } from '../../../../resource/resourcePaths.ts';
 import { TabPage, type TabItem } from '../../../../resource/TabPage.tsx';

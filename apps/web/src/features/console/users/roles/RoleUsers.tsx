@@ -4,7 +4,7 @@ import { UserAddOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { useAction } from '../../../../resource/useAction.ts';
 import { RemoteSelect } from '../../../../resource/RemoteSelect.tsx';

@@ -1,6 +1,6 @@
 import { DEFAULT_ORG_ID, ORG_COOKIE, ROOT_ORG_ID, SYSTEM_ORG_ID, type OrgRef, type Profile } from '@gatehouse/contract';
-import { setCookie } from '../lib/cookies.ts';
-import { httpContext } from '../lib/http.ts';
+import { setCookie } from './cookies.ts';
+import { httpContext } from './http.ts';
 
 /** Organisation rules of spec 01 §4 "Organisation". */
 

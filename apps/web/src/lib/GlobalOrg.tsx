@@ -1,6 +1,6 @@
 import { useLayoutEffect, useState, type ReactNode } from 'react';
-import { enterGlobalOrg } from '../app/orgs.ts';
-import { useAppStore } from '../app/store.ts';
+import { enterGlobalOrg } from './orgs.ts';
+import { useAppStore } from './appStore.ts';
 
 /**
  * Shows its pages in the global organisation (console-reference §1.6 `globalOrg.vue`; the roles
