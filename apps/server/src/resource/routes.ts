@@ -28,7 +28,7 @@ const VERB: Record<Action, string> = {
 };
 
 export function permFor(def: ResourceDef, action: Action): string {
-  return def.perms?.[action] ?? `${def.app}.${VERB[action]}_${def.model}`;
+  return def.perms?.[action] ?? `${def.app}.${VERB[action]}_${def.permModel ?? def.model}`;
 }
 
 const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });

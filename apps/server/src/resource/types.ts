@@ -166,7 +166,12 @@ export interface ResourceDef {
   lookup?: (q: AnyQuery, param: string, ctx: ResourceCtx) => AnyQuery;
   /** Restricts every query (e.g. users: members of the current org). */
   scope?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery;
-  /** Permission overrides per action (default: view/add/change/delete of the model). */
+  /**
+   * The RBAC model its permissions name, when it is not `model`: the asset kinds (`hosts/`,
+   * `databases/`, ...) all check `assets.<verb>_asset`.
+   */
+  permModel?: string;
+  /** Permission overrides per action (default: view/add/change/delete of the permission model). */
   perms?: Partial<Record<Action, string>>;
   hooks?: {
     /** Checks the whole object after field validation; returns field errors. */

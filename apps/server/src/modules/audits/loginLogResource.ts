@@ -4,6 +4,7 @@ import { parseBool } from '../../resource/coerce.ts';
 import { f } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
 import { BACKEND_LABELS, reasonLabel } from './loginLogLabels.ts';
+import { orgMemberIds } from '../rbac/orgMembers.ts';
 
 /**
  * Login logs (api-contract §4.15 `login-logs/`, `my-login-logs/`): read-only. Outside the global
@@ -84,15 +85,7 @@ export const loginLogResource: ResourceDef = {
     const members = ctx.db
       .selectFrom('users_user')
       .select('username')
-      .where(
-        'id',
-        'in',
-        ctx.db
-          .selectFrom('rbac_rolebinding')
-          .select('user_id')
-          .where('scope', '=', 'org')
-          .where('org_id', '=', ctx.req.org.id),
-      );
+      .where('id', 'in', orgMemberIds(ctx.db, ctx.req.org.id));
     return q.where(sql.ref('audits_userloginlog.username'), 'in', members);
   },
 };

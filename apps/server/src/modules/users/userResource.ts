@@ -9,6 +9,7 @@ import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { USER_FIELDS } from './userFields.ts';
+import { orgMemberIds } from '../rbac/orgMembers.ts';
 
 /** Users (`/api/v1/users/users/`, api-contract §4.1): members of the current org (all in ROOT). */
 
@@ -75,15 +76,7 @@ export const userResource: ResourceDef = {
   scope(q, ctx) {
     q = q.where('users_user.is_service_account' as never, '=', false as never);
     if (ctx.req.org.id === ROOT_ORG_ID) return q;
-    return q.where(
-      sql.ref('users_user.id'),
-      'in',
-      ctx.db
-        .selectFrom('rbac_rolebinding')
-        .select('user_id')
-        .where('scope', '=', 'org')
-        .where('org_id', '=', ctx.req.org.id),
-    );
+    return q.where(sql.ref('users_user.id'), 'in', orgMemberIds(ctx.db, ctx.req.org.id));
   },
 
   async prepare(rows: Row[], ctx) {

@@ -8,15 +8,11 @@ import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import type { HeaderActionsConfig, RowActionsConfig } from '../../../../resource/ResourceList.tsx';
 import type { ResourceObject } from '../../../../resource/types.ts';
-import { CATEGORY_PLURAL } from './recentPlatforms.ts';
+import { categoryPath } from '../categories.ts';
 
 const ASSETS = '/api/v1/assets/assets/';
-const categoryOf = (row: ResourceObject) => {
-  const c = row.category as { value?: string } | string | undefined;
-  return typeof c === 'string' ? c : (c?.value ?? 'host');
-};
 /** `/console/assets/<plural>` of a row's category. */
-export const pagesOf = (row: ResourceObject) => `/console/assets/${CATEGORY_PLURAL[categoryOf(row)] ?? 'hosts'}`;
+export const pagesOf = (row: ResourceObject) => `/console/assets/${categoryPath(row.category)}`;
 
 interface Task {
   state?: string;
