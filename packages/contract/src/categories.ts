@@ -1,7 +1,7 @@
 import type { Language } from './constants.ts';
 import { text, type I18nText } from './i18nText.ts';
 
-/** Asset categories and their types (api-contract §4.3). */
+/** Asset categories and their types. */
 export type CategoryValue = 'host' | 'device' | 'database' | 'cloud' | 'web' | 'gpt' | 'custom';
 
 export interface ProtocolConstraint {

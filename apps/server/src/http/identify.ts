@@ -40,7 +40,7 @@ async function identifyBearer(req: FastifyRequest, source: IdentitySource, token
 /**
  * Identifies the caller: `Authorization: Bearer`, else the session cookie. A session on an unsafe
  * method needs `X-CSRFToken` equal to the session's token; without it the request is anonymous and
- * so ends as 401 (api-contract §1.2, §7).
+ * so ends as 401.
  */
 async function identifySession(req: FastifyRequest, source: IdentitySource, key: string): Promise<void> {
   const { sessions } = req.server.deps;

@@ -1,6 +1,6 @@
 import { text, translator, type I18nText } from '@gatehouse/contract';
 
-/** Server-side messages in the three languages (api-contract §1.13: API messages are translated). */
+/** Server-side messages in the three languages (API messages are translated). */
 const MESSAGES = {
   not_authenticated: text(
     'Authentication credentials were not provided.',

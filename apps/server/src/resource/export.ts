@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { dyn, type ResourceCtx, type ResourceDef, type Row } from './types.ts';
 
 /**
- * CSV/XLSX export and import templates (api-contract §1.10), streamed in batches so memory
+ * CSV/XLSX export and import templates, streamed in batches so memory
  * stays flat however many rows there are. Same filters as the list; `spm` for selected rows.
  */
 const BATCH = 1000;

@@ -5,7 +5,7 @@ import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef } from './types.ts';
 import { rt } from './messages.ts';
 import { parseBool, parseDateTime } from './coerce.ts';
 
-/** Building list queries from the parameters of api-contract §1.4. */
+/** Building list queries from the parameters of the JumpServer API. */
 
 export type Query = Record<string, string | string[] | undefined>;
 

@@ -13,7 +13,7 @@ import { registerDef } from './registry.ts';
 import { pageOfResults } from './pagination.ts';
 import type { Action, ResourceCtx, ResourceDef, Row } from './types.ts';
 
-/** Every endpoint of a declared resource (api-contract §1.1 BulkRouter routes, §1.3–§1.10). */
+/** Every endpoint of a declared resource (the BulkRouter routes, OPTIONS, export and import). */
 
 const VERB: Record<Action, string> = {
   list: 'view',

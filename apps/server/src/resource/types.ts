@@ -10,7 +10,7 @@ export type AnyQuery = SelectQueryBuilder<DB, any, any>;
 export type AnyDb = Kysely<any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** OPTIONS type names of api-contract §1.8. */
+/** OPTIONS type names of the JumpServer API. */
 export type FieldType =
   | 'string'
   | 'email'

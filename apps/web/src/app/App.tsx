@@ -17,7 +17,7 @@ export function App() {
   const { i18n } = useTranslation();
   const router = useMemo(() => createBrowserRouter(ROUTES as never, { basename: '/ui' }), []);
   const iface = useAppStore((s) => s.publicSettings?.INTERFACE);
-  // Until the public settings load, the colours of the last run (spec 01 §4 "Theme").
+  // Until the public settings load, the colours of the last run.
   const theme = useMemo(
     () => (iface ? themeVariables(primaryOf(iface)) : (storedThemeVariables() ?? themeVariables())),
     [iface],

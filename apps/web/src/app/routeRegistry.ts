@@ -9,7 +9,7 @@ import {
 import type { AppRoute, PreparedRoute, RouteMeta } from '../lib/routeTypes.ts';
 
 /**
- * Derives every route's metadata from its full path (spec 01 §2 "Route metadata rules") and keeps
+ * Derives every route's metadata from its full path and keeps
  * it on the route's `handle`, where guards, menus, tags and titles read it (`useMatches`).
  */
 

@@ -36,7 +36,7 @@ async function fetchProfile(): Promise<Profile> {
 }
 
 /**
- * The startup sequence of spec 01 §4, run once per app state: public settings, login check and
+ * The startup sequence of the console, run once per app state: public settings, login check and
  * profile, full public settings, view check, org check, first-login redirect, asset categories.
  */
 export async function runStartup(pathname: string, env: StartupEnv): Promise<StartupResult> {

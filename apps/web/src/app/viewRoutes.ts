@@ -10,7 +10,7 @@ import type { AppRoute, PreparedRoute } from '../lib/routeTypes.ts';
 /** Every view built into this console; each feature exports its view route and it is listed here. */
 export const VIEW_ROUTES: AppRoute[] = [consoleRoute, auditRoute, profileRoute, workbenchRoute, settingsRoute];
 
-/** The view routes with their metadata derived (spec 01 §2 "Route metadata rules"). */
+/** The view routes with their metadata derived. */
 export const PREPARED_VIEWS: PreparedRoute[] = prepareRoutes(VIEW_ROUTES);
 
 export const BUILT_VIEWS: ReadonlySet<string> = new Set(PREPARED_VIEWS.map((r) => r.handle.resolved.view));

@@ -48,7 +48,7 @@ export function detailTitle(kind: string, name: string): string {
   return title.length > MAX_TITLE ? `${title.slice(0, MAX_TITLE - 1)}…` : title;
 }
 
-/** A detail page (console-reference §2.7): back, title, Update and Delete, tabs with an Activity tab. */
+/** A detail page: back, title, Update and Delete, tabs with an Activity tab. */
 export function ResourceDetail({
   url,
   id,

@@ -45,7 +45,7 @@ export interface ResourceFormProps {
 }
 
 /**
- * The create/update page body (console-reference §2.6): field groups over `actions.POST|PUT`,
+ * The create/update page body: field groups over `actions.POST|PUT`,
  * POST on create and PUT on update, clone_from, 400 errors on their fields, then back to the list.
  */
 export function ResourceForm({

@@ -72,7 +72,7 @@ export interface RowActionsConfig {
   })[];
 }
 
-/** A list declaration (console-reference §2.2 `tableConfig` and `headerActions`). */
+/** A list declaration (`tableConfig` and `headerActions`). */
 export interface ResourceListProps extends ColumnsConfig, PermsOptions {
   url: string;
   /** Storage key of the column choice; default the URL path. */

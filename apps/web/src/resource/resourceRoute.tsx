@@ -9,7 +9,7 @@ import { resourcePaths, ResourcePathsContext } from './resourcePaths.ts';
 import { permissionFor, permissionNameFromUrl, type ResourcePermissionName } from './resourceUrl.ts';
 
 /**
- * One resource's four pages (list, create, `:id/update`, `:id`: console-reference §3.0) as one
+ * One resource's four pages (list, create, `:id/update`, `:id`: the JumpServer console) as one
  * declaration; a read-only resource (an audit log) declares no form and gets the list and detail.
  */
 export interface ResourcePagesConfig {

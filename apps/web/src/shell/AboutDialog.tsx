@@ -6,7 +6,7 @@ import styles from './Layout.module.css';
 
 export const DOWNLOAD_CENTRE_PATH = '/core/download/';
 
-/** About (spec 01 §2): product, version, licence company, copyright, source and download centre. */
+/** About: product, version, licence company, copyright, source and download centre. */
 export function AboutDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.publicSettings);

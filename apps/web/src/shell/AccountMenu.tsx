@@ -30,7 +30,7 @@ const ICONS: Record<AccountEntryId, ReactNode> = {
 const LANGUAGES: Language[] = ['en', 'zh', 'ja'];
 
 /**
- * The account dropdown (spec 01 §2, §6): Profile, API key, Temp password and Connection token
+ * The account dropdown: Profile, API key, Temp password and Connection token
  * when permitted and built, the language, and Logout.
  */
 export function AccountMenu() {

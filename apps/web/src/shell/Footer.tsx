@@ -3,7 +3,7 @@ import { licenseIsValid, PRODUCT_NAME, PRODUCT_VERSION } from '@gatehouse/contra
 import { useAppStore } from '../lib/appStore.ts';
 import styles from './Layout.module.css';
 
-/** The footer (spec 01 §2): version, licence type and corporation. */
+/** The footer: version, licence type and corporation. */
 export function Footer() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.publicSettings);

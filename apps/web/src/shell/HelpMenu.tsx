@@ -19,7 +19,7 @@ const external = (href: string, text: string) => (
   </a>
 );
 
-/** Help (spec 01 §2): Docs, Support, Enterprise edition (without a valid licence), About. */
+/** Help: Docs, Support, Enterprise edition (without a valid licence), About. */
 export function HelpMenu() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.publicSettings);

@@ -26,7 +26,7 @@ function useDevice(): void {
   }, [setDevice]);
 }
 
-/** The frame around every page (spec 01 §2 "Layout shell"): sidebar, navbar, tags bar, heading, footer. */
+/** The frame around every page: sidebar, navbar, tags bar, heading, footer. */
 export function Layout() {
   useDevice();
   const { pathname } = useLocation();

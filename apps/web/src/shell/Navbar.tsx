@@ -22,7 +22,7 @@ import { useVisibility } from './useShellContext.ts';
 import styles from './Layout.module.css';
 
 /**
- * The navbar (spec 01 §2): sidebar toggle and organisation selector on the left; site messages,
+ * The navbar: sidebar toggle and organisation selector on the left; site messages,
  * web terminal, tickets, system settings, help and the account on the right, each behind its gate.
  */
 export function Navbar({ view }: { view: ViewName }) {

@@ -10,7 +10,7 @@ import { useMatchedMeta, useVisibility } from './useShellContext.ts';
 import styles from './Layout.module.css';
 
 /**
- * The organisation selector (spec 01 §2, §4, §6). Switching stores the org, rewrites the address
+ * The organisation selector. Switching stores the org, rewrites the address
  * without ids, and reloads the page after 400 ms.
  */
 export function OrgSelector({ view }: { view: ViewName }) {

@@ -10,7 +10,7 @@ import styles from './Layout.module.css';
 
 dayjs.extend(localizedFormat);
 
-/** Licence and password banners under the page title (spec 01 §4, §8). */
+/** Licence and password banners under the page title. */
 export function PageBanners() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.publicSettings);

@@ -7,7 +7,7 @@ import { preferredView } from '../app/views.ts';
 import { BUILT_VIEWS } from '../app/viewRoutes.ts';
 
 /**
- * The root (spec 01 §2): with a view to go to, reset the app state so the startup sequence takes
+ * The root: with a view to go to, reset the app state so the startup sequence takes
  * the user there; without one, the overview says so.
  */
 export function RootPage() {

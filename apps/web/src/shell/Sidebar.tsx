@@ -9,7 +9,7 @@ import { ViewSwitcher } from './ViewSwitcher.tsx';
 import styles from './Layout.module.css';
 
 /**
- * The left sidebar (spec 01 §2): logo, view switcher and menu. 200 px open, 54 px collapsed; on a
+ * The left sidebar: logo, view switcher and menu. 200 px open, 54 px collapsed; on a
  * narrow screen it is hidden, or shown over the page with a mask that closes it.
  */
 export function Sidebar({ view }: { view: PreparedRoute }) {

@@ -41,7 +41,7 @@ function useAffixTags(view: PreparedRoute): VisitedTag[] {
 }
 
 /**
- * The tags bar (spec 01 §2): the visited pages of this view. Each closes with its ×, except affix
+ * The tags bar: the visited pages of this view. Each closes with its ×, except affix
  * tags; the context menu refreshes or closes tags; closing the active tag moves to the last one.
  */
 export function TagsBar({ view }: { view: PreparedRoute }) {

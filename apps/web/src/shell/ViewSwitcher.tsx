@@ -36,7 +36,7 @@ const tipSeen = () => {
 };
 
 /**
- * The view switcher (spec 01 §2): the views marked for it that the user may use. Choosing one
+ * The view switcher: the views marked for it that the user may use. Choosing one
  * stores PreView, resets the app state and goes there. A one-time tip explains it on desktops.
  */
 export function ViewSwitcher({ view, collapsed }: { view: PreparedRoute; collapsed: boolean }) {

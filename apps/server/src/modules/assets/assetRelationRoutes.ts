@@ -11,7 +11,7 @@ import { platformResource } from './platformResource.ts';
 import { start, visibleAssetIds } from './taskRoutes.ts';
 
 /**
- * Routes of one asset (api-contract §4.3, §4.7): `<list>/<id>/platform/` (its platform),
+ * Routes of one asset: `<list>/<id>/platform/` (its platform),
  * `<list>/<id>/gateways/` (the gateways of its domain, paginated) and
  * `gateways/<id>/test-connective/` (a gateway's connectivity test, as a task).
  */

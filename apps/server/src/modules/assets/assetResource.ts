@@ -16,7 +16,7 @@ import { assetsUnder } from './assetParsers.ts';
 import { protocolsForExport } from './exportCells.ts';
 
 /**
- * Asset endpoints (api-contract §4.3): `assets/` over every category (no create), one endpoint per
+ * Asset endpoints: `assets/` over every category (no create), one endpoint per
  * category, and `gateways/` (hosts of the Gateway platform). All share the RBAC model
  * `assets.asset`, except gateways (`assets.gateway`).
  */

@@ -3,7 +3,7 @@ import { text } from '@gatehouse/contract';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
 
-/** Domains and labels (api-contract §4.7, §4.8). */
+/** Domains and labels. */
 
 const gatewayIds = (db: Parameters<NonNullable<ResourceDef['prepare']>>[1]['db']) =>
   db.selectFrom('assets_platform').select('id').where('name', '=', 'Gateway');

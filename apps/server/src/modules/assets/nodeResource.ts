@@ -6,7 +6,7 @@ import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { am } from './assetMessages.ts';
 import { ancestorKeys, childNamed, inSubtree, nextChildKey, nodeDb, orgRoot } from './nodeStore.ts';
 
-/** Nodes (`/api/v1/assets/nodes/`, api-contract §4.6): created at the org root, renamed, deleted when empty. */
+/** Nodes (`/api/v1/assets/nodes/`, the JumpServer API): created at the org root, renamed, deleted when empty. */
 
 export async function fullValues(ctx: ResourceCtx, keys: string[]): Promise<Map<string, string>> {
   const all = [...new Set(keys.flatMap(ancestorKeys))];

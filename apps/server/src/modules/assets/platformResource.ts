@@ -13,7 +13,7 @@ import { platformProtocols } from './assetHooks.ts';
 import { PROTOCOLS, settingOf } from './protocolDefaults.ts';
 import { ASSET_CATEGORIES } from '@gatehouse/contract';
 
-/** Platforms (`/api/v1/assets/platforms/`, api-contract §4.4): system-wide, integer ids, lookup by id or name. */
+/** Platforms (`/api/v1/assets/platforms/`, the JumpServer API): system-wide, integer ids, lookup by id or name. */
 
 const SU_METHODS = [
   { value: 'sudo', label: text('sudo su -', 'sudo su -', 'sudo su -') },

@@ -7,7 +7,7 @@ import { BACKEND_LABELS, reasonLabel } from './loginLogLabels.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
 
 /**
- * Login logs (api-contract §4.15 `login-logs/`, `my-login-logs/`): read-only. Outside the global
+ * Login logs (`login-logs/`, `my-login-logs/`): read-only. Outside the global
  * org only the logs of the current org's members are shown; `my-login-logs/` narrows to the
  * caller's username (see loginLogRoutes.ts).
  */

@@ -11,7 +11,7 @@ import { findActiveUser } from './userLookup.ts';
 /**
  * Ends a sign-in on the login page: a new session (any previous one of this browser ends), its
  * cookies and CSRF token, the pending-step state cleared, and the browser's transport key dropped
- * so the next page gets a new one (api-contract §2.2).
+ * so the next page gets a new one.
  */
 export async function completeLogin(
   req: FastifyRequest,

@@ -9,7 +9,7 @@ import { Lockout } from './lockout.ts';
 import { activeMfaBackends, loadMfaUser, mfaEnabled, MFA_DISPLAY, type MfaUser } from './mfa/mfaUser.ts';
 import { verifyMfaCode } from './mfa/verifyMfa.ts';
 
-/** `GET|POST /api/v1/authentication/confirm/` (api-contract §2.7). */
+/** `GET|POST /api/v1/authentication/confirm/`. */
 const URL = '/api/v1/authentication/confirm/';
 const THIRD_PARTY_SOURCES = new Set(['cas', 'saml2', 'oauth2']);
 

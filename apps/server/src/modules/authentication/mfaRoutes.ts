@@ -8,7 +8,7 @@ import { sendSmsCode } from './mfa/sms.ts';
 import { verifyMfaCode } from './mfa/verifyMfa.ts';
 
 /**
- * MFA steps of the token API and of re-verification (api-contract §2.3):
+ * MFA steps of the token API and of re-verification:
  * - `POST /api/v1/authentication/mfa/challenge/` (== `mfa/verify/`) `{type, code}` → `{msg: "ok"}`
  *   marks the pending sign-in's MFA done; 400 `{error, msg}`; 401 without a pending sign-in.
  * - `POST /api/v1/authentication/mfa/select/` (== `mfa/send-code/`) `{type: "sms"}` sends an SMS

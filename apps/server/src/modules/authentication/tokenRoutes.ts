@@ -20,7 +20,7 @@ interface TokenBody {
 }
 
 /**
- * `POST /api/v1/authentication/auth/` (== `tokens/`), api-contract §2.3: a bearer token for scripts
+ * `POST /api/v1/authentication/auth/` (== `tokens/`), the JumpServer API: a bearer token for scripts
  * and clients, reused for the same user and address while it lives. With MFA the first answer is
  * 200 `{error: "mfa_required", msg, data: {choices, url}}` and a `jms_gh_bid` cookie holding the
  * pending sign-in (10 minutes); the client posts the code to `mfa/challenge/` with that cookie, then

@@ -10,7 +10,7 @@ import { userResource } from './userResource.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
 
 /**
- * Group membership (api-contract §4.1 `users-groups-relations/`, §4.1.4 `add-all-users/`):
+ * Group membership (`users-groups-relations/`, `add-all-users/`):
  * list with filters, bulk create, delete of exactly one relation.
  */
 const URL = '/api/v1/users/users-groups-relations/';

@@ -4,7 +4,7 @@ import { f, L } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
 
-/** User groups (`/api/v1/users/groups/`, api-contract §4.1.4): org-scoped; members are users of the org. */
+/** User groups (`/api/v1/users/groups/`, the JumpServer API): org-scoped; members are users of the org. */
 export const groupResource: ResourceDef = {
   model: 'usergroup',
   app: 'users',

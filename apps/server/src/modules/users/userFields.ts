@@ -5,12 +5,12 @@ import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
 import { MFA_LEVEL_LABELS, SOURCE_LABELS } from './labels.ts';
 
-/** Field declarations of the user (api-contract §4.1.1), shared by the resource and its actions. */
+/** Field declarations of the user, shared by the resource and its actions. */
 
 const choices = (labels: Record<string, { en: string; zh: string; ja: string }>, numeric = false) =>
   Object.entries(labels).map(([value, label]) => ({ value: numeric ? Number(value) : value, label }));
 
-/** Letters, digits and underscore only, no emoji (spec 02 §5). */
+/** Letters, digits and underscore only, no emoji. */
 export const USERNAME_RE = /^[\p{L}\p{N}_]+$/u;
 export const USERNAME_MSG = text(
   'Only letters, digits and underscore are allowed',

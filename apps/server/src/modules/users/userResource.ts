@@ -11,7 +11,7 @@ import { checkPasswordRules } from './passwordRules.ts';
 import { USER_FIELDS } from './userFields.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
 
-/** Users (`/api/v1/users/users/`, api-contract §4.1): members of the current org (all in ROOT). */
+/** Users (`/api/v1/users/users/`, the JumpServer API): members of the current org (all in ROOT). */
 
 const MSG = {
   self: text('You cannot change your own {field}', '不能修改自己的{field}', '自分の{field}は変更できません'),

@@ -23,7 +23,7 @@ function typeOf(pathname: string): string {
 }
 
 /**
- * The hidden task-log page (spec 01 §2, api-contract §5.2): the task's output in a terminal, fed
+ * The hidden task-log page: the task's output in a terminal, fed
  * by the task-log socket, and its state, read again once the log ends.
  */
 export function TaskLogPage() {

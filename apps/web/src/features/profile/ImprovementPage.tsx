@@ -11,7 +11,7 @@ import { PasswordForm } from './PasswordForm.tsx';
 import { fetchProfile, PROFILE_KEY, updateProfile } from './profileApi.ts';
 
 /**
- * `/profile/improvement`, where the startup sends a user on their first login (spec 02): set a new
+ * `/profile/improvement`, where the startup sends a user on their first login: set a new
  * password (local users), optionally bind an authenticator, then finish, which clears
  * is_first_login and opens the console.
  */

@@ -6,7 +6,7 @@ import { ProfileInfoPage } from './ProfileInfoPage.tsx';
 import { ProfileSettingPage } from './ProfileSettingPage.tsx';
 
 /**
- * The profile view (spec 02 "Profile children"): every signed-in user's own pages, outside any
+ * The profile view : every signed-in user's own pages, outside any
  * organisation. `/profile` goes to the info page; the improvement page is not in the menu.
  */
 const open = { permissions: [] as string[], showOrganization: false };

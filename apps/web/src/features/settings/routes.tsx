@@ -8,7 +8,7 @@ import { orgPages } from './orgs/orgPages.tsx';
 const orgs = resourceRoute(orgPages);
 
 /**
- * The settings view (console-reference §3.16): its own layout without the org selector. Built so
+ * The settings view: its own layout without the org selector. Built so
  * far: organisations (licensed) and the licence.
  */
 export const settingsRoute: AppRoute = {

@@ -4,7 +4,7 @@ import type { AppRoute } from '../../lib/routeTypes.ts';
 import { WorkbenchHomePage } from './WorkbenchHomePage.tsx';
 
 /**
- * The workbench view (spec 02 "Workbench children"): always offered (spec 01 §2), marked for the
+ * The workbench view : always offered, marked for the
  * view switcher. `/workbench` goes to the home page; the other children come with their areas.
  */
 const open = { permissions: [] as string[] };

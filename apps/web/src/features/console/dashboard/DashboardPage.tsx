@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../../lib/appStore.ts';
 import { RequirePermission } from '../../../lib/RequirePermission.tsx';
 
-/** The console dashboard (console-reference §4); needs rbac.view_console. */
+/** The console dashboard; needs rbac.view_console. */
 export function DashboardPage() {
   const { t } = useTranslation();
   const profile = useAppStore((s) => s.profile);

@@ -1,7 +1,7 @@
 import type { FieldSpec } from '../../../resource/FormField.tsx';
 import type { ResourceObject } from '../../../resource/types.ts';
 
-/** Where the related fields of users and groups choose from (console-reference §3.1, §3.2). */
+/** Where the related fields of users and groups choose from. */
 const displayName = (o: ResourceObject) => String(o.display_name ?? o.name ?? o.id);
 
 export const userFieldSpecs: Record<string, FieldSpec> = {

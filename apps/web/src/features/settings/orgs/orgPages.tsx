@@ -19,7 +19,7 @@ async function refreshOrgs(): Promise<void> {
 
 const isInternal = (row: Record<string, unknown>) => row.internal === true;
 
-/** Organisations (console-reference §3.16 "Organizations", licensed): `/settings/orgs/` over `/api/v1/orgs/orgs/`. */
+/** Organisations (licensed): `/settings/orgs/` over `/api/v1/orgs/orgs/`. */
 export const orgPages: ResourcePagesConfig = {
   path: 'orgs',
   url: '/api/v1/orgs/orgs/',

@@ -12,7 +12,7 @@ interface Category {
   label: string;
 }
 
-/** The list API of a tab: `assets/` for All, else the category's own endpoint (console-reference §3.4). */
+/** The list API of a tab: `assets/` for All, else the category's own endpoint. */
 export const listUrlOf = (category?: string) => assetsApiPath(category);
 
 /** `/console/assets/assets/`: "All" plus one tab per category, each the node tree beside the asset table. */

@@ -25,7 +25,7 @@ const detailPaths = resourcePaths('/console/assets/assets');
 const SHOW_CURRENT = 'show_current_asset';
 const treeHeight = () => Math.max(320, (typeof window === 'undefined' ? 900 : window.innerHeight) - 250);
 
-/** One tab of the asset list: the node tree beside the table; a selected node filters the table (console-reference §2.9, §3.4). */
+/** One tab of the asset list: the node tree beside the table; a selected node filters the table. */
 export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

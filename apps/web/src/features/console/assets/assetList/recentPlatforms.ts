@@ -1,6 +1,6 @@
 import { assetCategory } from '@gatehouse/contract';
 
-/** The platform picker's recent picks (console-reference §3.4): the last 8, newest first, in localStorage `RecentPlatforms`. */
+/** The platform picker's recent picks: the last 8, newest first, in localStorage `RecentPlatforms`. */
 export const RECENT_KEY = 'RecentPlatforms';
 export const RECENT_MAX = 8;
 

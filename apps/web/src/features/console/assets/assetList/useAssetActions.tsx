@@ -27,7 +27,7 @@ async function waitForTask(id: string): Promise<void> {
   }
 }
 
-/** Row and batch actions of the asset list (console-reference §3.4). */
+/** Row and batch actions of the asset list. */
 export function useAssetActions(
   url: string,
   onCreate: () => void,

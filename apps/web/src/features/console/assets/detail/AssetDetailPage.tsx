@@ -98,7 +98,7 @@ function DetailTab({
 }
 
 /**
- * `/console/assets/assets/<id>` (console-reference §3.4 "Detail"): the Detail tab and Activity;
+ * `/console/assets/assets/<id>`: the Detail tab and Activity;
  * Update opens the category's form with the platform in the query.
  */
 export function AssetDetailPage() {

@@ -56,7 +56,7 @@ function InfoCard({ title, info, testId }: { title: string; info: Record<string,
 
 /**
  * The category's own fields (`spec_info`: db_name, selectors, proxy…), `custom_info` and the host's
- * `gathered_info`, read from the category endpoint (console-reference §3.4 "Detail").
+ * `gathered_info`, read from the category endpoint.
  */
 export function SpecInfoCards({ asset }: { asset: ResourceObject }) {
   const { t, i18n } = useTranslation();

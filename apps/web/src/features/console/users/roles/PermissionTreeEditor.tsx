@@ -19,7 +19,7 @@ import {
 import { rolesUrl, type RoleScope } from './roleScope.ts';
 
 /**
- * The permission tree of a role (console-reference §3.3, §2.9): a checkbox tree from
+ * The permission tree of a role: a checkbox tree from
  * `GET /api/v1/rbac/<scope>-roles/<id>/permissions/tree/`, saved with `PATCH {permissions}`.
  * Builtin roles come back with every node disabled and are shown read-only.
  */

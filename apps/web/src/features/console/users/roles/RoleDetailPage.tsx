@@ -12,7 +12,7 @@ import { rolesUrl, useRoleScope } from './roleScope.ts';
 
 const isBuiltin = (role: Record<string, unknown>) => role.builtin === true;
 
-/** A role (console-reference §3.3): its fields with the permission tree, and the users bound to it. */
+/** A role: its fields with the permission tree, and the users bound to it. */
 export function RoleDetailPage() {
   const { t } = useTranslation();
   const { id } = useParams();

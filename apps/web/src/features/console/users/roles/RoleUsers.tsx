@@ -15,7 +15,7 @@ const USER_OPTIONS = '/api/v1/users/users/?fields_size=mini&order=name';
 const userLabel = (u: { name?: unknown; username?: unknown }) => `${String(u.name ?? '')}(${String(u.username ?? '')})`;
 
 /**
- * The users bound to a role (console-reference §3.3 RoleUsers): the `<scope>-role-bindings/?role=`
+ * The users bound to a role (RoleUsers): the `<scope>-role-bindings/?role=`
  * list with removal, and "add members" posting one binding per chosen user.
  */
 export function RoleUsers({ scope, roleId }: { scope: RoleScope; roleId: string }) {

@@ -25,7 +25,7 @@ function RolesScope() {
 
 const guard = (perm: string, page: React.ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
 
-/** `/console/users/roles/*` (console-reference §3.3): licensed, in the global org, the org selector locked. */
+/** `/console/users/roles/*`: licensed, in the global org, the org selector locked. */
 export const rolesRoute: AppRoute = {
   path: 'roles',
   element: <RolesScope />,
