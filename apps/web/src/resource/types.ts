@@ -1,6 +1,6 @@
 /**
- * Shapes of the contract the generic screens are built from: the OPTIONS metadata
- *, paginated lists and the objects they hold.
+ * Shapes of the contract the generic screens are built from: the OPTIONS metadata, paginated
+ * lists and the objects they hold.
  */
 
 export type FieldType =
