@@ -22,6 +22,8 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'], environment: 'node' } },
+      // The lint rules' own tests (eslint.layers.test.js).
+      { test: { name: 'tooling', root: '.', include: ['*.test.js'], environment: 'node' } },
       serverProject('server-sqlite', 'sqlite'),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', 'postgres')] : []),
       {

@@ -1,7 +1,7 @@
 import type { Language } from './constants.ts';
 import { text, type I18nText } from './i18nText.ts';
 
-/** Asset categories and their types (api-contract §4.3). */
+/** Asset categories and their types. */
 export type CategoryValue = 'host' | 'device' | 'database' | 'cloud' | 'web' | 'gpt' | 'custom';
 
 export interface ProtocolConstraint {
@@ -28,9 +28,21 @@ interface TypeDef {
   constraints: TypeConstraints;
 }
 
-interface CategoryDef {
+/**
+ * One asset category, the one place that says how it is named everywhere: its API collection
+ * (`/api/v1/assets/<segment>/`), its console pages (`/console/assets/<segment>/create`), the route
+ * names of those pages (`<name>Create`, `<name>Update`), and its labels.
+ */
+export interface AssetCategoryDef {
   value: CategoryValue;
+  /** The plural URL segment of its API collection and console pages, e.g. `hosts`. */
+  segment: string;
+  /** Route name stem of its console pages: `Host` -> HostCreate, HostUpdate. */
+  name: string;
+  /** The category's label (tabs, the categories endpoint). */
   label: I18nText;
+  /** The label of one of its assets as a resource (messages, logs), e.g. "Cloud" where the category is "Cloud service". */
+  resourceLabel: I18nText;
   types: TypeDef[];
 }
 
@@ -100,9 +112,12 @@ const db = (name: string, port: number): TypeConstraints =>
   });
 const web = constraints([proto('http', 80, pw, { required: true })], { domain_enabled: false });
 
-export const ASSET_CATEGORIES: readonly CategoryDef[] = [
+export const ASSET_CATEGORIES: readonly AssetCategoryDef[] = [
   {
     value: 'host',
+    segment: 'hosts',
+    name: 'Host',
+    resourceLabel: text('Host', '主机', 'ホスト'),
     label: text('Host', '主机', 'ホスト'),
     types: [
       { value: 'linux', label: text('Linux', 'Linux', 'Linux'), constraints: unixHost },
@@ -113,6 +128,9 @@ export const ASSET_CATEGORIES: readonly CategoryDef[] = [
   },
   {
     value: 'device',
+    segment: 'devices',
+    name: 'Device',
+    resourceLabel: text('Device', '网络设备', 'ネットワークデバイス'),
     label: text('Device', '网络设备', 'ネットワークデバイス'),
     types: [
       { value: 'general', label: text('General', '通用', '一般'), constraints: device },
@@ -123,6 +141,9 @@ export const ASSET_CATEGORIES: readonly CategoryDef[] = [
   },
   {
     value: 'database',
+    segment: 'databases',
+    name: 'Database',
+    resourceLabel: text('Database', '数据库', 'データベース'),
     label: text('Database', '数据库', 'データベース'),
     types: [
       { value: 'mysql', label: text('MySQL', 'MySQL', 'MySQL'), constraints: db('mysql', 3306) },
@@ -152,6 +173,9 @@ export const ASSET_CATEGORIES: readonly CategoryDef[] = [
   },
   {
     value: 'cloud',
+    segment: 'clouds',
+    name: 'Cloud',
+    resourceLabel: text('Cloud', '云服务', 'クラウド'),
     label: text('Cloud service', '云服务', 'クラウドサービス'),
     types: [
       { value: 'public', label: text('Public cloud', '公有云', 'パブリッククラウド'), constraints: web },
@@ -165,11 +189,17 @@ export const ASSET_CATEGORIES: readonly CategoryDef[] = [
   },
   {
     value: 'web',
+    segment: 'webs',
+    name: 'Web',
+    resourceLabel: text('Web', 'Web', 'Web'),
     label: text('Web', 'Web', 'Web'),
     types: [{ value: 'website', label: text('Website', '网站', 'ウェブサイト'), constraints: web }],
   },
   {
     value: 'gpt',
+    segment: 'gpts',
+    name: 'GPT',
+    resourceLabel: text('GPT', 'GPT', 'GPT'),
     label: text('GPT', 'GPT', 'GPT'),
     types: [
       {
@@ -179,8 +209,25 @@ export const ASSET_CATEGORIES: readonly CategoryDef[] = [
       },
     ],
   },
-  { value: 'custom', label: text('Custom type', '自定义类型', 'カスタムタイプ'), types: [] },
+  {
+    value: 'custom',
+    segment: 'customs',
+    name: 'Custom',
+    label: text('Custom type', '自定义类型', 'カスタムタイプ'),
+    resourceLabel: text('Custom', '自定义', 'カスタム'),
+    types: [],
+  },
 ];
+
+/** The API collection of a category's assets (`/api/v1/assets/hosts/`); without one, every asset (`assets/`). */
+export function assetsApiPath(category?: CategoryValue | string): string {
+  return `/api/v1/assets/${category ? assetCategory(category).segment : 'assets'}/`;
+}
+
+/** A category by value; an unknown value is treated as a host (the contract's default category). */
+export function assetCategory(category: CategoryValue | string): AssetCategoryDef {
+  return ASSET_CATEGORIES.find((c) => c.value === category) ?? ASSET_CATEGORIES[0]!;
+}
 
 export interface CategoryOut {
   value: CategoryValue;

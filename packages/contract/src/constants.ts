@@ -1,4 +1,4 @@
-/** Product constants of spec 01 §9 and the contract. */
+/** Product constants of the console and the contract. */
 export const PRODUCT_NAME = 'Gatehouse';
 export const PRODUCT_VERSION = 'v3.7.1';
 export const SOURCE_REPOSITORY_URL = 'https://github.com/gatehouse-pam/gatehouse';
@@ -20,7 +20,7 @@ export const LOGIN_PATH = '/core/auth/login/';
 export const LOGOUT_PATH = '/core/auth/logout/';
 export const UI_BASE = '/ui/';
 
-/** Default security settings (api-contract §2.5, §2.6, §4.18). */
+/** Default security settings. */
 export const DEFAULT_LOGIN_LIMIT_COUNT = 7;
 export const DEFAULT_LOGIN_LIMIT_TIME_MINUTES = 30;
 export const SESSION_COOKIE_AGE_SECONDS = 86400;
@@ -49,7 +49,7 @@ export function languageFromCookie(value: string | undefined | null): Language |
   return undefined;
 }
 
-/** Language from the cookie, else the browser or Accept-Language value, else English (spec 01 §1). */
+/** Language from the cookie, else the browser or Accept-Language value, else English. */
 export function resolveLanguage(cookie: string | undefined | null, preferred: readonly string[]): Language {
   const fromCookie = languageFromCookie(cookie);
   if (fromCookie) return fromCookie;
@@ -59,3 +59,6 @@ export function resolveLanguage(cookie: string | undefined | null, preferred: re
   }
   return 'en';
 }
+
+/** Digits of a one-time password (TOTP codes and SMS codes alike). */
+export const OTP_LENGTH = 6;

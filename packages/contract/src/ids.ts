@@ -1,4 +1,4 @@
-/** Fixed identifiers of the JumpServer v3.7.1 contract (api-contract §1.12, §3.2). */
+/** Fixed identifiers of the JumpServer v3.7.1 contract. */
 export const ROOT_ORG_ID = '00000000-0000-0000-0000-000000000000';
 export const DEFAULT_ORG_ID = '00000000-0000-0000-0000-000000000002';
 export const SYSTEM_ORG_ID = '00000000-0000-0000-0000-000000000004';
@@ -22,7 +22,7 @@ export const BUILTIN_ROLE_IDS = {
 
 export type BuiltinRoleName = keyof typeof BUILTIN_ROLE_IDS;
 
-/** The system administrator is recognised by a role id ending in 1 (spec 01 §6). */
+/** The system administrator is recognised by a role id ending in 1. */
 export function isSystemAdminRoleId(id: string): boolean {
   return id === BUILTIN_ROLE_IDS.SystemAdmin;
 }

@@ -1,7 +1,7 @@
 import { BUILTIN_ROLE_IDS, type BuiltinRoleName } from './ids.ts';
 
 /**
- * The permission catalogue (api-contract §3.1): every object kind gets add/change/delete/view,
+ * The permission catalogue: every object kind gets add/change/delete/view,
  * plus the custom codenames the contract lists. A permission is written `app.codename`.
  */
 const CRUD = ['add', 'change', 'delete', 'view'] as const;
@@ -153,7 +153,7 @@ function buildAll(): string[] {
 export const ALL_PERMISSIONS: readonly string[] = buildAll();
 
 /**
- * Permissions that org roles can never hold (api-contract §3.1 `only_system_permissions`).
+ * Permissions that org roles can never hold (`only_system_permissions`).
  * Patterns are `app.action_model` with `*` wildcards.
  */
 const ONLY_SYSTEM_PATTERNS: readonly string[] = [
@@ -302,7 +302,7 @@ export const BUILTIN_ROLES: readonly BuiltinRoleDef[] = [
 
 /**
  * Whether a set of held permissions satisfies a requirement: a list means all must hold; an item
- * containing `|` means any one of its parts (spec 01 §2 "Route metadata rules"; contract §3.3).
+ * containing `|` means any one of its parts.
  */
 export function hasPermission(
   held: ReadonlySet<string> | readonly string[],
@@ -319,7 +319,7 @@ export function hasPermission(
   });
 }
 
-/** Display names of the builtin roles (the i18n keys of api-contract §3.2). */
+/** Display names of the builtin roles (the i18n keys of the JumpServer API). */
 export const BUILTIN_ROLE_LABELS: Readonly<Record<BuiltinRoleName, { en: string; zh: string; ja: string }>> = {
   SystemAdmin: { en: 'System administrator', zh: '系统管理员', ja: 'システム管理者' },
   SystemAuditor: { en: 'System auditor', zh: '系统审计员', ja: 'システム監査人' },

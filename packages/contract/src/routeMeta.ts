@@ -1,7 +1,7 @@
 import { hasPermission } from './permissions.ts';
 
 /**
- * Route metadata rules of spec 01 §2 ("Route metadata rules"; console-reference §1.6): what a
+ * Route metadata rules of the console: what a
  * console route is (view, app, resource or crud page), which action it performs, which permission
  * it needs, and whether the menu shows it. Everything here is derived from the route's full path,
  * so a feature only writes what differs from the rules.
@@ -161,7 +161,7 @@ export function resolveRouteMeta<S = unknown>(
   return meta;
 }
 
-/** Valid licence: taken from the settings only when the paid extension is enabled (spec 01 §4). */
+/** Valid licence: taken from the settings only when the paid extension is enabled. */
 export function licenseIsValid(
   settings: { XPACK_ENABLED?: boolean; XPACK_LICENSE_IS_VALID?: boolean } | null | undefined,
 ): boolean {

@@ -1,4 +1,4 @@
-/** API object shapes both sides use (api-contract §1.12, §4.1.2, §4.18). */
+/** API object shapes both sides use. */
 
 export interface OrgRef {
   id: string;

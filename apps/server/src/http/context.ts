@@ -8,15 +8,16 @@ import type { Database } from '../platform/db/database.ts';
 import type { DB, UserTable } from '../platform/db/schema.ts';
 import type { LoadedSession } from './session.ts';
 import type { SessionStore } from './session.ts';
-import type { SettingsStore } from '../modules/settings/store.ts';
 
-/** What every request handler can reach: the platform services of ARCHITECTURE §1. */
+/**
+ * What every request handler can reach: the platform services (docs/architecture.md, "Layers").
+ * Modules add theirs by declaration merging (`settings`: `modules/settings/store.ts`).
+ */
 export interface AppDeps {
   config: Config;
   database: Database;
   cache: Cache;
   sessions: SessionStore;
-  settings: SettingsStore;
   /** Pub/sub between instances (site-message counts, ...). */
   bus: Bus;
   /** Encryption of secrets at rest. */

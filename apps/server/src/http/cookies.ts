@@ -17,7 +17,7 @@ export function setCsrfCookie(reply: FastifyReply, token: string = randomToken(2
 
 /**
  * After login: the session cookie (HttpOnly) and `jms_session_expire` = `age` (persistent, "remember
- * me") or `close` (ends with the browser), each with the session's age (api-contract §1.13).
+ * me") or `close` (ends with the browser), each with the session's age.
  */
 export function setSessionCookies(reply: FastifyReply, key: string, autoLogin: boolean, ageSeconds: number): void {
   reply.setCookie(SESSION_COOKIE, key, { ...base, httpOnly: true, ...(autoLogin ? { maxAge: ageSeconds } : {}) });

@@ -1,5 +1,5 @@
 /**
- * Datetimes leave as `YYYY/MM/DD HH:MM:SS +ZZZZ` in the request's time zone (api-contract §1.7):
+ * Datetimes leave as `YYYY/MM/DD HH:MM:SS +ZZZZ` in the request's time zone:
  * the `X-TZ` header when it names a valid IANA zone, else UTC.
  */
 export function isValidTimeZone(tz: string): boolean {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t, type MessageKey } from './messages.ts';
 
-/** An error that leaves in the contract's format (api-contract §1.11). */
+/** An error that leaves in the contract's format. */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,

@@ -14,7 +14,7 @@ import type { AuthUser } from './context.ts';
 import { notAuthenticated } from './errors.ts';
 import { setPrefixCookie } from './cookies.ts';
 import { resolveOrg } from './org.ts';
-import { findActiveUser } from '../modules/users/userRepo.ts';
+import { identitySourceOf, type IdentitySource } from './identitySource.ts';
 import { sessionOverLimits } from './sessionLimits.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -30,9 +30,9 @@ export function tokenCacheKey(token: string): string {
   return `token:${token}`;
 }
 
-async function identifyBearer(req: FastifyRequest, token: string): Promise<AuthUser> {
+async function identifyBearer(req: FastifyRequest, source: IdentitySource, token: string): Promise<AuthUser> {
   const userId = await req.server.deps.cache.get<string>(tokenCacheKey(token));
-  const user = userId ? await findActiveUser(req.db, userId) : undefined;
+  const user = userId ? await source.findActiveUser(req.db, userId) : undefined;
   if (!user) throw notAuthenticated(req, 'invalid_token');
   return user;
 }
@@ -40,24 +40,24 @@ async function identifyBearer(req: FastifyRequest, token: string): Promise<AuthU
 /**
  * Identifies the caller: `Authorization: Bearer`, else the session cookie. A session on an unsafe
  * method needs `X-CSRFToken` equal to the session's token; without it the request is anonymous and
- * so ends as 401 (api-contract §1.2, §7).
+ * so ends as 401.
  */
-async function identifySession(req: FastifyRequest, key: string): Promise<void> {
+async function identifySession(req: FastifyRequest, source: IdentitySource, key: string): Promise<void> {
   const { sessions } = req.server.deps;
   const session = await sessions.load(key);
   if (!session) return;
-  if (await sessionOverLimits(req.server.deps.settings, session)) {
+  const limits = await source.sessionSettings();
+  if (sessionOverLimits(limits, session)) {
     await sessions.destroy(session.id);
     return;
   }
   if (!SAFE_METHODS.has(req.method) && req.headers[CSRF_HEADER.toLowerCase()] !== session.data.csrf) return;
-  const user = await findActiveUser(req.db, session.userId);
+  const user = await source.findActiveUser(req.db, session.userId);
   if (!user) return;
   req.session = session;
   req.user = user;
   req.authMethod = 'session';
-  const ttl = await req.server.deps.settings.sessionAgeSeconds();
-  await sessions.touch(session, ttl);
+  await sessions.touch(session, limits.cookieAgeSeconds);
 }
 
 export function registerIdentification(app: FastifyInstance): void {
@@ -77,15 +77,16 @@ export function registerIdentification(app: FastifyInstance): void {
     req.session = null;
     req.authMethod = null;
 
+    const source = identitySourceOf(app);
     const authz = req.headers.authorization;
     if (authz && /^Bearer\s+/i.test(authz)) {
-      req.user = await identifyBearer(req, authz.replace(/^Bearer\s+/i, '').trim());
+      req.user = await identifyBearer(req, source, authz.replace(/^Bearer\s+/i, '').trim());
       req.authMethod = 'bearer';
     } else {
       const key = req.cookies[SESSION_COOKIE];
-      if (key) await identifySession(req, key);
+      if (key) await identifySession(req, source, key);
     }
-    req.org = await resolveOrg(req, await app.deps.settings.globalOrgName());
+    req.org = await resolveOrg(req, await source.globalOrgName());
     if (!req.routeOptions.config?.public && !req.user && req.url.startsWith('/api/')) throw notAuthenticated(req);
   });
 

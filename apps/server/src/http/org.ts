@@ -21,7 +21,7 @@ async function loadOrg(db: Kysely<DB>, value: string): Promise<OrgContext | unde
 }
 
 /**
- * The request's organisation (api-contract §1.12): `?oid=`, then the `X-JMS-ORG` header, the
+ * The request's organisation: `?oid=`, then the `X-JMS-ORG` header, the
  * cookie, the session, then DEFAULT. `default` and `root` (any case) and org names are accepted;
  * anything unknown falls back to DEFAULT.
  */

@@ -12,7 +12,7 @@ import {
 } from '@gatehouse/contract';
 import type { DB } from '../platform/db/schema.ts';
 
-/** Permission evaluation of api-contract §3.3 and §3.4. */
+/** Permission evaluation of the JumpServer API. */
 
 interface BindingRow {
   role_id: string;
@@ -102,7 +102,7 @@ function orgRef(o: { id: string; name: string }): OrgRef {
 }
 
 /**
- * The organisations a user may use a view in (api-contract §3.4): orgs where a binding grants
+ * The organisations a user may use a view in: orgs where a binding grants
  * the view's permission (a system binding grants every candidate org), DEFAULT first then by name,
  * with the global org in front for holders of orgs.view_rootorg (console, audit) or
  * orgs.view_alljoinedorg (workbench, as "All organizations"). The system-setting org holds no

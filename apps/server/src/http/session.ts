@@ -4,13 +4,13 @@ import type { DB } from '../platform/db/schema.ts';
 import { nowIso } from '../platform/db/schema.ts';
 import { randomToken } from '../platform/crypto/password.ts';
 
-/** What a login session remembers (api-contract §2.1 session keys that Gatehouse uses). */
+/** What a login session remembers (session keys that Gatehouse uses). */
 export interface SessionData {
   csrf: string;
   auto_login: boolean;
   login_time: string;
   oid?: string;
-  /** Re-verification (api-contract §2.7): level reached (1 relogin, 2 password, 3 mfa) and when, epoch seconds. */
+  /** Re-verification: level reached (1 relogin, 2 password, 3 mfa) and when, epoch seconds. */
   confirm_level?: number;
   confirm_time?: number;
 }

@@ -21,12 +21,16 @@ import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
 import { registerAssetsModule } from './assets/routes.ts';
 import { registerHealthRoutes } from './health/healthRoutes.ts';
+import { registerIdentitySource } from '../http/identitySource.ts';
+import { usersIdentitySource } from './users/identitySource.ts';
+import { buildProfile } from './users/profile.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
+  registerIdentitySource(app, usersIdentitySource(app.deps.settings));
   registerHealthRoutes(app);
   registerLoginRoutes(app);
-  registerTokenRoutes(app);
+  registerTokenRoutes(app, buildProfile);
   registerBrowserKeys(app);
   registerConfirmRoutes(app);
   registerMfaRoutes(app);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, ROOT_ORG_ID, SYSTEM_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../testing/testApp.ts';
 
-/** The endpoints the console's startup sequence calls (spec 01 §4 "Startup"). */
+/** The endpoints the console's startup sequence calls. */
 let t: TestApp;
 let admin: SessionClient;
 beforeAll(async () => {

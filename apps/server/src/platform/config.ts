@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Gatehouse's runtime configuration, read from the environment (ARCHITECTURE §1). */
+/** Gatehouse's runtime configuration, read from the environment. */
 export interface Config {
   host: string;
   port: number;

@@ -5,7 +5,7 @@ import { SYSTEM_ORG_ID } from '@gatehouse/contract';
 import type { DB } from '../platform/db/schema.ts';
 import type { ResourceDef, Row } from './types.ts';
 
-/** Operate log and activity of every write (ARCHITECTURE §3): who, what, the before/after diff. */
+/** Operate log and activity of every write: who, what, the before/after diff. */
 
 export type OperateAction = 'create' | 'update' | 'delete';
 

@@ -2,7 +2,7 @@ import type { Language } from '@gatehouse/contract';
 import { rt } from './messages.ts';
 import type { FieldDef, ResourceDef, Row } from './types.ts';
 
-/** How a value looks in a spreadsheet cell, and back (api-contract §1.10). */
+/** How a value looks in a spreadsheet cell, and back. */
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 

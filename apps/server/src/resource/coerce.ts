@@ -10,7 +10,7 @@ export function parseBool(v: unknown): boolean | undefined {
   return undefined;
 }
 
-/** Accepts `YYYY/MM/DD hh:mm:ss +HHMM`, `YYYY-MM-DD hh:mm:ss +HHMM` and ISO 8601 (api-contract §1.7). */
+/** Accepts `YYYY/MM/DD hh:mm:ss +HHMM`, `YYYY-MM-DD hh:mm:ss +HHMM` and ISO 8601. */
 export function parseDateTime(v: unknown): Date | undefined {
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? undefined : v;
   if (typeof v !== 'string' || !v.trim()) return undefined;
@@ -28,7 +28,7 @@ export function parseDateTime(v: unknown): Date | undefined {
   return undefined;
 }
 
-/** A related object given as pk, `{id}`, `{pk}` (api-contract §1.7); undefined when not one of those. */
+/** A related object given as pk, `{id}`, `{pk}`; undefined when not one of those. */
 export function relatedPk(v: unknown): string | undefined {
   if (typeof v === 'string' && v.trim()) return v.trim();
   if (typeof v === 'number') return String(v);

@@ -3,14 +3,13 @@ import type { FastifyReply } from 'fastify';
 import ExcelJS from 'exceljs';
 import { exportColumns, neutralise, toCell } from './cells.ts';
 import { csvLine } from './csv.ts';
-import { first, type Query } from './query.ts';
+import { first, listQuery, type Query } from './query.ts';
 import { serializeRows } from './serialize.ts';
-import { listQuery } from './routes.ts';
 import { sql } from 'kysely';
 import { dyn, type ResourceCtx, type ResourceDef, type Row } from './types.ts';
 
 /**
- * CSV/XLSX export and import templates (api-contract §1.10), streamed in batches so memory
+ * CSV/XLSX export and import templates, streamed in batches so memory
  * stays flat however many rows there are. Same filters as the list; `spm` for selected rows.
  */
 const BATCH = 1000;

@@ -8,7 +8,7 @@ import { t } from '../http/messages.ts';
 import type { ResourceDef, Row } from './types.ts';
 
 /**
- * `POST <list>/render-to-json/` (api-contract §1.10): a CSV (`text/csv`) or Excel (`text/xlsx`)
+ * `POST <list>/render-to-json/`: a CSV (`text/csv`) or Excel (`text/xlsx`)
  * body becomes `{title: [[column title, field]], data: [rows]}`; columns are matched to fields by
  * label (any language) or name, case-insensitively, ignoring a leading `*`.
  */

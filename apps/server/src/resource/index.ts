@@ -1,5 +1,6 @@
-/** The resource framework (ARCHITECTURE §4): one declaration gives a resource its whole API. */
-export { registerResource, permFor, findVisible, listQuery } from './routes.ts';
+/** The resource framework (docs/architecture.md): one declaration gives a resource its whole API. */
+export { registerResource, permFor, findVisible } from './routes.ts';
+export { listQuery } from './query.ts';
 export { registerImportParsers } from './importParse.ts';
 export { serializeOne, serializeRows } from './serialize.ts';
 export { f } from './fields.ts';

@@ -1,6 +1,6 @@
 import { text, translator, type I18nText } from '@gatehouse/contract';
 
-/** Validation and framework messages (DRF's texts, api-contract §1.7, §1.9, §1.11), in three languages. */
+/** Validation and framework messages (DRF's texts, the JumpServer API), in three languages. */
 const M = {
   required: text('This field is required.', '该字段是必填项。', 'このフィールドは必須です。'),
   null: text('This field may not be null.', '该字段不能为 null。', 'このフィールドは null にできません。'),

@@ -2,7 +2,7 @@ import type { Language } from '@gatehouse/contract';
 import { columnOf } from './query.ts';
 import type { FieldDef, ResourceDef, Row } from './types.ts';
 
-/** `OPTIONS` metadata (api-contract §1.8): actions.GET/POST/PUT field maps the console builds its screens from. */
+/** `OPTIONS` metadata: actions.GET/POST/PUT field maps the console builds its screens from. */
 
 function defaultOf(f: FieldDef): unknown {
   const d = f.default;

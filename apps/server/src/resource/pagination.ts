@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * DRF's paginated shape (api-contract §1.3): `{count, next, previous, results}` with absolute
+ * DRF's paginated shape: `{count, next, previous, results}` with absolute
  * next/previous URLs built from the request, `limit`/`offset` replaced. Used by every paginated
  * list, resource-framework or hand-written.
  */

@@ -5,7 +5,7 @@ import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef } from './types.ts';
 import { rt } from './messages.ts';
 import { parseBool, parseDateTime } from './coerce.ts';
 
-/** Building list queries from the parameters of api-contract §1.4. */
+/** Building list queries from the parameters of the JumpServer API. */
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -154,4 +154,9 @@ export function pageOf(query: Query, max = 100): { limit: number; offset: number
   if (!l || !/^\d+$/.test(l) || Number(l) <= 0) return undefined;
   const o = first(query, 'offset');
   return { limit: Math.min(Number(l), max), offset: o && /^\d+$/.test(o) ? Number(o) : 0 };
+}
+
+/** The filtered, ordered rows of a list request (used by list, export and bulk operations). */
+export async function listQuery(def: ResourceDef, ctx: ResourceCtx, query: Query) {
+  return applyOrder(def, await applyListParams(def, ctx, baseQuery(def, ctx), query), first(query, 'order'));
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
-import { applyListParams, applyOrder, baseQuery, first, pageOf, type Query } from './query.ts';
+import { applyListParams, baseQuery, first, listQuery, pageOf, type Query } from './query.ts';
 import { outputFields, serializeOne, serializeRows } from './serialize.ts';
 import { validateObject, type FieldErrors } from './validate.ts';
 import { createObject, deleteObjects, updateObject } from './write.ts';
@@ -13,7 +13,7 @@ import { registerDef } from './registry.ts';
 import { pageOfResults } from './pagination.ts';
 import type { Action, ResourceCtx, ResourceDef, Row } from './types.ts';
 
-/** Every endpoint of a declared resource (api-contract §1.1 BulkRouter routes, §1.3–§1.10). */
+/** Every endpoint of a declared resource (the BulkRouter routes, OPTIONS, export and import). */
 
 const VERB: Record<Action, string> = {
   list: 'view',
@@ -28,7 +28,7 @@ const VERB: Record<Action, string> = {
 };
 
 export function permFor(def: ResourceDef, action: Action): string {
-  return def.perms?.[action] ?? `${def.app}.${VERB[action]}_${def.model}`;
+  return def.perms?.[action] ?? `${def.app}.${VERB[action]}_${def.permModel ?? def.model}`;
 }
 
 const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });
@@ -47,11 +47,6 @@ export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string
   const row = (await q.executeTakeFirst()) as Row | undefined;
   if (!row) throw notFound(def, ctx.req);
   return row;
-}
-
-/** The filtered, ordered rows of a list request (used by list, export and bulk operations). */
-export async function listQuery(def: ResourceDef, ctx: ResourceCtx, query: Query) {
-  return applyOrder(def, await applyListParams(def, ctx, baseQuery(def, ctx), query), first(query, 'order'));
 }
 
 /** A list request's answer: a page, every row (no limit), or a CSV/XLSX export. */

@@ -3,7 +3,7 @@ import { formatDateTime } from '../http/datetime.ts';
 import { toBool } from '../platform/db/schema.ts';
 import { dyn, type FieldDef, type M2MDef, type ResourceCtx, type ResourceDef, type Row } from './types.ts';
 
-/** Stored rows to the contract's JSON (api-contract §1.7), relations loaded in one query per field. */
+/** Stored rows to the contract's JSON, relations loaded in one query per field. */
 
 function labelOf(f: FieldDef, value: unknown, ctx: ResourceCtx): string {
   const c = f.choices?.find((x) => x.value === value || String(x.value) === String(value));

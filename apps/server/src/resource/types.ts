@@ -10,7 +10,7 @@ export type AnyQuery = SelectQueryBuilder<DB, any, any>;
 export type AnyDb = Kysely<any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** OPTIONS type names of api-contract §1.8. */
+/** OPTIONS type names of the JumpServer API. */
 export type FieldType =
   | 'string'
   | 'email'
@@ -172,7 +172,12 @@ export interface ResourceDef {
   lookup?: (q: AnyQuery, param: string, ctx: ResourceCtx) => AnyQuery;
   /** Restricts every query (e.g. users: members of the current org). */
   scope?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery;
-  /** Permission overrides per action (default: view/add/change/delete of the model). */
+  /**
+   * The RBAC model its permissions name, when it is not `model`: the asset kinds (`hosts/`,
+   * `databases/`, ...) all check `assets.<verb>_asset`.
+   */
+  permModel?: string;
+  /** Permission overrides per action (default: view/add/change/delete of the permission model). */
   perms?: Partial<Record<Action, string>>;
   hooks?: {
     /** Checks the whole object after field validation; returns field errors. */

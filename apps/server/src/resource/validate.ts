@@ -4,7 +4,7 @@ import { rt } from './messages.ts';
 import { columnOf } from './query.ts';
 import { dyn, type AnyQuery, type FieldDef, type ResourceCtx, type ResourceDef, type Row } from './types.ts';
 
-/** Input validation with DRF's field messages, in the request's language (api-contract §1.11). */
+/** Input validation with DRF's field messages, in the request's language. */
 
 export type Mode = 'create' | 'update' | 'partial';
 export type FieldErrors = Record<string, string[]>;

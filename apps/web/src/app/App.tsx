@@ -5,9 +5,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@gatehouse/contract';
 import { ROUTES } from './routes.tsx';
-import { antdTheme, applyFavicon, applyTheme, primaryOf, storedThemeVariables, themeVariables } from './theme.ts';
-import { ANTD_LOCALES } from './antdLocale.ts';
-import { useAppStore } from './store.ts';
+import { antdTheme, applyFavicon, applyTheme, primaryOf, storedThemeVariables, themeVariables } from '../lib/theme.ts';
+import { ANTD_LOCALES } from '../lib/antdLocale.ts';
+import { useAppStore } from '../lib/appStore.ts';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false } },
@@ -17,7 +17,7 @@ export function App() {
   const { i18n } = useTranslation();
   const router = useMemo(() => createBrowserRouter(ROUTES as never, { basename: '/ui' }), []);
   const iface = useAppStore((s) => s.publicSettings?.INTERFACE);
-  // Until the public settings load, the colours of the last run (spec 01 §4 "Theme").
+  // Until the public settings load, the colours of the last run.
   const theme = useMemo(
     () => (iface ? themeVariables(primaryOf(iface)) : (storedThemeVariables() ?? themeVariables())),
     [iface],

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from './store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { runStartup } from './startup.ts';
 import { Leaving } from './session.ts';
 import { BUILT_VIEWS, hasRoute } from './viewRoutes.ts';
@@ -42,7 +42,7 @@ export function StartupGate() {
       })
       .catch((e: unknown) => {
         if (cancelled || e instanceof Leaving) return;
-        // The public settings refuse an untrusted host with a 400: say what to configure (spec 01 §8).
+        // The public settings refuse an untrusted host with a 400: say what to configure.
         const action = e instanceof HttpError ? errorAction(e.status, e.url, e.data, e.message) : undefined;
         if (action?.kind === 'trustedDomains') setError(t('session.error.trustedDomains'));
         else if (action?.kind === 'toast' && action.message) setError(action.message);
@@ -80,7 +80,7 @@ export function StartupGate() {
   // No page renders at the address the sequence turned away from (its catch-all would navigate on).
   if (!inited || (redirecting && location.pathname !== redirecting))
     return <Spin fullscreen tip={t('common.loading')} />;
-  // The first login stays in the profile until the improvement page is finished (spec 02).
+  // The first login stays in the profile until the improvement page is finished.
   if (firstLogin && hasRoute(IMPROVEMENT_PATH) && !location.pathname.startsWith('/profile/'))
     return <Navigate to={IMPROVEMENT_PATH} replace />;
   return <Outlet />;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flattenRoutes, pathOfRouteName, prepareRoutes } from './routeRegistry.ts';
-import type { AppRoute } from './routeTypes.ts';
+import type { AppRoute } from '../lib/routeTypes.ts';
 
 const audit: AppRoute = {
   path: 'audit',

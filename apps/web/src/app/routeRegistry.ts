@@ -6,10 +6,10 @@ import {
   type ResolvedRouteMeta,
   type RouteMetaInput,
 } from '@gatehouse/contract';
-import type { AppRoute, PreparedRoute, RouteMeta } from './routeTypes.ts';
+import type { AppRoute, PreparedRoute, RouteMeta } from '../lib/routeTypes.ts';
 
 /**
- * Derives every route's metadata from its full path (spec 01 §2 "Route metadata rules") and keeps
+ * Derives every route's metadata from its full path and keeps
  * it on the route's `handle`, where guards, menus, tags and titles read it (`useMatches`).
  */
 

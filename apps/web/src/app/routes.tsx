@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { StartupGate } from './StartupGate.tsx';
-import type { AppRoute } from './routeTypes.ts';
+import type { AppRoute } from '../lib/routeTypes.ts';
 import { PREPARED_VIEWS } from './viewRoutes.ts';
 import { prepareRoutes } from './routeRegistry.ts';
 import { Layout } from '../shell/Layout.tsx';
@@ -13,7 +13,7 @@ import { opsTaskLogRoutes } from '../features/ops/routes.tsx';
 export { BUILT_VIEWS, hasRoute, VIEW_ROUTES } from './viewRoutes.ts';
 
 /**
- * The router of spec 01 §2 (basename /ui): the startup gate runs first; the root goes to the
+ * The router of the console: the startup gate runs first; the root goes to the
  * preferred view (or the overview); views, the not-found page and the refresh redirect render in
  * the layout; unknown paths go to /404.
  */

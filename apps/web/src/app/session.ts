@@ -10,7 +10,7 @@ import { getCookie, setCookie } from '../lib/cookies.ts';
 import { http, httpContext } from '../lib/http.ts';
 import { PROFILE_URL } from '../lib/httpErrors.ts';
 
-/** Session rules of spec 01 §4 "Session". */
+/** Session rules of the console. */
 
 /** Thrown to stop the startup sequence while the browser leaves for another page. */
 export class Leaving extends Error {

@@ -8,9 +8,9 @@ import {
 } from '@gatehouse/contract';
 import { getCookie } from '../lib/cookies.ts';
 import { HttpError, http, httpContext } from '../lib/http.ts';
-import type { AppState } from './store.ts';
+import type { AppState } from '../lib/appStore.ts';
 import { checkSessionCookie, goToLogin, startActivityTimer } from './session.ts';
-import { chooseOrg, storeOrg, storedOrg } from './orgs.ts';
+import { chooseOrg, storeOrg, storedOrg } from '../lib/orgs.ts';
 import { checkView } from './views.ts';
 
 export interface StartupEnv {
@@ -36,7 +36,7 @@ async function fetchProfile(): Promise<Profile> {
 }
 
 /**
- * The startup sequence of spec 01 §4, run once per app state: public settings, login check and
+ * The startup sequence of the console, run once per app state: public settings, login check and
  * profile, full public settings, view check, org check, first-login redirect, asset categories.
  */
 export async function runStartup(pathname: string, env: StartupEnv): Promise<StartupResult> {

@@ -5,12 +5,12 @@ import { profileRoute } from '../features/profile/routes.tsx';
 import { workbenchRoute } from '../features/workbench/routes.tsx';
 import { settingsRoute } from '../features/settings/routes.tsx';
 import { prepareRoutes } from './routeRegistry.ts';
-import type { AppRoute, PreparedRoute } from './routeTypes.ts';
+import type { AppRoute, PreparedRoute } from '../lib/routeTypes.ts';
 
 /** Every view built into this console; each feature exports its view route and it is listed here. */
 export const VIEW_ROUTES: AppRoute[] = [consoleRoute, auditRoute, profileRoute, workbenchRoute, settingsRoute];
 
-/** The view routes with their metadata derived (spec 01 §2 "Route metadata rules"). */
+/** The view routes with their metadata derived. */
 export const PREPARED_VIEWS: PreparedRoute[] = prepareRoutes(VIEW_ROUTES);
 
 export const BUILT_VIEWS: ReadonlySet<string> = new Set(PREPARED_VIEWS.map((r) => r.handle.resolved.view));

@@ -1,7 +1,7 @@
 import { hasPermission, licenseIsValid, type Profile, type PublicSettings } from '@gatehouse/contract';
-import type { ViewName } from './orgs.ts';
+import type { ViewName } from '../lib/orgs.ts';
 
-/** View rules of spec 01 §2: which views a user is offered, and PreView. */
+/** View rules of the console: which views a user is offered, and PreView. */
 export const PRE_VIEW_KEY = 'PreView';
 
 export const SWITCHABLE_VIEWS = ['console', 'audit', 'workbench', 'tickets', 'settings'] as const;

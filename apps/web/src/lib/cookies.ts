@@ -1,4 +1,4 @@
-/** Small cookie helpers for the cookies the contract shares with the server (api-contract §1.13). */
+/** Small cookie helpers for the cookies the contract shares with the server. */
 export function getCookie(name: string): string | undefined {
   const prefix = `${encodeURIComponent(name)}=`;
   for (const part of document.cookie.split(';')) {

@@ -2,7 +2,7 @@ import { PUBLIC_KEY_COOKIE } from '@gatehouse/contract';
 import { getCookie } from './cookies.ts';
 
 /**
- * Encrypts a secret field before it is sent (api-contract §2.2), Gatehouse's scheme:
+ * Encrypts a secret field before it is sent, Gatehouse's scheme:
  * `gh1.<base64 RSA-OAEP-SHA256(random AES key)>:<base64 iv | AES-256-GCM ciphertext | tag>`, with
  * the public key of the `jms_public_key` cookie (base64 of a PEM). Without the cookie, or where
  * WebCrypto is unavailable (a page served over plain HTTP from a host other than localhost), the

@@ -14,7 +14,7 @@ import { confirmCodeOf, type ConfirmCode } from './httpErrors.ts';
 import { sqlDigest } from './sqlDigest.ts';
 
 /**
- * The console's one HTTP client (spec 01 §7): 120 s timeout without retry, the CSRF header, the
+ * The console's one HTTP client: 120 s timeout without retry, the CSRF header, the
  * organisation header, the time-zone header, and the raw flag (whole response instead of body).
  */
 export class HttpError extends Error {
@@ -55,7 +55,7 @@ export const httpContext = {
   onError: undefined as ((err: HttpError, opts: RequestOptions) => void) | undefined,
   /**
    * Opens the re-verification dialog for a call answered with the confirm-required 400; resolves
-   * true once confirmed, and the call is then sent again (spec 01 §4 "Re-verification").
+   * true once confirmed, and the call is then sent again.
    */
   confirm: undefined as ((type: ConfirmCode) => Promise<boolean>) | undefined,
 };

@@ -1,15 +1,15 @@
 /**
- * The error catalogue of spec 01 §8 as pure functions: which message a failed call shows, and
+ * The error catalogue of the console as pure functions: which message a failed call shows, and
  * what the console does about it. The UI side (toasts, dialogs) is in `shell/session/`.
  */
 
-/** Codes of the 400 answer that asks for a re-verification (api-contract §1.11, §2.7). */
+/** Codes of the 400 answer that asks for a re-verification. */
 export const CONFIRM_CODES = ['relogin', 'password', 'mfa'] as const;
 export type ConfirmCode = (typeof CONFIRM_CODES)[number];
 
 export const PROFILE_URL = '/api/v1/users/profile/';
 export const PUBLIC_SETTINGS_URL = '/api/v1/settings/public/';
-/** How long the error toast stays (spec 01 §9). */
+/** How long the error toast stays. */
 export const ERROR_TOAST_SECONDS = 5;
 
 /** Joins the strings of a value: arrays with `sep`, objects by their values. */
@@ -68,7 +68,7 @@ export type ErrorAction =
   /** An error toast: a catalogue key (`session.error.*`) or the server's own message. */
   | { kind: 'toast'; key?: string; message?: string };
 
-/** What the console does about a failed call (spec 01 §8). `fallback` is the error's own message. */
+/** What the console does about a failed call. `fallback` is the error's own message. */
 export function errorAction(status: number, url: string, data: unknown, fallback = ''): ErrorAction {
   const path = pathOf(url);
   if (status === 401) return path === PROFILE_URL ? { kind: 'login' } : { kind: 'relogin' };

@@ -1,5 +1,5 @@
 /**
- * The SQL-query digest (spec 01 §7, §9): every API response carries the number of database
+ * The SQL-query digest: every API response carries the number of database
  * queries it took (`X-JMS-SQL-COUNT`); the console keeps the count of the last 10 URLs and shows
  * them by the page title, over 5 as a warning and over 10 as danger.
  */

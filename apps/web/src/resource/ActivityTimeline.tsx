@@ -6,7 +6,7 @@ import { http } from '../lib/http.ts';
 import { DiffDialog } from './DiffDialog.tsx';
 import { errorMessage } from './errorMessage.ts';
 
-/** An activity of a resource (api-contract §4.15 `activities/`). */
+/** An activity of a resource (`activities/`). */
 export interface Activity {
   id: string;
   timestamp: string;

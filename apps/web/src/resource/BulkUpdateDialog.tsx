@@ -20,7 +20,7 @@ export interface BulkUpdateDialogProps {
   onClose(saved: boolean): void;
 }
 
-/** "Select properties" then `PATCH <url> [{id, ...checked fields}]` for every selected row (console-reference §2.6). */
+/** "Select properties" then `PATCH <url> [{id, ...checked fields}]` for every selected row. */
 export function BulkUpdateDialog({ open, url, rows, fields, fieldsMeta = {}, onClose }: BulkUpdateDialogProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();

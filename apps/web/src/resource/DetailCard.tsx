@@ -15,7 +15,7 @@ export interface DetailCardProps {
   formatters?: Record<string, CellFormatter>;
 }
 
-/** A titled list of label/value pairs, labels from the GET metadata (console-reference §2.7 `AutoDetailCard`). */
+/** A titled list of label/value pairs, labels from the GET metadata (`AutoDetailCard`). */
 export function DetailCard({ title, object, meta, fields, excludes = [], formatters = {} }: DetailCardProps) {
   const { t, i18n } = useTranslation();
   const names = (fields ?? Object.keys(meta).filter((f) => !meta[f]!.write_only)).filter(

@@ -12,7 +12,7 @@ export interface FormContext extends DisplayContext {
   isUpdate: boolean;
 }
 
-/** What a page may say about one form field on top of its metadata (console-reference §2.6 `fieldsMeta`). */
+/** What a page may say about one form field on top of its metadata (`fieldsMeta`). */
 export interface FieldSpec {
   widget?: WidgetKind;
   /** The list URL a related field chooses from. */

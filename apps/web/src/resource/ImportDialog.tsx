@@ -40,7 +40,7 @@ interface Parsed {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Import from CSV/XLSX (console-reference §2.5): choose mode, upload, review, then send row by row. */
+/** Import from CSV/XLSX: choose mode, upload, review, then send row by row. */
 export function ImportDialog({ open, url, canCreate, canUpdate, selected, onClose }: ImportDialogProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();

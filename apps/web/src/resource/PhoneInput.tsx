@@ -1,6 +1,6 @@
 import { Input, Select, Space } from 'antd';
 
-/** A phone number with its country code (api-contract §1.7 PhoneField: out `{code, phone}`, in that or a string). */
+/** A phone number with its country code (PhoneField: out `{code, phone}`, in that or a string). */
 export interface Phone {
   code: string;
   phone: string;

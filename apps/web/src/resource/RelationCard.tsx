@@ -25,7 +25,7 @@ export interface RelationCardProps {
   texts: { add: string; remove: string };
 }
 
-/** A related set on a detail page (console-reference §2.7 `RelationCard`): choose and add, or remove one. */
+/** A related set on a detail page (`RelationCard`): choose and add, or remove one. */
 export function RelationCard({
   title,
   items,

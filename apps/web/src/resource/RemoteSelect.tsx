@@ -30,7 +30,7 @@ const PAGE_SIZE = 10;
 const defaultLabel: OptionLabel = (o) => objectName(o);
 
 /**
- * A select over a list URL (console-reference §2.8): remote search, 10 per page, more on scroll,
+ * A select over a list URL: remote search, 10 per page, more on scroll,
  * tags collapse past 10; it disables itself when the server answers 403.
  */
 export function RemoteSelect({

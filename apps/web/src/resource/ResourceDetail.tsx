@@ -4,7 +4,7 @@ import { ArrowLeftOutlined, DeleteOutlined, EditOutlined } from '@ant-design/ico
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { HttpError } from '../lib/http.ts';
 import { ActivityTimeline } from './ActivityTimeline.tsx';
 import { errorMessage } from './errorMessage.ts';
@@ -48,7 +48,7 @@ export function detailTitle(kind: string, name: string): string {
   return title.length > MAX_TITLE ? `${title.slice(0, MAX_TITLE - 1)}…` : title;
 }
 
-/** A detail page (console-reference §2.7): back, title, Update and Delete, tabs with an Activity tab. */
+/** A detail page: back, title, Update and Delete, tabs with an Activity tab. */
 export function ResourceDetail({
   url,
   id,

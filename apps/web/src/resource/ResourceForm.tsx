@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { HttpError, http } from '../lib/http.ts';
 import { errorMessage } from './errorMessage.ts';
 import { FormField, type FieldSpec, type FormContext } from './FormField.tsx';
@@ -45,7 +45,7 @@ export interface ResourceFormProps {
 }
 
 /**
- * The create/update page body (console-reference §2.6): field groups over `actions.POST|PUT`,
+ * The create/update page body: field groups over `actions.POST|PUT`,
  * POST on create and PUT on update, clone_from, 400 errors on their fields, then back to the list.
  */
 export function ResourceForm({

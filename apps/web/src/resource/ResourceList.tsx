@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { http } from '../lib/http.ts';
 import { BulkUpdateDialog } from './BulkUpdateDialog.tsx';
 import { ColumnChooser } from './ColumnChooser.tsx';
@@ -74,7 +74,7 @@ export interface RowActionsConfig {
   })[];
 }
 
-/** A list declaration (console-reference §2.2 `tableConfig` and `headerActions`). */
+/** A list declaration (`tableConfig` and `headerActions`). */
 export interface ResourceListProps extends ColumnsConfig, PermsOptions {
   url: string;
   /** Storage key of the column choice; default the URL path. */

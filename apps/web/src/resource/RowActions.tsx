@@ -3,7 +3,7 @@ import { DownOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ResourceObject } from './types.ts';
 
-/** One row action: shown when `has`, clickable when `can` (console-reference §2.2 `ActionsFormatter`). */
+/** One row action: shown when `has`, clickable when `can` (`ActionsFormatter`). */
 export interface RowAction {
   name: string;
   /** i18n key. */

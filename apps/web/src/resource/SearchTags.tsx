@@ -12,7 +12,7 @@ export interface SearchTagsProps {
   onChange(tags: FilterTag[]): void;
 }
 
-/** The search box: closable filter tags, a field/value cascader and a free-text input (console-reference §2.3). */
+/** The search box: closable filter tags, a field/value cascader and a free-text input. */
 export function SearchTags({ options, tags, onChange }: SearchTagsProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');

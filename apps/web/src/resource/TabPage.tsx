@@ -19,7 +19,7 @@ export interface TabPageProps {
 }
 
 /**
- * A page of tabs (spec 02 §2 tabbed pages): the active tab comes from `?activeTab=`, else the
+ * A page of tabs (tabbed pages): the active tab comes from `?activeTab=`, else the
  * `activeTab` cookie, else the default; only the active tab is rendered.
  */
 export function TabPage({ items, defaultTab, onChange }: TabPageProps) {

@@ -17,7 +17,7 @@ export interface ColumnOverride {
   has?: boolean | ((ctx: DisplayContext) => boolean);
 }
 
-/** The column part of a list declaration (console-reference §2.2 `tableConfig`). */
+/** The column part of a list declaration (`tableConfig`). */
 export interface ColumnsConfig {
   /** Exactly these columns, instead of every readable field. */
   columns?: string[];

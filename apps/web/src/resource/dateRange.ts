@@ -1,6 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 
-/** The list date-range picker's rules (spec 01 §5): 00:00:01 to 23:59:59, default the last 7 days. */
+/** The list date-range picker's rules: 00:00:01 to 23:59:59, default the last 7 days. */
 export const DATE_RANGE_SHORTCUTS = [1, 7, 30, 90, 183, 365] as const;
 
 export type DateRange = [Dayjs, Dayjs];

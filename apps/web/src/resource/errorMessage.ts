@@ -15,7 +15,7 @@ function joinMessages(v: unknown, sep: string): string {
   return v === undefined || v === null ? '' : String(v);
 }
 
-/** The message a server body carries: `error`, `msg` or `detail`; `non_field_errors` joined with spaces (spec 01 §8). */
+/** The message a server body carries: `error`, `msg` or `detail`; `non_field_errors` joined with spaces. */
 export function serverDetail(err: unknown): string {
   if (!(err instanceof HttpError)) return '';
   const data = err.data;
@@ -28,7 +28,7 @@ export function serverDetail(err: unknown): string {
   return '';
 }
 
-/** What to tell a person about a failed call (spec 01 §8 "Error catalogue"). */
+/** What to tell a person about a failed call. */
 export function errorMessage(err: unknown, t: TFunction): string {
   if (err instanceof HttpError) {
     if (err.status === 400) return serverDetail(err) || t('resource.error.badRequest');

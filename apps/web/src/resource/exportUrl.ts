@@ -4,13 +4,13 @@ import type { Query } from './types.ts';
 export type ExportScope = 'all' | 'selected' | 'filtered';
 export type FileFormat = 'csv' | 'xlsx';
 
-/** Which scopes can be chosen (spec 01 §5): all without a filter, selected with rows, filtered with a filter. */
+/** Which scopes can be chosen: all without a filter, selected with rows, filtered with a filter. */
 export function exportScopes(hasFilter: boolean, selectedCount: number): Record<ExportScope, boolean> {
   return { all: !hasFilter, selected: selectedCount > 0, filtered: hasFilter };
 }
 
 /**
- * `GET <url>?<table query minus limit/offset>&format=<fmt>[&spm=]` (console-reference §2.4). Selected rows
+ * `GET <url>?<table query minus limit/offset>&format=<fmt>[&spm=]`. Selected rows
  * are named by their spm alone; "all" drops the search tags the table may still carry.
  */
 export function exportHref(

@@ -1,4 +1,4 @@
-/** Turning a 400 body into messages on the form (console-reference §2.6 "Submit flow", spec 01 §5). */
+/** Turning a 400 body into messages on the form. */
 
 export interface FormErrors {
   /** Messages per field of the form, each field's messages joined with '; '. */

@@ -75,7 +75,7 @@ export const json: CellFormatter = ({ value }) => {
 export const amount: CellFormatter = ({ value }) =>
   Array.isArray(value) ? value.length : isEmpty(value) ? 0 : String(value);
 
-/** One formatter per metadata type (console-reference §2.2 "Defaults by type"). */
+/** One formatter per metadata type. */
 export function formatterForType(meta: FieldMeta | undefined): CellFormatter {
   switch (meta?.type) {
     case 'choice':

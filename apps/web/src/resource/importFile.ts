@@ -5,7 +5,7 @@ export type ImportMode = 'create' | 'update';
 
 export const MAX_IMPORT_BYTES = 30 * 1024 * 1024;
 
-/** The file's format when it is one .csv or .xlsx of at most 30 MB (spec 01 §5), else null. */
+/** The file's format when it is one .csv or .xlsx of at most 30 MB, else null. */
 export function importFormat(file: { name: string; size: number }): FileFormat | null {
   const m = /\.(csv|xlsx)$/i.exec(file.name);
   if (!m || file.size > MAX_IMPORT_BYTES) return null;
@@ -26,7 +26,7 @@ export function renderToJsonUrl(url: string): string {
   return `${path.endsWith('/') ? path : `${path}/`}render-to-json/`;
 }
 
-/** The content type the server's parsers expect (api-contract §1.10). */
+/** The content type the server's parsers expect. */
 export function importContentType(format: FileFormat): string {
   return format === 'csv' ? 'text/csv' : 'text/xlsx';
 }

@@ -1,7 +1,7 @@
 import { messagesOf } from './formErrors.ts';
 
 /**
- * The import task of spec 01 §4 "Import task", as pure functions: the task goes
+ * The import task of the console, as pure functions: the task goes
  * pending → started → stopped | done; each row is pending, ok or an error.
  */
 export type TaskStatus = 'pending' | 'started' | 'stopped' | 'done';
@@ -97,7 +97,7 @@ export function rowBody(row: ImportRow): Record<string, unknown> {
   return body;
 }
 
-/** A 400 body flattened to "column label: message" (api-contract §1.11), other bodies to their messages. */
+/** A 400 body flattened to "column label: message", other bodies to their messages. */
 export function flattenRowError(body: unknown, titles: readonly (readonly [string, string])[]): string {
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const labels = new Map(titles.map(([label, field]) => [field, label]));

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 
-/** Where the pages of one resource live (list, create, update, detail: console-reference §3.0). */
+/** Where the pages of one resource live (list, create, update, detail: the JumpServer console). */
 export interface ResourcePaths {
   list: string;
   create: string;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Outlet, useParams, useResolvedPath, useSearchParams } from 'react-router';
-import type { AppRoute } from '../app/routeTypes.ts';
-import { RequirePermission } from '../shell/RequirePermission.tsx';
+import type { AppRoute } from '../lib/routeTypes.ts';
+import { RequirePermission } from '../lib/RequirePermission.tsx';
 import { ResourceDetail, type DetailTab, type ResourceDetailProps } from './ResourceDetail.tsx';
 import { ResourceForm, type ResourceFormProps } from './ResourceForm.tsx';
 import { ResourceList, type ResourceListProps } from './ResourceList.tsx';
@@ -9,7 +9,7 @@ import { resourcePaths, ResourcePathsContext } from './resourcePaths.ts';
 import { permissionFor, permissionNameFromUrl, type ResourcePermissionName } from './resourceUrl.ts';
 
 /**
- * One resource's four pages (list, create, `:id/update`, `:id`: console-reference §3.0) as one
+ * One resource's four pages (list, create, `:id/update`, `:id`: the JumpServer console) as one
  * declaration; a read-only resource (an audit log) declares no form and gets the list and detail.
  */
 export interface ResourcePagesConfig {

@@ -1,6 +1,6 @@
 import type { Query } from './types.ts';
 
-/** The permission names a list URL implies (console-reference §1.6 `getResourceFromApiUrl`). */
+/** The permission names a list URL implies (`getResourceFromApiUrl`). */
 export interface ResourcePermissionName {
   app: string;
   resource: string;
@@ -27,7 +27,7 @@ export function permissionFor(name: ResourcePermissionName, action: ResourceActi
   return `${name.app}.${action}_${name.resource}`;
 }
 
-/** `<collection><id>/`, keeping the collection's query string (console-reference §2.2 row delete). */
+/** `<collection><id>/`, keeping the collection's query string (row delete). */
 export function detailUrl(url: string, id: string): string {
   const [path, query] = url.split('?');
   const base = path!.endsWith('/') ? path! : `${path}/`;

@@ -1,6 +1,6 @@
 import type { FieldMetaMap, FilterTag, Query } from './types.ts';
 
-/** A field the list can be filtered by, with its values when they are a fixed set (console-reference §2.3). */
+/** A field the list can be filtered by, with its values when they are a fixed set. */
 export interface FilterOption {
   value: string;
   label: string;

@@ -1,8 +1,8 @@
 import { encryptSecret } from '../lib/crypto.ts';
 
-/** Fields a form encrypts before sending (console-reference §2.6 `encryptedFields`). */
+/** Fields a form encrypts before sending (`encryptedFields`). */
 export const ENCRYPTED_FIELDS = ['password', 'token', 'private_key'];
-/** Secret-like import columns: masked on display, encrypted before sending (spec 01 §5). */
+/** Secret-like import columns: masked on display, encrypted before sending. */
 export const SECRET_COLUMNS = ['password', 'secret', 'private_key'];
 
 /** A copy of the body with each named non-empty string value encrypted. */

@@ -1,7 +1,7 @@
 import { urlPath } from './resourceUrl.ts';
 
 /**
- * Per-table choices kept in localStorage `tableConfig` (console-reference §1.3 `table`):
+ * Per-table choices kept in localStorage `tableConfig` (`table`):
  * `{ <table key>: {showColumns}, paginationSize }`.
  */
 const STORAGE_KEY = 'tableConfig';

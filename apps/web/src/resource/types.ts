@@ -1,6 +1,6 @@
 /**
- * Shapes of the contract the generic screens are built from: the OPTIONS metadata
- * (api-contract §1.8, console-reference §2.1), paginated lists (§1.3) and the objects they hold.
+ * Shapes of the contract the generic screens are built from: the OPTIONS metadata, paginated
+ * lists and the objects they hold.
  */
 
 export type FieldType =
@@ -76,7 +76,7 @@ export interface Page<T> {
   results: T[];
 }
 
-/** A search tag (spec 01 §3 "Filter tag"): `search` for free text, else a field name. */
+/** A search tag: `search` for free text, else a field name. */
 export interface FilterTag {
   key: string;
   label: string;

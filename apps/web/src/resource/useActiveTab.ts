@@ -6,7 +6,7 @@ const KEY = 'activeTab';
 const ONE_DAY = 86400;
 
 /**
- * The active tab (spec 01 §2): the `activeTab` query, else the `activeTab` cookie, else the default.
+ * The active tab: the `activeTab` query, else the `activeTab` cookie, else the default.
  * A click keeps the choice in the cookie for a day and clears the query value.
  */
 export function useActiveTab(tabs: readonly string[], fallback: string): [string, (tab: string) => void] {

@@ -8,7 +8,7 @@ import type { ResourceObject } from './types.ts';
 import { objectName } from './values.ts';
 
 /**
- * Confirmed single and bulk deletes with the catalogue's messages (spec 01 §8 "Delete"):
+ * Confirmed single and bulk deletes with the catalogue's messages:
  * a single row is `DELETE <url><id>/`; rows are cached as an spm, then `DELETE <url>?spm=`.
  */
 export function useDeleteResource(url: string) {

@@ -14,9 +14,9 @@ export interface ListStateOptions {
 }
 
 /**
- * Paging, ordering, search tags and date range of one list, and the query they make
- * (console-reference §2.2 "Query and paging"). With `urlQuery` the address is the source of the tags
- * and keeps the order, so a reload or a shared link shows the same rows.
+ * Paging, ordering, search tags and date range of one list, and the query they make. With
+ * `urlQuery` the address is the source of the tags and keeps the order, so a reload or a shared
+ * link shows the same rows.
  */
 export function useListState({ options, urlQuery, hasDatePicker, extraQuery }: ListStateOptions) {
   const [params, setParams] = useSearchParams();

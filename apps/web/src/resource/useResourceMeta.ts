@@ -3,7 +3,7 @@ import { http } from '../lib/http.ts';
 import { withQuery } from './resourceUrl.ts';
 import type { ResourceMeta } from './types.ts';
 
-/** Tables ask `OPTIONS <url>?draw=1&display=1`; forms and detail cards ask `OPTIONS <url>` (console-reference §2.1). */
+/** Tables ask `OPTIONS <url>?draw=1&display=1`; forms and detail cards ask `OPTIONS <url>`. */
 export function metaUrl(url: string, draw = false): string {
   return draw ? withQuery(url, { draw: '1', display: '1' }) : url;
 }

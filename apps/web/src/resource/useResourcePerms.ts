@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { permissionFor, permissionNameFromUrl, type ResourcePermissionName } from './resourceUrl.ts';
 
-/** What the current user may do with a resource (spec 01 §6 "List actions"). */
+/** What the current user may do with a resource. */
 export interface ResourcePerms {
   name: ResourcePermissionName;
   isRootOrg: boolean;

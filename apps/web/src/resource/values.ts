@@ -1,4 +1,4 @@
-/** Reading the contract's field representations (api-contract §1.7) for display. */
+/** Reading the contract's field representations for display. */
 
 /** `2023/09/26 14:03:11 +0800` (the contract's format) or ISO-8601 → Date. */
 export function parseServerDate(value: unknown): Date | null {

@@ -1,6 +1,6 @@
 import type { FieldMeta } from './types.ts';
 
-/** The input a form field gets (console-reference §2.6 "Field generation"). */
+/** The input a form field gets. */
 export type WidgetKind =
   | 'radio'
   | 'select'

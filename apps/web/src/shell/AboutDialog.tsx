@@ -1,12 +1,12 @@
 import { Descriptions, Modal, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { licenseIsValid, PRODUCT_NAME, PRODUCT_VERSION, SOURCE_REPOSITORY_URL } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import styles from './Layout.module.css';
 
 export const DOWNLOAD_CENTRE_PATH = '/core/download/';
 
-/** About (spec 01 §2): product, version, licence company, copyright, source and download centre. */
+/** About: product, version, licence company, copyright, source and download centre. */
 export function AboutDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.publicSettings);

@@ -12,7 +12,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { logout } from '../app/session.ts';
 import { hasRoute } from '../app/viewRoutes.ts';
 import { changeLanguage, currentLanguage, LANGUAGE_NAMES } from '../lib/i18n/index.ts';
@@ -30,7 +30,7 @@ const ICONS: Record<AccountEntryId, ReactNode> = {
 const LANGUAGES: Language[] = ['en', 'zh', 'ja'];
 
 /**
- * The account dropdown (spec 01 §2, §6): Profile, API key, Temp password and Connection token
+ * The account dropdown: Profile, API key, Temp password and Connection token
  * when permitted and built, the language, and Logout.
  */
 export function AccountMenu() {

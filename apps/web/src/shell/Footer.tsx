@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { licenseIsValid, PRODUCT_NAME, PRODUCT_VERSION } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import styles from './Layout.module.css';
 
-/** The footer (spec 01 §2): version, licence type and corporation. */
+/** The footer: version, licence type and corporation. */
 export function Footer() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.publicSettings);

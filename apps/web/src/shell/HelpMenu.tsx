@@ -8,7 +8,7 @@ import {
   ReadOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { AboutDialog } from './AboutDialog.tsx';
 import { helpEntries } from './navbarGates.ts';
 import styles from './Layout.module.css';
@@ -19,7 +19,7 @@ const external = (href: string, text: string) => (
   </a>
 );
 
-/** Help (spec 01 §2): Docs, Support, Enterprise edition (without a valid licence), About. */
+/** Help: Docs, Support, Enterprise edition (without a valid licence), About. */
 export function HelpMenu() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.publicSettings);

@@ -2,9 +2,9 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Typography } from 'antd';
 import { viewOfPath } from '../app/views.ts';
-import type { ViewName } from '../app/orgs.ts';
+import type { ViewName } from '../lib/orgs.ts';
 import { Footer } from './Footer.tsx';
-import { ForbiddenPage } from './ForbiddenPage.tsx';
+import { ForbiddenPage } from '../lib/ForbiddenPage.tsx';
 import { Navbar } from './Navbar.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import { PageBanners } from './PageBanners.tsx';
@@ -12,7 +12,7 @@ import { contentMargin, deviceOfWidth, useShellStore } from './shellStore.ts';
 import { Sidebar } from './Sidebar.tsx';
 import { TagsBar } from './TagsBar.tsx';
 import { useCurrentView, usePageAccess } from './useShellContext.ts';
-import { usePageTitle } from './usePageTitle.ts';
+import { usePageTitle } from '../lib/usePageTitle.ts';
 import styles from './Layout.module.css';
 
 /** Follows the window width: below 992 px the layout is mobile and the sidebar closes. */
@@ -26,7 +26,7 @@ function useDevice(): void {
   }, [setDevice]);
 }
 
-/** The frame around every page (spec 01 §2 "Layout shell"): sidebar, navbar, tags bar, heading, footer. */
+/** The frame around every page: sidebar, navbar, tags bar, heading, footer. */
 export function Layout() {
   useDevice();
   const { pathname } = useLocation();

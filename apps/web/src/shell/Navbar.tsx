@@ -7,7 +7,7 @@ import {
   SolutionOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { ViewName } from '../app/orgs.ts';
+import type { ViewName } from '../lib/orgs.ts';
 import { hasRoute } from '../app/viewRoutes.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { HelpMenu } from './HelpMenu.tsx';
@@ -22,7 +22,7 @@ import { useVisibility } from './useShellContext.ts';
 import styles from './Layout.module.css';
 
 /**
- * The navbar (spec 01 §2): sidebar toggle and organisation selector on the left; site messages,
+ * The navbar: sidebar toggle and organisation selector on the left; site messages,
  * web terminal, tickets, system settings, help and the account on the right, each behind its gate.
  */
 export function Navbar({ view }: { view: ViewName }) {

@@ -2,7 +2,7 @@ import { Button, Result } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
-/** The 404 page (spec 01 §2): unknown paths come here. */
+/** The 404 page: unknown paths come here. */
 export function NotFoundPage() {
   const { t } = useTranslation();
   return (

@@ -2,15 +2,15 @@ import { useNavigate } from 'react-router';
 import { Dropdown, type MenuProps } from 'antd';
 import { ApartmentOutlined, DownOutlined, PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { storeOrg, usingOrgs, type ViewName } from '../app/orgs.ts';
-import { useAppStore } from '../app/store.ts';
+import { storeOrg, usingOrgs, type ViewName } from '../lib/orgs.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { hasRoute } from '../app/viewRoutes.ts';
 import { ORG_SWITCH_RELOAD_MS, orgSelectorState, orgSwitchTarget } from './orgSelector.ts';
 import { useMatchedMeta, useVisibility } from './useShellContext.ts';
 import styles from './Layout.module.css';
 
 /**
- * The organisation selector (spec 01 §2, §4, §6). Switching stores the org, rewrites the address
+ * The organisation selector. Switching stores the org, rewrites the address
  * without ids, and reloads the page after 400 ms.
  */
 export function OrgSelector({ view }: { view: ViewName }) {

@@ -3,14 +3,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { http } from '../lib/http.ts';
 import { licenseBanners, licenseBannersAllowed, passwordBanner, type Banner, type LicenseDetail } from './banners.ts';
 import styles from './Layout.module.css';
 
 dayjs.extend(localizedFormat);
 
-/** Licence and password banners under the page title (spec 01 §4, §8). */
+/** Licence and password banners under the page title. */
 export function PageBanners() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.publicSettings);

@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { logout } from '../app/session.ts';
 import { preferredView } from '../app/views.ts';
 import { BUILT_VIEWS } from '../app/viewRoutes.ts';
 
 /**
- * The root (spec 01 §2): with a view to go to, reset the app state so the startup sequence takes
+ * The root: with a view to go to, reset the app state so the startup sequence takes
  * the user there; without one, the overview says so.
  */
 export function RootPage() {

@@ -1,15 +1,15 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_NAME } from '@gatehouse/contract';
-import type { PreparedRoute } from '../app/routeTypes.ts';
-import { useAppStore } from '../app/store.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, useShellStore } from './shellStore.ts';
 import { SidebarMenu } from './SidebarMenu.tsx';
 import { ViewSwitcher } from './ViewSwitcher.tsx';
 import styles from './Layout.module.css';
 
 /**
- * The left sidebar (spec 01 §2): logo, view switcher and menu. 200 px open, 54 px collapsed; on a
+ * The left sidebar: logo, view switcher and menu. 200 px open, 54 px collapsed; on a
  * narrow screen it is hidden, or shown over the page with a mask that closes it.
  */
 export function Sidebar({ view }: { view: PreparedRoute }) {

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Menu, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { PreparedRoute } from '../app/routeTypes.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
 import { buildMenu, initialOpenKeys, nextOpenKeys, selectedMenuKey, type MenuEntry } from './menu.ts';
 import { useMatchedMeta, useVisibility } from './useShellContext.ts';
 

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Dropdown, type MenuProps } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { PreparedRoute } from '../app/routeTypes.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
 import { flattenRoutes } from '../app/routeRegistry.ts';
 import { viewOfPath } from '../app/views.ts';
 import { useShellStore } from './shellStore.ts';
@@ -41,7 +41,7 @@ function useAffixTags(view: PreparedRoute): VisitedTag[] {
 }
 
 /**
- * The tags bar (spec 01 §2): the visited pages of this view. Each closes with its ×, except affix
+ * The tags bar: the visited pages of this view. Each closes with its ×, except affix
  * tags; the context menu refreshes or closes tags; closing the active tag moves to the last one.
  */
 export function TagsBar({ view }: { view: PreparedRoute }) {

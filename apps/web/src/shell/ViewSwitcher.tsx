@@ -10,8 +10,8 @@ import {
   SolutionOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { PreparedRoute } from '../app/routeTypes.ts';
-import { useAppStore } from '../app/store.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { storePreView, switcherViews, type SwitchableView } from '../app/views.ts';
 import { SWITCHER_MARKED_VIEWS, viewRoute } from '../app/viewRoutes.ts';
 import { useShellStore } from './shellStore.ts';
@@ -36,7 +36,7 @@ const tipSeen = () => {
 };
 
 /**
- * The view switcher (spec 01 §2): the views marked for it that the user may use. Choosing one
+ * The view switcher: the views marked for it that the user may use. Choosing one
  * stores PreView, resets the app state and goes there. A one-time tip explains it on desktops.
  */
 export function ViewSwitcher({ view, collapsed }: { view: PreparedRoute; collapsed: boolean }) {

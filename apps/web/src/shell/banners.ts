@@ -1,7 +1,7 @@
 import { hasPermission, type Profile, type PublicSettings } from '@gatehouse/contract';
 
 /**
- * The page-heading banners of spec 01 §4 and §8: licence (expired, expiring, asset count
+ * The page-heading banners of the console: licence (expired, expiring, asset count
  * exceeded, testing licence) and password (expired, expiring). Pure, so the rules are tested
  * without a server; the texts are translation keys of the `shell` namespace.
  */
@@ -9,7 +9,7 @@ export const LICENSE_WARNING_DAYS = 7;
 export const PASSWORD_WARNING_DAYS = 5;
 const DAY_MS = 86_400_000;
 
-/** GET /api/v1/xpack/license/detail (spec 01 §3 "Licence"; `edition` as lina's licence page shows it). */
+/** GET /api/v1/xpack/license/detail (`edition` as lina's licence page shows it). */
 export interface LicenseDetail {
   date_expired: string;
   corporation?: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicSettings } from '@gatehouse/contract';
 import { prepareRoutes } from '../app/routeRegistry.ts';
-import type { AppRoute } from '../app/routeTypes.ts';
+import type { AppRoute } from '../lib/routeTypes.ts';
 import { buildMenu, initialOpenKeys, nextOpenKeys, selectedMenuKey } from './menu.ts';
 
 const crud = (list: string): AppRoute[] => [

@@ -6,10 +6,10 @@ import {
   type ResolvedRouteMeta,
   type VisibilityContext,
 } from '@gatehouse/contract';
-import type { PreparedRoute } from '../app/routeTypes.ts';
+import type { PreparedRoute } from '../lib/routeTypes.ts';
 
 /**
- * The sidebar menu of a view (spec 01 §2 "Layout shell"): the built routes the user may see,
+ * The sidebar menu of a view: the built routes the user may see,
  * grouped by app; crud pages never appear, and a group without a visible entry goes.
  */
 export interface MenuEntry {
@@ -26,8 +26,8 @@ export interface MenuEntry {
 }
 
 /**
- * Menus open at first when present (spec 01 §2). The audit logs group is `/audit/logs` there and
- * `/audit/audits` in the route map of console-reference §3.0, which the paths follow.
+ * Menus open at first when present. The audit logs group is `/audit/logs` there and
+ * `/audit/audits` in the route map of the JumpServer console, which the paths follow.
  */
 export const DEFAULT_OPEN_MENUS: readonly string[] = [
   '/audit/sessions',

@@ -1,7 +1,7 @@
 import { hasPermission, licenseIsValid, LOGOUT_PATH, type PublicSettings } from '@gatehouse/contract';
 
 /**
- * The navbar gates of spec 01 §6 and what the help and account menus offer. An entry that leads
+ * The navbar gates of the console and what the help and account menus offer. An entry that leads
  * to a console page is offered only when that page is built (`hasRoute`): no links to nothing.
  */
 export interface GateContext {
@@ -91,5 +91,5 @@ export function helpEntries(settings: PublicSettings | null): HelpEntryId[] {
   return out;
 }
 
-/** The unread badge shows at most 99 (spec 01 §9). */
+/** The unread badge shows at most 99. */
 export const MESSAGE_BADGE_MAX = 99;

@@ -11,7 +11,7 @@ const pages = new Set([
 ]);
 const hasRoute = (p: string) => pages.has(p);
 
-/** The address rewrite after an org switch (spec 01 §4). */
+/** The address rewrite after an org switch. */
 describe('orgSwitchTarget', () => {
   it('drops an id segment and keeps the collection page with its trailing slash', () => {
     expect(orgSwitchTarget(`/console/users/users/${id}`, '', hasRoute)).toBe('/console/users/users/');

@@ -1,7 +1,7 @@
 import { hasPermission } from '@gatehouse/contract';
 
 /**
- * The organisation selector of spec 01 §2 and §6: shown only with a valid licence and when the
+ * The organisation selector of the console: shown only with a valid licence and when the
  * route does not hide it; read-only where the route forbids changing the org; in the console view
  * it also offers "create organisation" and "organisation list", each disabled without its
  * permission (or while its page is not built).
@@ -30,7 +30,7 @@ export interface OrgSelectorState {
   actions: OrgAction[];
 }
 
-/** The page reloads this long after an org switch (spec 01 §9). */
+/** The page reloads this long after an org switch. */
 export const ORG_SWITCH_RELOAD_MS = 400;
 
 export const ORGANIZATION_CREATE_PATH = '/settings/orgs/create';
@@ -63,7 +63,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const looksLikeId = (value: string) => UUID.test(value) || /^\d+$/.test(value);
 
 /**
- * The address to reload after switching org (spec 01 §4): without id-like path segments and
+ * The address to reload after switching org: without id-like path segments and
  * without query values that look like an id or a number (the platform value stays); the root when
  * what is left is not a page. Dropping an id keeps the collection's trailing slash.
  */

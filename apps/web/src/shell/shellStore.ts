@@ -4,7 +4,7 @@ import { getCookie, setCookie } from '../lib/cookies.ts';
 import type { VisitedTag } from './tags.ts';
 
 /**
- * What the shell remembers while the console runs (spec 01 §2 "Layout shell"): the sidebar
+ * What the shell remembers while the console runs: the sidebar
  * (cookie sidebarStatus 1/0, open by default; closed on narrow screens), the device, the unread
  * site-message count (set by the site-message feature), and the visited tags.
  */

@@ -1,5 +1,5 @@
 /**
- * The tags bar of spec 01 §2: visited pages as tags. Affix tags cannot be closed; closing the
+ * The tags bar of the console: visited pages as tags. Affix tags cannot be closed; closing the
  * active tag moves to the last remaining one, else home.
  */
 export interface VisitedTag {

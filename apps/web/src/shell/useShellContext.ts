@@ -7,8 +7,8 @@ import {
   type ResolvedRouteMeta,
   type VisibilityContext,
 } from '@gatehouse/contract';
-import type { PreparedHandle, PreparedRoute } from '../app/routeTypes.ts';
-import { useAppStore } from '../app/store.ts';
+import type { PreparedHandle, PreparedRoute } from '../lib/routeTypes.ts';
+import { useAppStore } from '../lib/appStore.ts';
 import { preferredView, viewOfPath } from '../app/views.ts';
 import { BUILT_VIEWS, PREPARED_VIEWS, viewRoute } from '../app/viewRoutes.ts';
 import { useShellStore } from './shellStore.ts';

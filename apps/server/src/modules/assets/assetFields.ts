@@ -13,7 +13,7 @@ import {
   parseProtocols,
 } from './assetParsers.ts';
 
-/** Field declarations of assets (api-contract §4.3): the common ones and those of each category. */
+/** Field declarations of assets: the common ones and those of each category. */
 
 export const CATEGORY_CHOICES: Choice[] = ASSET_CATEGORIES.map((c) => ({ value: c.value, label: c.label }));
 export const TYPE_CHOICES: Choice[] = ASSET_CATEGORIES.flatMap((c) =>

@@ -1,6 +1,6 @@
 import { text, translator, type I18nText } from '@gatehouse/contract';
 
-/** Messages of the assets module (api-contract §4.3–§4.8), in three languages. */
+/** Messages of the assets module, in three languages. */
 const M = {
   create_directly: text(
     'Cannot create asset directly, you should create a host or other',

@@ -67,7 +67,7 @@ export async function parseNodes(v: unknown, ctx: ResourceCtx): Promise<Parsed> 
   return { value: [...new Set(ids)] };
 }
 
-/** `nodes_display`: full paths; missing nodes are created (api-contract §4.3). */
+/** `nodes_display`: full paths; missing nodes are created. */
 export async function parseNodePaths(v: unknown, ctx: ResourceCtx): Promise<Parsed> {
   const list = typeof v === 'string' ? v.split(/[,，\n]/) : v;
   if (!Array.isArray(list)) return { error: rt(ctx.req.lang, 'not_a_list', { type: typeof v }) };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
-import { findVisible, listQuery, permFor } from '../../resource/routes.ts';
+import { findVisible, permFor } from '../../resource/routes.ts';
+import { listQuery } from '../../resource/query.ts';
 import { pageOf } from '../../resource/query.ts';
 import { pageOfResults } from '../../resource/pagination.ts';
 import { outputFields, serializeOne, serializeRows } from '../../resource/serialize.ts';
@@ -10,7 +11,7 @@ import { platformResource } from './platformResource.ts';
 import { start, visibleAssetIds } from './taskRoutes.ts';
 
 /**
- * Routes of one asset (api-contract §4.3, §4.7): `<list>/<id>/platform/` (its platform),
+ * Routes of one asset: `<list>/<id>/platform/` (its platform),
  * `<list>/<id>/gateways/` (the gateways of its domain, paginated) and
  * `gateways/<id>/test-connective/` (a gateway's connectivity test, as a task).
  */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 
-/** An asset's platform and gateways, and a gateway's connectivity test (api-contract §4.3, §4.7). */
+/** An asset's platform and gateways, and a gateway's connectivity test. */
 let t: TestApp;
 let admin: SessionClient;
 const A = '/api/v1/assets';

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
-import { ROOT_ORG_ID, text, type CategoryValue, type I18nText } from '@gatehouse/contract';
+import {
+  ASSET_CATEGORIES,
+  ROOT_ORG_ID,
+  assetsApiPath,
+  text,
+  type CategoryValue,
+  type I18nText,
+} from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
-import type { Action, AnyQuery, FieldDef, ResourceCtx, ResourceDef } from '../../resource/types.ts';
+import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { am } from './assetMessages.ts';
 import { CATEGORY_FIELDS, COMMON_FIELDS, labelFilter } from './assetFields.ts';
 import { assetValidate, assetWriteHooks, prepareAssets } from './assetHooks.ts';
@@ -9,35 +16,11 @@ import { assetsUnder } from './assetParsers.ts';
 import { protocolsForExport } from './exportCells.ts';
 
 /**
- * Asset endpoints (api-contract §4.3): `assets/` over every category (no create), one endpoint per
+ * Asset endpoints: `assets/` over every category (no create), one endpoint per
  * category, and `gateways/` (hosts of the Gateway platform). All share the RBAC model
  * `assets.asset`, except gateways (`assets.gateway`).
  */
 const T = 'assets_asset';
-const ACTIONS: Action[] = [
-  'list',
-  'retrieve',
-  'create',
-  'update',
-  'partial_update',
-  'destroy',
-  'bulk_update',
-  'bulk_destroy',
-];
-const VERB: Record<Action, string> = {
-  list: 'view',
-  retrieve: 'view',
-  create: 'add',
-  update: 'change',
-  partial_update: 'change',
-  bulk_update: 'change',
-  destroy: 'delete',
-  bulk_destroy: 'delete',
-  metadata: '',
-};
-const permsOf = (model: string) =>
-  Object.fromEntries(ACTIONS.map((a) => [a, `assets.${VERB[a]}_${model}`])) as Partial<Record<Action, string>>;
-
 async function nodeFilter(q: AnyQuery, value: string, ctx: ResourceCtx): Promise<AnyQuery> {
   const query = ctx.req.query as Record<string, string | undefined>;
   const node = await ctx.db
@@ -84,25 +67,15 @@ interface AssetKind {
   gateway?: boolean;
 }
 
+/** `assets/`, one kind per category of the contract's table (ASSET_CATEGORIES), then `gateways/`. */
 export const ASSET_KINDS: AssetKind[] = [
-  { model: 'asset', url: '/api/v1/assets/assets/', label: text('Asset', '资产', '資産') },
-  { model: 'host', url: '/api/v1/assets/hosts/', label: text('Host', '主机', 'ホスト'), category: 'host' },
-  {
-    model: 'device',
-    url: '/api/v1/assets/devices/',
-    label: text('Device', '网络设备', 'ネットワークデバイス'),
-    category: 'device',
-  },
-  {
-    model: 'database',
-    url: '/api/v1/assets/databases/',
-    label: text('Database', '数据库', 'データベース'),
-    category: 'database',
-  },
-  { model: 'cloud', url: '/api/v1/assets/clouds/', label: text('Cloud', '云服务', 'クラウド'), category: 'cloud' },
-  { model: 'web', url: '/api/v1/assets/webs/', label: text('Web', 'Web', 'Web'), category: 'web' },
-  { model: 'gpt', url: '/api/v1/assets/gpts/', label: text('GPT', 'GPT', 'GPT'), category: 'gpt' },
-  { model: 'custom', url: '/api/v1/assets/customs/', label: text('Custom', '自定义', 'カスタム'), category: 'custom' },
+  { model: 'asset', url: assetsApiPath(), label: text('Asset', '资产', '資産') },
+  ...ASSET_CATEGORIES.map((c) => ({
+    model: c.value,
+    url: assetsApiPath(c.value),
+    label: c.resourceLabel,
+    category: c.value,
+  })),
   {
     model: 'gateway',
     url: '/api/v1/assets/gateways/',
@@ -138,7 +111,7 @@ export function assetResource(kind: AssetKind): ResourceDef {
     fieldsMini: ['id', 'name', 'address'],
     fieldsSmall: ['id', 'name', 'address', 'platform', 'protocols', 'is_active', 'connectivity'],
     defaultOrder: ['name'],
-    perms: permsOf(kind.gateway ? 'gateway' : 'asset'),
+    permModel: kind.gateway ? 'gateway' : 'asset',
     extraFilters: EXTRA_FILTERS,
     scope(q, ctx) {
       if (kind.gateway)

@@ -6,7 +6,7 @@ import type { Row } from '../../resource/types.ts';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
 
 /**
- * `GET /api/v1/assets/nodes/category/tree/` (api-contract §4.6): without `key`, the type tree
+ * `GET /api/v1/assets/nodes/category/tree/`: without `key`, the type tree
  * ROOT → category → type → platform with asset counts of the current org; with
  * `key=<platform id>&assets=1`, that platform's assets as tree nodes.
  */

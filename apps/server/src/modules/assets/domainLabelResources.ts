@@ -5,7 +5,7 @@ import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
 const M = catalogue<typeof assetsMessages>('assets');
 
-/** Domains and labels (api-contract §4.7, §4.8). */
+/** Domains and labels. */
 
 const gatewayIds = (db: Parameters<NonNullable<ResourceDef['prepare']>>[1]['db']) =>
   db.selectFrom('assets_platform').select('id').where('name', '=', 'Gateway');

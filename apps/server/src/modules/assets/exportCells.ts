@@ -1,7 +1,7 @@
 import type { ResourceCtx, Row } from '../../resource/types.ts';
 
 /**
- * Spreadsheet form of an asset's protocols (api-contract §1.10, §4.3): `ssh/22,sftp/22`, the form
+ * Spreadsheet form of an asset's protocols: `ssh/22,sftp/22`, the form
  * the import reads back, instead of JSON. Applies only to CSV/XLSX exports.
  */
 export function protocolsForExport(rows: Row[], ctx: ResourceCtx): void {

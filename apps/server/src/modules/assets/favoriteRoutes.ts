@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import { rt } from '../../resource/messages.ts';
 import { am } from './assetMessages.ts';
 
-/** Own favourite assets (`/api/v1/assets/favorite-assets/`, api-contract §4.8). */
+/** Own favourite assets (`/api/v1/assets/favorite-assets/`, the JumpServer API). */
 const URL = '/api/v1/assets/favorite-assets/';
 /** Self-service: every signed-in user keeps their own favourites (IsValidUser in the contract). */
 const PERM = {};

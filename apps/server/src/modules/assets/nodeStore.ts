@@ -7,7 +7,7 @@ import type { NodeTable } from '../../platform/db/tables/assets.ts';
 import type { ResourceCtx } from '../../resource/types.ts';
 
 /**
- * The node tree (api-contract §4.6). A node's `key` is its materialised path (`1:3:2`); a subtree
+ * The node tree. A node's `key` is its materialised path (`1:3:2`); a subtree
  * is the node's key plus every key with the prefix `<key>:`, answered from an index on `key`
  * (SQLite GLOB on the binary index, PostgreSQL LIKE on a text_pattern_ops index). Each node keeps
  * `assets_amount`, the distinct assets of its subtree; every change recounts exactly the

@@ -24,7 +24,7 @@ import {
   type NodeRow,
 } from './nodeStore.ts';
 
-/** The node tree endpoints of api-contract §4.6 (children, zTree JSON, moves, asset membership). */
+/** The node tree endpoints of the JumpServer API. */
 
 type Q = Record<string, string | undefined>;
 const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });

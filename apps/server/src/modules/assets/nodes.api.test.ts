@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 
-/** The node tree (api-contract §4.6): keys, children, zTree JSON, moves and exact asset counts. */
+/** The node tree: keys, children, zTree JSON, moves and exact asset counts. */
 let t: TestApp;
 let admin: SessionClient;
 const N = '/api/v1/assets/nodes';

@@ -15,7 +15,7 @@ import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
 const M = catalogue<typeof assetsMessages>('assets');
 
-/** Platforms (`/api/v1/assets/platforms/`, api-contract §4.4): system-wide, integer ids, lookup by id or name. */
+/** Platforms (`/api/v1/assets/platforms/`, the JumpServer API): system-wide, integer ids, lookup by id or name. */
 
 const SU_METHODS = [
   { value: 'sudo', label: M.sudo_su },

@@ -1,4 +1,4 @@
-/** Protocols, their default ports and settings (api-contract §4.5). */
+/** Protocols, their default ports and settings. */
 export interface ProtocolDefault {
   port: number;
   secret_types: string[];
@@ -98,7 +98,7 @@ type Spec = [
   opts?: Partial<BuiltinPlatform>,
 ];
 
-/** Builtin platforms in the fresh-install order of api-contract §4.4; ids are stable here. */
+/** Builtin platforms in the fresh-install order of the JumpServer API; ids are stable here. */
 const SPECS: Spec[] = [
   ['Linux', 'host', 'linux', linux, { su_enabled: true, su_method: 'sudo' }],
   ['Unix', 'host', 'unix', unix, { su_enabled: true, su_method: 'sudo' }],

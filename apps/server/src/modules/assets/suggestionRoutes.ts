@@ -8,7 +8,7 @@ import { fullValues } from './nodeResource.ts';
 
 /**
  * `GET <asset list>/suggestions/` (MiniAssetSerializer `{id, name, address}`, at most 10) and
- * `GET nodes/suggestions/`: api-contract §4.3, §4.6. The contract guards them with `assets.match_asset`
+ * `GET nodes/suggestions/`. The contract guards them with `assets.match_asset`
  * / `assets.match_node` alone; those two come with the system role User in every organisation, so a
  * user could list the assets of an organisation they do not belong to. We also require the view
  * permission in the current organisation (the authorisation matrix checks exactly that).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 
-/** Asset and node suggestions (api-contract §4.3, §4.6) and the category type tree (§4.6). */
+/** Asset and node suggestions and the category type tree. */
 let t: TestApp;
 let admin: SessionClient;
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers

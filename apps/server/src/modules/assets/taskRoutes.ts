@@ -8,7 +8,7 @@ import { probe, type ProbeResult } from './connectivity.ts';
 import { openTaskLog, type TaskLogWriter } from '../ops/taskLog.ts';
 
 /**
- * Background tasks of assets (api-contract §4.3 "Tasks"): connectivity tests run after the answer;
+ * Background tasks of assets: connectivity tests run after the answer;
  * their state lives in the cache (shared by every instance) for a day and is read back through
  * `GET /api/v1/ops/celery/task/<id>/` by whoever started it.
  */

@@ -5,7 +5,7 @@ import { defOf } from '../../resource/registry.ts';
 import { formatDateTime } from '../../http/datetime.ts';
 
 /**
- * `GET /api/v1/audits/activities/?resource_id=` (api-contract §4.15): the newest 30 activities of
+ * `GET /api/v1/audits/activities/?resource_id=`: the newest 30 activities of
  * an object in the last 30 days, and `GET operate-logs/<id>/?type=action_detail` for the diff.
  */
 const ACTIONS: Record<string, { en: string; zh: string; ja: string }> = {

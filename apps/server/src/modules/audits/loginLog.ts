@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Writes the login log (api-contract §2.11): every sign-in attempt, success or failure, with its
+ * Writes the login log: every sign-in attempt, success or failure, with its
  * reason code, type (`X-JMS-LOGIN-TYPE`, default W), backend, address, user agent and MFA state.
  * A failure to write never breaks the sign-in itself.
  */

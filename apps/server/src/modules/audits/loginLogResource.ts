@@ -4,12 +4,13 @@ import { parseBool } from '../../resource/coerce.ts';
 import { f } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
 import { BACKEND_LABELS, reasonLabel } from './loginLogLabels.ts';
+import { orgMemberIds } from '../rbac/orgMembers.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type auditsMessages from '../../platform/i18n/locales/en/audits.json';
 const M = catalogue<typeof auditsMessages>('audits');
 
 /**
- * Login logs (api-contract §4.15 `login-logs/`, `my-login-logs/`): read-only. Outside the global
+ * Login logs (`login-logs/`, `my-login-logs/`): read-only. Outside the global
  * org only the logs of the current org's members are shown; `my-login-logs/` narrows to the
  * caller's username (see loginLogRoutes.ts).
  */
@@ -87,15 +88,7 @@ export const loginLogResource: ResourceDef = {
     const members = ctx.db
       .selectFrom('users_user')
       .select('username')
-      .where(
-        'id',
-        'in',
-        ctx.db
-          .selectFrom('rbac_rolebinding')
-          .select('user_id')
-          .where('scope', '=', 'org')
-          .where('org_id', '=', ctx.req.org.id),
-      );
+      .where('id', 'in', orgMemberIds(ctx.db, ctx.req.org.id));
     return q.where(sql.ref('audits_userloginlog.username'), 'in', members);
   },
 };

@@ -5,7 +5,7 @@ import { browserId, ensureBrowserId } from './browserKeys.ts';
 /**
  * A sign-in between its steps (password checked, MFA pending), for the login page and the token
  * API alike. Kept in the cache for 600 s (AUTH_EXPIRED_SECONDS) under the browser id of the
- * HttpOnly `jms_gh_bid` cookie, so API clients keep it by keeping their cookies (api-contract §2.3).
+ * HttpOnly `jms_gh_bid` cookie, so API clients keep it by keeping their cookies.
  */
 export interface AuthFlow {
   userId: string;

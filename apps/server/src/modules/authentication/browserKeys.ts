@@ -11,7 +11,7 @@ import {
 import { ta } from './authMessages.ts';
 
 /**
- * Per-browser RSA keys for encrypted secret fields (api-contract §2.2).
+ * Per-browser RSA keys for encrypted secret fields.
  *
  * A browser is known by a random id in the HttpOnly cookie `jms_gh_bid` (set on the first page,
  * ends with the browser). Each page response (GET under /core/, /ui/ (not assets), /luna/, /koko/) makes sure the
@@ -152,7 +152,7 @@ function isPagePath(url: string): boolean {
   return PAGE_PREFIXES.some((p) => url.startsWith(p)) && !url.startsWith('/ui/assets/');
 }
 
-/** Page responses carry the browser's public key (api-contract §1.13). */
+/** Page responses carry the browser's public key. */
 export function registerBrowserKeys(app: FastifyInstance): void {
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.method === 'GET' && isPagePath(req.url)) await issuePageKey(req, reply);

@@ -6,12 +6,12 @@ import { clearFlow } from './authFlow.ts';
 import { dropBrowserKey } from './browserKeys.ts';
 import { loadFlow } from './authFlow.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
-import { findActiveUser } from '../users/userRepo.ts';
+import { findActiveUser } from './userLookup.ts';
 
 /**
  * Ends a sign-in on the login page: a new session (any previous one of this browser ends), its
  * cookies and CSRF token, the pending-step state cleared, and the browser's transport key dropped
- * so the next page gets a new one (api-contract §2.2).
+ * so the next page gets a new one.
  */
 export async function completeLogin(
   req: FastifyRequest,

@@ -4,7 +4,7 @@ import { ApiError } from '../../http/errors.ts';
 import { ta } from './authMessages.ts';
 
 /**
- * Re-verification (api-contract §2.7). A successful `POST /api/v1/authentication/confirm/` records
+ * Re-verification. A successful `POST /api/v1/authentication/confirm/` records
  * the level reached (relogin 1, password 2, mfa 3) and when. Session callers keep it in the
  * session (it ends with it); Bearer callers in the cache under the token's hash.
  */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
 import { verifyPassword } from '../../platform/crypto/password.ts';
-import { findUserWithPassword } from '../users/userRepo.ts';
+import { findUserWithPassword } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { decryptSecret } from './browserKeys.ts';
 import { CONFIRM_TTL_SECONDS, isConfirmType, recordConfirm, type ConfirmType } from './confirm.ts';
@@ -9,7 +9,7 @@ import { Lockout } from './lockout.ts';
 import { activeMfaBackends, loadMfaUser, mfaEnabled, MFA_DISPLAY, type MfaUser } from './mfa/mfaUser.ts';
 import { verifyMfaCode } from './mfa/verifyMfa.ts';
 
-/** `GET|POST /api/v1/authentication/confirm/` (api-contract §2.7). */
+/** `GET|POST /api/v1/authentication/confirm/`. */
 const URL = '/api/v1/authentication/confirm/';
 const THIRD_PARTY_SOURCES = new Set(['cas', 'saml2', 'oauth2']);
 

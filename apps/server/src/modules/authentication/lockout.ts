@@ -1,7 +1,7 @@
 import type { Cache } from '../../platform/cache/index.ts';
 
 /**
- * Login-failure lock (api-contract §2.5): a counter per username and client address; at the
+ * Login-failure lock: a counter per username and client address; at the
  * limit the username is blocked for the lock time. Same scheme later serves MFA codes.
  */
 export interface LockPolicy {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../http/messages.ts';
-import { findActiveUser } from '../users/userRepo.ts';
+import { findActiveUser } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { loadFlow, type AuthFlow } from './authFlow.ts';
 import { completeLogin, loginCsrfOk, loginFail } from './completeLogin.ts';
@@ -10,7 +10,7 @@ import { verifyMfaCode } from './mfa/verifyMfa.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
 
 /**
- * The login page's second step (api-contract §2.1 `login/mfa/`, `profile/otp/enable/...`):
+ * The login page's second step (`login/mfa/`, `profile/otp/enable/...`):
  * - `POST /core/auth/login/mfa/` `{mfa_type, code}` → LoginResult (`{ok: true, next}` signs in);
  * - when MFA is required but nothing is bound: `POST /core/auth/login/otp/start/` →
  *   `{otpauth_url, secret, qr_code, issuer}`, then `POST /core/auth/login/otp/bind/` `{code}` binds

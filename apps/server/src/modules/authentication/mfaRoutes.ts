@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
-import { findActiveUser } from '../users/userRepo.ts';
+import { findActiveUser } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { loadFlow, saveFlow } from './authFlow.ts';
 import { activeMfaBackends, loadMfaUser } from './mfa/mfaUser.ts';
@@ -8,7 +8,7 @@ import { sendSmsCode } from './mfa/sms.ts';
 import { verifyMfaCode } from './mfa/verifyMfa.ts';
 
 /**
- * MFA steps of the token API and of re-verification (api-contract §2.3):
+ * MFA steps of the token API and of re-verification:
  * - `POST /api/v1/authentication/mfa/challenge/` (== `mfa/verify/`) `{type, code}` → `{msg: "ok"}`
  *   marks the pending sign-in's MFA done; 400 `{error, msg}`; 401 without a pending sign-in.
  * - `POST /api/v1/authentication/mfa/select/` (== `mfa/send-code/`) `{type: "sms"}` sends an SMS

@@ -8,7 +8,7 @@ import { confirmOtpBinding, startOtpBinding, unbindOtp } from './mfa/otpBinding.
  * OTP binding for the signed-in user (Gatehouse's API; JumpServer used HTML pages):
  * - `GET  /api/v1/authentication/otp/` → `{is_bound, mfa_level, mfa_enabled, mfa_force_enabled}`
  * - `POST /api/v1/authentication/otp/bind/start/` → `{otpauth_url, secret, qr_code, issuer}`; it
- *   reveals a secret, so it needs a recent re-verification (`relogin` level, api-contract §2.7)
+ *   reveals a secret, so it needs a recent re-verification (`relogin` level, the JumpServer API)
  * - `POST /api/v1/authentication/otp/bind/` `{code}` → `{msg: "ok"}`
  * - `POST /api/v1/authentication/otp/unbind/` `{code}` → `{msg: "ok"}`
  * Failures: 400 `{error, msg}`.

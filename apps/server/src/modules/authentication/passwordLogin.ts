@@ -3,7 +3,7 @@ import type { AuthUser } from '../../http/context.ts';
 import { t } from '../../http/messages.ts';
 import { verifyPassword } from '../../platform/crypto/password.ts';
 import { toBool } from '../../platform/db/schema.ts';
-import { findUserWithPassword } from '../users/userRepo.ts';
+import { findUserWithPassword } from './userLookup.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 import { Lockout } from './lockout.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
@@ -12,7 +12,7 @@ export type LoginOutcome =
   | { ok: true; user: AuthUser }
   | { ok: false; error: 'password_failed' | 'block_login' | 'user_inactive' | 'user_expired'; msg: string };
 
-/** Checks the password (below) and writes a failure to the login log (api-contract §2.11). */
+/** Checks the password (below) and writes a failure to the login log. */
 export async function checkPasswordLogin(
   req: FastifyRequest,
   username: string,
@@ -24,7 +24,7 @@ export async function checkPasswordLogin(
 }
 
 /**
- * Checks a username and password with the lock policy of the security settings (api-contract §2.5):
+ * Checks a username and password with the lock policy of the security settings:
  * a blocked username is refused before its password is even looked at.
  */
 async function checkPassword(req: FastifyRequest, username: string, password: string): Promise<LoginOutcome> {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formatDateTime } from '../../http/datetime.ts';
 import { tokenCacheKey } from '../../http/identify.ts';
 import { t } from '../../http/messages.ts';
-import { buildProfile } from '../users/profile.ts';
+import type { AuthUser } from '../../http/context.ts';
 import { ta } from './authMessages.ts';
 import { clearFlow, loadFlow, saveFlow } from './authFlow.ts';
 import { decryptSecret } from './browserKeys.ts';
@@ -11,19 +11,26 @@ import { mfaStepFor } from './mfa/mfaStep.ts';
 import { checkPasswordLogin } from './passwordLogin.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
 
+/** The signed-in user's profile sent with the token; the users module provides it (modules/index.ts). */
+export type ProfileOf = (req: FastifyRequest, user: AuthUser) => Promise<object>;
+
 interface TokenBody {
   username?: unknown;
   password?: unknown;
 }
 
 /**
- * `POST /api/v1/authentication/auth/` (== `tokens/`), api-contract §2.3: a bearer token for scripts
+ * `POST /api/v1/authentication/auth/` (== `tokens/`), the JumpServer API: a bearer token for scripts
  * and clients, reused for the same user and address while it lives. With MFA the first answer is
  * 200 `{error: "mfa_required", msg, data: {choices, url}}` and a `jms_gh_bid` cookie holding the
  * pending sign-in (10 minutes); the client posts the code to `mfa/challenge/` with that cookie, then
  * posts its credentials here again and gets the token.
  */
-async function createToken(req: FastifyRequest<{ Body: TokenBody }>, reply: FastifyReply): Promise<FastifyReply> {
+async function createToken(
+  req: FastifyRequest<{ Body: TokenBody }>,
+  reply: FastifyReply,
+  profileOf: ProfileOf,
+): Promise<FastifyReply> {
   const body = req.body ?? {};
   const username = typeof body.username === 'string' ? body.username.trim() : '';
   const password =
@@ -71,12 +78,14 @@ async function createToken(req: FastifyRequest<{ Body: TokenBody }>, reply: Fast
     token,
     keyword: 'Bearer',
     date_expired: formatDateTime(new Date(Date.now() + ttl * 1000), req.tz),
-    user: await buildProfile(req, outcome.user),
+    user: await profileOf(req, outcome.user),
   });
 }
 
-export function registerTokenRoutes(app: FastifyInstance): void {
+export function registerTokenRoutes(app: FastifyInstance, profileOf: ProfileOf): void {
   for (const url of ['/api/v1/authentication/auth/', '/api/v1/authentication/tokens/']) {
-    app.post(url, { config: { public: true } }, createToken);
+    app.post<{ Body: TokenBody }>(url, { config: { public: true } }, (req, reply) =>
+      createToken(req, reply, profileOf),
+    );
   }
 }

@@ -17,7 +17,7 @@ import { ensureOrgRoots } from '../assets/nodeStore.ts';
 
 export const ADMIN_PASSWORD_FILE = 'initial-admin-password.txt';
 
-/** Users default to expiring 70 years after creation (api-contract §4.1.1). */
+/** Users default to expiring 70 years after creation. */
 export function defaultDateExpired(from = new Date()): string {
   const d = new Date(from);
   d.setUTCFullYear(d.getUTCFullYear() + 70);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
-/** `POST /api/v1/common/resources/cache/` (api-contract §1.5): ids kept 300 s under an spm id. */
+/** `POST /api/v1/common/resources/cache/`: ids kept 300 s under an spm id. */
 export const SPM_TTL_SECONDS = 300;
 
 export function registerSpmRoutes(app: FastifyInstance): void {

@@ -11,7 +11,7 @@ async function timed(fn: () => Promise<unknown>): Promise<{ ok: boolean; ms: num
   }
 }
 
-/** `GET /api/health/` (api-contract §1.1): database and cache status, 503 when one is down. */
+/** `GET /api/health/`: database and cache status, 503 when one is down. */
 async function health(req: FastifyRequest) {
   const db = await timed(() => sql`select 1`.execute(req.db));
   const cache = await timed(async () => {

@@ -8,7 +8,7 @@ import { pageOf } from '../../resource/query.ts';
 import { sanitizeMessageHtml } from './sanitize.ts';
 import { markRead, sendSiteMessage, unreadTotal } from './siteMessages.ts';
 
-/** `/api/v1/notifications/site-messages/` (api-contract §4.19): the caller's own messages. */
+/** `/api/v1/notifications/site-messages/`: the caller's own messages. */
 const BASE = '/api/v1/notifications/site-messages/';
 
 type Query = Record<string, string | undefined>;

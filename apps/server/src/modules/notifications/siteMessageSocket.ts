@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import { SITE_MSG_CHANNEL, unreadTotal, type UnreadChanged } from './siteMessages.ts';
 
 /**
- * WebSocket `/ws/notifications/site-msg/` (api-contract §4.19): signed in by the session cookie or
+ * WebSocket `/ws/notifications/site-msg/`: signed in by the session cookie or
  * a Bearer token (the usual identification runs on the upgrade request). Pushes
  * `{"type": "unread_count", "unread_count": n}` on connect and whenever the bus announces a change
  * for the user, wherever it happened. Messages from the client (`refresh_every_seconds`) are accepted

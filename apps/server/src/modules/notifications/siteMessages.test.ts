@@ -4,7 +4,7 @@ import { SessionClient, adminClient, createTestApp, type TestApp } from '../../t
 import { USER_PASSWORD, createUser } from '../authentication/authTesting.ts';
 import { listenOnLoopback, openSiteMsgSocket } from './socketTesting.ts';
 
-/** Site messages (api-contract §4.19): the API, sanitised HTML, and the live unread count. */
+/** Site messages: the API, sanitised HTML, and the live unread count. */
 let t: TestApp;
 let admin: SessionClient;
 let user: SessionClient;

@@ -5,7 +5,7 @@ import type { DB } from '../../platform/db/schema.ts';
 import { nowIso } from '../../platform/db/schema.ts';
 
 /**
- * Site messages (api-contract §4.19): one content row, one row per recipient. Every change of a
+ * Site messages: one content row, one row per recipient. Every change of a
  * user's unread count is announced on the bus, so the WebSocket of any instance can push it.
  */
 export const SITE_MSG_CHANNEL = 'notifications.site_msg';

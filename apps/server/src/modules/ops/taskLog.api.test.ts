@@ -5,7 +5,7 @@ import { USER_PASSWORD, createUser } from '../authentication/authTesting.ts';
 import { listenOnLoopback } from '../notifications/socketTesting.ts';
 import { collectTaskLog, freePort, startSshd, type Sshd } from './opsTesting.ts';
 
-/** A connectivity test's log streamed on /ws/ops/tasks/log/ (api-contract §5.2), against a real sshd. */
+/** A connectivity test's log streamed on /ws/ops/tasks/log/, against a real sshd. */
 let t: TestApp;
 let admin: SessionClient;
 let sshd: Sshd;

@@ -1,7 +1,7 @@
 import type { Cache } from '../../platform/cache/index.ts';
 
 /**
- * Task logs (api-contract §5.1–5.2): the output of a background task, line by line, in the cache
+ * Task logs: the output of a background task, line by line, in the cache
  * so every instance can stream it (Redis when REDIS_URL is set). A log has its owner (who may read
  * it besides holders of `ops.view_taskmonitor`), a line counter and one key per line, and an end
  * mark once the task is over. Any task writes through `openTaskLog(...)`.

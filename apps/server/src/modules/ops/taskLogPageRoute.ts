@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * `/core/ops/<type>/task/<id>/log/` (api-contract §0, console-reference "Task log"): the address
+ * `/core/ops/<type>/task/<id>/log/` (the console's task log page): the address
  * other pages open for a task log; it leads to the console's hidden task-log page, which signs the
  * user in first if needed.
  */

@@ -4,7 +4,7 @@ import { can } from '../../http/permissions.ts';
 import { readTaskLog, taskLogMeta } from './taskLog.ts';
 
 /**
- * WebSocket `/ws/ops/tasks/log/` (api-contract §5.2): signed in by the session cookie or a Bearer
+ * WebSocket `/ws/ops/tasks/log/`: signed in by the session cookie or a Bearer
  * token; anonymous callers are closed. The client sends `{"task": id, "type": "celery"}`; until the
  * log exists the server sends `{"message": ".", task}` every 0.5 s, then `{"message": "\r\n"}`, then
  * chunks of at most 4096 bytes every 0.2 s (`\n` → `\r\n`), and `{"event": "end", task, "message": ""}`

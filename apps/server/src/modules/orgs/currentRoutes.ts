@@ -3,7 +3,7 @@ import type { CurrentOrg } from '@gatehouse/contract';
 import { registerResource } from '../../resource/routes.ts';
 import { orgResource } from './orgResource.ts';
 
-/** `GET /api/v1/orgs/orgs/current/` (api-contract §4.2). */
+/** `GET /api/v1/orgs/orgs/current/`. */
 export function registerCurrentOrgRoutes(app: FastifyInstance): void {
   app.get('/api/v1/orgs/orgs/current/', async (req): Promise<CurrentOrg> => {
     const row = req.org.is_root

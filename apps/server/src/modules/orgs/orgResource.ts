@@ -5,7 +5,7 @@ import { f, L } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { nodeDb, orgRoot, renameOrgRoot } from '../assets/nodeStore.ts';
 
-/** Organisations (`/api/v1/orgs/orgs/`, api-contract §4.2): system-level, with resource counts. */
+/** Organisations (`/api/v1/orgs/orgs/`, the JumpServer API): system-level, with resource counts. */
 
 const MSG = {
   virtual: text('Can not delete virtual org', '不能删除虚拟组织', '仮想組織は削除できません'),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, SYSTEM_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 
-/** Organisations (api-contract §4.2): create, counts, delete rules, and isolation of org data. */
+/** Organisations: create, counts, delete rules, and isolation of org data. */
 let t: TestApp;
 let admin: SessionClient;
 let b: { id: string };

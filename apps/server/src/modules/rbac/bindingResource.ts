@@ -5,7 +5,7 @@ import { f } from '../../resource/fields.ts';
 import type { AnyQuery, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { displayName, SCOPE_CHOICES } from './roleResource.ts';
 
-/** Role bindings (api-contract §3.5): `role-bindings/`, `system-role-bindings/`, `org-role-bindings/`. */
+/** Role bindings: `role-bindings/`, `system-role-bindings/`, `org-role-bindings/`. */
 
 const MSG = {
   bound: text('Has bound this role', '已经绑定了该角色', 'このロールは既に割り当てられています'),

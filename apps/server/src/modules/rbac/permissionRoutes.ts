@@ -6,7 +6,7 @@ import { toBool } from '../../platform/db/schema.ts';
 import { rolePermissionNames, roleResource } from './roleResource.ts';
 
 /**
- * `permissions/` and the permission trees (api-contract §3.5) used to edit a role: root → app →
+ * `permissions/` and the permission trees used to edit a role: root → app →
  * model → permission, each node `{id, name "(checked/total)", title, pId, isParent, checked,
  * chkDisabled, meta: {type}}`; builtin roles are shown but cannot be edited.
  */

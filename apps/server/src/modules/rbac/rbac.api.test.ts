@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS, permissionId } from '@gatehouse/contract';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
 
-/** Roles, bindings and the permission tree (api-contract §3.5), and their effect on a user's perms. */
+/** Roles, bindings and the permission tree, and their effect on a user's perms. */
 let t: TestApp;
 let admin: SessionClient;
 let alice: { id: string };

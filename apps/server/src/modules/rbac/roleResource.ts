@@ -14,7 +14,7 @@ import { f, L } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { toBool } from '../../platform/db/schema.ts';
 
-/** Roles (api-contract §3.5): `roles/` (both scopes), `system-roles/`, `org-roles/`. */
+/** Roles: `roles/` (both scopes), `system-roles/`, `org-roles/`. */
 
 export const SCOPE_CHOICES = [
   { value: 'system', label: text('System', '系统', 'システム') },

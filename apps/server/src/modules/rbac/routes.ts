@@ -4,7 +4,7 @@ import { roleResource } from './roleResource.ts';
 import { bindingResource } from './bindingResource.ts';
 import { registerPermissionRoutes } from './permissionRoutes.ts';
 
-/** `/api/v1/rbac/` (api-contract §3.5). */
+/** `/api/v1/rbac/`. */
 export function registerRbacModule(app: FastifyInstance): void {
   registerPermissionRoutes(app);
   for (const scope of ['any', 'system', 'org'] as const) {

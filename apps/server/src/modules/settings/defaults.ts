@@ -1,6 +1,6 @@
 import { DEFAULT_LOGIN_LIMIT_COUNT, DEFAULT_LOGIN_LIMIT_TIME_MINUTES, PRIMARY_COLOR } from '@gatehouse/contract';
 
-/** Setting defaults (api-contract §4.18 "Config defaults worth matching"); stored rows override them. */
+/** Setting defaults; stored rows override them. */
 export const SETTING_DEFAULTS = {
   SITE_URL: 'http://127.0.0.1:8080',
   GLOBAL_ORG_DISPLAY_NAME: '',
@@ -9,7 +9,7 @@ export const SETTING_DEFAULTS = {
   SECURITY_LOGIN_LIMIT_COUNT: DEFAULT_LOGIN_LIMIT_COUNT,
   SECURITY_LOGIN_LIMIT_TIME: DEFAULT_LOGIN_LIMIT_TIME_MINUTES,
   SECURITY_MFA_VERIFY_TTL: 3600,
-  /** MFA at login: 0 per user (mfa_level), 1 every user, 2 administrators (api-contract §2.4). */
+  /** MFA at login: 0 per user (mfa_level), 1 every user, 2 administrators. */
   SECURITY_MFA_AUTH: 0,
   OTP_ISSUER_NAME: 'Gatehouse',
   OTP_VALID_WINDOW: 2,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PublicOpenSettings, PublicSettings } from '@gatehouse/contract';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
 
-/** Public settings (api-contract §4.18 `public/open/` and `public/`). */
+/** Public settings (`public/open/` and `public/`). */
 async function openSettings(req: FastifyRequest): Promise<PublicOpenSettings> {
   const s = req.server.deps.settings;
   const primary = await s.get('INTERFACE_PRIMARY_COLOR');

@@ -3,6 +3,13 @@ import type { DB } from '../../platform/db/schema.ts';
 import { GLOBAL_ORG_NAME } from '@gatehouse/contract';
 import { SETTING_DEFAULTS, type SettingName, type SettingValue } from './defaults.ts';
 
+declare module '../../http/context.ts' {
+  interface AppDeps {
+    /** Settings, opened by `openDeps` (app.ts). */
+    settings: SettingsStore;
+  }
+}
+
 /** How long stored settings are trusted before re-reading (other instances may have written). */
 const RELOAD_MS = 5_000;
 

@@ -4,7 +4,7 @@ import { userResource } from './userResource.ts';
 
 /**
  * Exporting users (`GET /api/v1/users/users/?format=csv|xlsx`) asks for a re-verification at the
- * password level (MFA for users who have it, api-contract §2.7) when the stored security setting
+ * password level (MFA for users who have it, the JumpServer API) when the stored security setting
  * `SECURITY_EXPORT_NEED_CONFIRM` is true (off by default; SECURITY_VIEW_AUTH_NEED_MFA false turns
  * every confirmation off). The console then opens its dialog and retries the export.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../resource/csv.ts';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 
-/** CSV/XLSX export, import templates and render-to-json parsing (api-contract §1.10) on the users resource. */
+/** CSV/XLSX export, import templates and render-to-json parsing on the users resource. */
 let t: TestApp;
 let admin: SessionClient;
 const U = '/api/v1/users/users/';

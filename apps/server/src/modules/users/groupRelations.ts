@@ -7,9 +7,10 @@ import { findVisible } from '../../resource/routes.ts';
 import type { ResourceCtx } from '../../resource/types.ts';
 import { groupResource } from './groupResource.ts';
 import { userResource } from './userResource.ts';
+import { orgMemberIds } from '../rbac/orgMembers.ts';
 
 /**
- * Group membership (api-contract §4.1 `users-groups-relations/`, §4.1.4 `add-all-users/`):
+ * Group membership (`users-groups-relations/`, `add-all-users/`):
  * list with filters, bulk create, delete of exactly one relation.
  */
 const URL = '/api/v1/users/users-groups-relations/';
@@ -80,13 +81,7 @@ export function registerGroupRelations(app: FastifyInstance): void {
     async (req) => {
       const ctx = ctxOf(req);
       const group = await findVisible(groupResource, ctx, req.params.id);
-      const members = await req.db
-        .selectFrom('rbac_rolebinding')
-        .select('user_id')
-        .distinct()
-        .where('scope', '=', 'org')
-        .where('org_id', '=', group.org_id)
-        .execute();
+      const members = await orgMemberIds(req.db, String(group.org_id)).distinct().execute();
       for (const m of members) {
         await req.db
           .insertInto('users_user_groups')

@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import { ROOT_ORG_ID, text } from '@gatehouse/contract';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
+import { orgMemberIds } from '../rbac/orgMembers.ts';
 
-/** User groups (`/api/v1/users/groups/`, api-contract §4.1.4): org-scoped; members are users of the org. */
+/** User groups (`/api/v1/users/groups/`, the JumpServer API): org-scoped; members are users of the org. */
 export const groupResource: ResourceDef = {
   model: 'usergroup',
   app: 'users',
@@ -23,15 +24,7 @@ export const groupResource: ResourceDef = {
       choosable: (q, ctx) =>
         ctx.req.org.id === ROOT_ORG_ID
           ? q
-          : q.where(
-              sql.ref('users_user.id'),
-              'in',
-              ctx.db
-                .selectFrom('rbac_rolebinding')
-                .select('user_id')
-                .where('scope', '=', 'org')
-                .where('org_id', '=', ctx.req.org.id),
-            ),
+          : q.where(sql.ref('users_user.id'), 'in', orgMemberIds(ctx.db, ctx.req.org.id)),
     }),
     users_amount: f.computed('integer', text('Users amount', '用户数量', 'ユーザー数'), (r) =>
       Number(r.__users_amount ?? 0),

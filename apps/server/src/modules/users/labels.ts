@@ -1,6 +1,6 @@
 import { text, type I18nText, type Language, type LabeledValue } from '@gatehouse/contract';
 
-/** Choice labels of the user object (api-contract §4.1.1). */
+/** Choice labels of the user object. */
 export const MFA_LEVEL_LABELS: Record<number, I18nText> = {
   0: text('Disable', '禁用', '無効'),
   1: text('Enable', '启用', '有効'),

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { text, type Language } from '@gatehouse/contract';
 import { verifyPassword } from '../../platform/crypto/password.ts';
 
-/** Former passwords (api-contract §2.6: the last OLD_PASSWORD_HISTORY_LIMIT_COUNT are refused). */
+/** Former passwords (the last OLD_PASSWORD_HISTORY_LIMIT_COUNT are refused). */
 const HISTORY_MSG = text(
   'The new password cannot be the last {n} passwords',
   '新密码不能是最近 {n} 次的密码',

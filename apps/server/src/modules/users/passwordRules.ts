@@ -1,7 +1,7 @@
 import { text, type Language } from '@gatehouse/contract';
 import type { SettingsStore } from '../settings/store.ts';
 
-/** Password rules of the security settings (api-contract §2.6). */
+/** Password rules of the security settings. */
 export const SPECIAL_CHARS = '`~!@#$%^&*()-=_+[]{}|;:\'",.<>/?';
 
 const MSG = {

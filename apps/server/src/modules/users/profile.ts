@@ -22,7 +22,7 @@ async function roleRefs(req: FastifyRequest, roleIds: string[]): Promise<RoleRef
   }));
 }
 
-/** `GET /api/v1/users/profile/` (api-contract §4.1.2): the user, perms in the current org and orgs per view. */
+/** `GET /api/v1/users/profile/`: the user, perms in the current org and orgs per view. */
 export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise<Profile & Record<string, unknown>> {
   const tz = req.tz;
   const bindings = await userBindings(req.db, user.id);

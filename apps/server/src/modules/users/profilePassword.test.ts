@@ -4,7 +4,7 @@ import { SessionClient, createTestApp, type TestApp } from '../../testing/testAp
 import { encryptGatehouse, encryptLegacy } from '../../platform/crypto/transportSecret.testing.ts';
 import { USER_PASSWORD, browserPublicKey, createUser } from '../authentication/authTesting.ts';
 
-/** The user's own password (api-contract §2.6, §4.1 `profile/password/`) and profile flags. */
+/** The user's own password (`profile/password/`) and profile flags. */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();

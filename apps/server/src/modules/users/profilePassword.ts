@@ -12,14 +12,14 @@ import { notifyUser } from '../notifications/systemMessages.ts';
 import { historyMessage, isRecentPassword } from './passwordHistory.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { buildProfile } from './profile.ts';
-import { findActiveUser, findUserWithPassword } from './userRepo.ts';
+import { findActiveUser, findUserWithPassword } from '../authentication/userLookup.ts';
 
 /**
  * The signed-in user's own password and profile flags:
  * - `GET|PUT|PATCH /api/v1/users/profile/password/` `{old_password, new_password, new_password_again}`
- *   (each plain or encrypted, api-contract §2.2, §2.6): rules and history checked; other sessions
+ *   (each plain or encrypted, the JumpServer API): rules and history checked; other sessions
  *   of the user end; a site message tells the user.
- * - `PUT|PATCH /api/v1/users/profile/` the writable profile fields (api-contract §4.1.2):
+ * - `PUT|PATCH /api/v1/users/profile/` the writable profile fields:
  *   `is_first_login`, `phone`, `wechat`, `comment`, `mfa_level` (kept at 2 when MFA is forced).
  */
 const MESSAGES = {

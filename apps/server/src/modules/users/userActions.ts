@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROOT_ORG_ID, text } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { recordOperation } from '../../resource/audit.ts';
-import { findVisible, listQuery } from '../../resource/routes.ts';
+import { findVisible } from '../../resource/routes.ts';
+import { listQuery } from '../../resource/query.ts';
 import type { Query } from '../../resource/query.ts';
 import type { ResourceCtx, Row } from '../../resource/types.ts';
 import { hashPassword } from '../../platform/crypto/password.ts';
@@ -11,7 +12,7 @@ import { checkPasswordRules } from './passwordRules.ts';
 import { userResource } from './userResource.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 
-/** The user actions of console-reference §3.1 (api-contract §4.1), each behind its permission. */
+/** The user actions of the JumpServer console, each behind its permission. */
 
 const MSG = {
   notValidOrg: text('Not a valid org', '不是有效的组织', '有効な組織ではありません'),
@@ -121,7 +122,7 @@ export function registerUserActions(app: FastifyInstance): void {
   app.put<{ Params: { id: string } }>(`${url}:id/unblock/`, perm('users.change_user'), unblock);
   app.patch<{ Params: { id: string } }>(`${url}:id/unblock/`, perm('users.change_user'), unblock);
 
-  // The contract's reset is a GET (api-contract §7); it changes state, so it needs change_user here.
+  // The contract's reset is a GET; it changes state, so it needs change_user here.
   app.get<{ Params: { id: string } }>(`${url}:id/mfa/reset/`, perm('users.change_user'), async (req: IdReq) => {
     const row = await findVisible(userResource, ctxOf(req), req.params.id);
     if (row.id === req.user?.id) throw new ApiError(400, { error: MSG.resetSelf[req.lang] });

@@ -12,7 +12,7 @@ import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
 import { MFA_LEVEL_LABELS, SOURCE_LABELS } from './labels.ts';
 
-/** Field declarations of the user (api-contract §4.1.1), shared by the resource and its actions. */
+/** Field declarations of the user, shared by the resource and its actions. */
 
 const choices = (labels: Record<string, { en: string; zh: string; ja: string }>, numeric = false) =>
   Object.entries(labels).map(([value, label]) => ({ value: numeric ? Number(value) : value, label }));

@@ -9,8 +9,9 @@ import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { USER_FIELDS } from './userFields.ts';
+import { orgMemberIds } from '../rbac/orgMembers.ts';
 
-/** Users (`/api/v1/users/users/`, api-contract §4.1): members of the current org (all in ROOT). */
+/** Users (`/api/v1/users/users/`, the JumpServer API): members of the current org (all in ROOT). */
 
 const MSG = {
   self: text('You cannot change your own {field}', '不能修改自己的{field}', '自分の{field}は変更できません'),
@@ -77,15 +78,7 @@ export const userResource: ResourceDef = {
   scope(q, ctx) {
     q = q.where('users_user.is_service_account' as never, '=', false as never);
     if (ctx.req.org.id === ROOT_ORG_ID) return q;
-    return q.where(
-      sql.ref('users_user.id'),
-      'in',
-      ctx.db
-        .selectFrom('rbac_rolebinding')
-        .select('user_id')
-        .where('scope', '=', 'org')
-        .where('org_id', '=', ctx.req.org.id),
-    );
+    return q.where(sql.ref('users_user.id'), 'in', orgMemberIds(ctx.db, ctx.req.org.id));
   },
 
   async prepare(rows: Row[], ctx) {

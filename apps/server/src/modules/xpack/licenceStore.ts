@@ -3,11 +3,14 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { type Language } from '@gatehouse/contract';
 import type { DB } from '../../platform/db/schema.ts';
-import type { SettingsStore } from '../settings/store.ts';
+import type { AppDeps } from '../../http/context.ts';
 import { checkLicence, daysLeft, generateOperatorKeys, issueLicence, type LicencePayload } from './licence.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type xpackMessages from '../../platform/i18n/locales/en/xpack.json';
 const M = catalogue<typeof xpackMessages>('xpack');
+
+/** `xpack` sits below `settings` in the module order (eslint.layers.js): it names the store through AppDeps. */
+type SettingsStore = AppDeps['settings'];
 
 /**
  * Where licences live: the current licence in the settings table (`LICENSE`); trusted public keys

@@ -1,5 +1,5 @@
 /**
- * Publish/subscribe between the parts of Gatehouse (ARCHITECTURE §1): site-message counts now,
+ * Publish/subscribe between the parts of Gatehouse: site-message counts now,
  * live session monitoring and task logs later. In-process on the embedded profile, Redis pub/sub
  * when REDIS_URL is set, so a message published on one instance reaches every instance.
  * Messages are JSON values; delivery is at most once and never to a closed bus.

@@ -1,5 +1,5 @@
 /**
- * The cache of ARCHITECTURE §1: login-failure counters, bearer tokens, spm ids, confirm TTLs.
+ * The cache (docs/architecture.md, "Runtime and build"): login-failure counters, bearer tokens, spm ids, confirm TTLs.
  * In-process on the embedded profile, Redis when REDIS_URL is set. Values are JSON.
  */
 export interface Cache {

@@ -2,7 +2,7 @@ import { constants, createDecipheriv, generateKeyPair, privateDecrypt } from 'no
 import forge from 'node-forge';
 
 /**
- * Secrets sent by browsers and clients encrypted with the page's RSA public key (api-contract §2.2).
+ * Secrets sent by browsers and clients encrypted with the page's RSA public key.
  * A value is `<keypart>:<valuepart>`:
  *
  * - Gatehouse scheme: keypart `gh1.<base64 RSA-OAEP-SHA256(32-byte AES key)>`, valuepart

@@ -9,7 +9,7 @@ import type {
 
 /**
  * Counts the queries run through one Kysely handle. Each request gets its own handle
- * (`db.withPlugin(new QueryCounter(...))`) so the count feeds its SQL-count header (spec 01 §7).
+ * (`db.withPlugin(new QueryCounter(...))`) so the count feeds its SQL-count header.
  */
 export class QueryCounter implements KyselyPlugin {
   constructor(private readonly target: { count: number }) {}

@@ -16,7 +16,7 @@ interface Values {
   auto_login: boolean;
 }
 
-/** Sends the credentials, the password encrypted with the page's key (api-contract §2.2). */
+/** Sends the credentials, the password encrypted with the page's key. */
 async function submitLogin(values: Values, next: string | null): Promise<LoginAnswer> {
   return postJson<LoginAnswer>(LOGIN_PATH, { ...values, password: await encryptSecret(values.password), next });
 }

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Button, Form, Input, Segmented, Space, Typography } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LOGIN_MFA_URL, MFA_SEND_CODE_URL, OTP_LENGTH, SMS_RESEND_SECONDS, postJson } from './loginApi.ts';
+import { OTP_LENGTH } from '@gatehouse/contract';
+import { LOGIN_MFA_URL, MFA_SEND_CODE_URL, SMS_RESEND_SECONDS, postJson } from './loginApi.ts';
 import { useCodeSubmit } from './useCodeSubmit.ts';
 
 interface Props {

@@ -1,7 +1,8 @@
 import { Button, Form, Input, Typography } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LOGIN_OTP_BIND_URL, OTP_LENGTH, type OtpBinding } from './loginApi.ts';
+import { OTP_LENGTH } from '@gatehouse/contract';
+import { LOGIN_OTP_BIND_URL, type OtpBinding } from './loginApi.ts';
 import { useCodeSubmit } from './useCodeSubmit.ts';
 
 interface Props {

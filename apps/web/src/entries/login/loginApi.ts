@@ -17,7 +17,6 @@ export const LOGIN_MFA_URL = '/core/auth/login/mfa/';
 export const LOGIN_OTP_START_URL = '/core/auth/login/otp/start/';
 export const LOGIN_OTP_BIND_URL = '/core/auth/login/otp/bind/';
 export const MFA_SEND_CODE_URL = '/api/v1/authentication/mfa/select/';
-export const OTP_LENGTH = 6;
 export const SMS_RESEND_SECONDS = 60;
 
 export async function postJson<T>(url: string, body: unknown): Promise<T> {

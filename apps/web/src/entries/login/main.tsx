@@ -3,8 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { ConfigProvider } from 'antd';
 import type { Language } from '@gatehouse/contract';
 import { initI18n, detectLanguage } from '../../lib/i18n/index.ts';
-import { antdTheme } from '../../app/theme.ts';
-import { ANTD_LOCALES } from '../../app/antdLocale.ts';
+import { antdTheme } from '../../lib/theme.ts';
+import { ANTD_LOCALES } from '../../lib/antdLocale.ts';
 import { LoginPage } from './LoginPage.tsx';
 
 initI18n();

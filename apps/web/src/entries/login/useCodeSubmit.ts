@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OTP_LENGTH, postJson, type LoginAnswer } from './loginApi.ts';
+import { OTP_LENGTH } from '@gatehouse/contract';
+import { postJson, type LoginAnswer } from './loginApi.ts';
 
 /**
- * Submitting a 6-digit code to a login step: the length rule (spec 01 §5, 'MFA Error, please
+ * Submitting a 6-digit code to a login step: the length rule ('MFA Error, please
  * check'), the post, and the outcome — signed in (go to `next`) or the server's message.
  */
 export function useCodeSubmit(

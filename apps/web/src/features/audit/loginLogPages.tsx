@@ -24,7 +24,7 @@ const FIELDS = [
 ];
 
 /**
- * Login logs (console-reference §3.13): read-only, a date range (last 7 days by default), no
+ * Login logs: read-only, a date range (last 7 days by default), no
  * left-side actions and no import; the detail is one card.
  */
 export const loginLogPages: ResourcePagesConfig = {

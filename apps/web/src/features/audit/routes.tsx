@@ -1,12 +1,12 @@
 import { Navigate } from 'react-router';
 import { FileSearchOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { resourceRoute } from '../../resource/resourceRoute.tsx';
 import { loginLogPages } from './loginLogPages.tsx';
 
 /**
- * The audit view (spec 02 "Audit children"), offered to users with audit organisations. Paths
- * follow console-reference §3.0 (`/audit/audits/login-logs/`). `/audit` goes to the dashboard once
+ * The audit view , offered to users with audit organisations. Paths
+ * follow the JumpServer console. `/audit` goes to the dashboard once
  * it is built; until then to the login logs, the first page of the view.
  */
 export const auditRoute: AppRoute = {

@@ -1,13 +1,13 @@
 import { Navigate } from 'react-router';
 import { DashboardOutlined, HddOutlined, UserOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { DashboardPage } from './dashboard/DashboardPage.tsx';
 import { usersRoutes } from './users/routes.tsx';
 import { assetsRoutes } from './assets/routes.tsx';
 
 /**
- * The console's pages (spec 02 §2 "Console children"); each business area adds its routes here.
- * Paths follow console-reference §3.0 (e.g. `users/users/`), so the derived metadata names the
+ * The console's pages; each business area adds its routes here.
+ * Paths follow the JumpServer console, so the derived metadata names the
  * right permission; a route states only what differs (see `app/routeTypes.ts`).
  */
 const children: AppRoute[] = [

@@ -3,7 +3,7 @@ import { useLocation, useParams } from 'react-router';
 import { Alert, Space, Spin, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '../../shell/usePageTitle.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { fetchTaskState, type TaskState } from './taskApi.ts';
 
 // xterm.js loads with this page only, not with the rest of the console.
@@ -23,7 +23,7 @@ function typeOf(pathname: string): string {
 }
 
 /**
- * The hidden task-log page (spec 01 §2, api-contract §5.2): the task's output in a terminal, fed
+ * The hidden task-log page: the task's output in a terminal, fed
  * by the task-log socket, and its state, read again once the log ends.
  */
 export function TaskLogPage() {

@@ -1,8 +1,8 @@
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { TaskLogPage } from './TaskLogPage.tsx';
 
 /**
- * The hidden task-log pages of spec 01 §2 (`/ops/{celery,ansible,task}/task/:id/log/`), outside any
+ * The hidden task-log pages of the console, outside any
  * view and without the layout: they open in a window of their own.
  */
 export const opsTaskLogRoutes: AppRoute[] = ['celery', 'ansible', 'task'].map((type) => ({

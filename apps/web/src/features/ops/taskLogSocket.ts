@@ -1,5 +1,5 @@
 /**
- * The task-log WebSocket of api-contract §5.2: send `{task, type}`, receive `{message, task}`
+ * The task-log WebSocket of the JumpServer API: send `{task, type}`, receive `{message, task}`
  * chunks (already `\r\n`) and `{event: 'end'}` once the task is over.
  */
 export const TASK_LOG_SOCKET_PATH = '/ws/ops/tasks/log/';

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { Alert, Button, Card, Descriptions, Divider, Spin, Steps, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../../app/store.ts';
+import { useAppStore } from '../../lib/appStore.ts';
 import { HttpError } from '../../lib/http.ts';
 import { extractMessage } from '../../lib/httpErrors.ts';
 import { OtpPanel } from './OtpPanel.tsx';
@@ -11,7 +11,7 @@ import { PasswordForm } from './PasswordForm.tsx';
 import { fetchProfile, PROFILE_KEY, updateProfile } from './profileApi.ts';
 
 /**
- * `/profile/improvement`, where the startup sends a user on their first login (spec 02): set a new
+ * `/profile/improvement`, where the startup sends a user on their first login: set a new
  * password (local users), optionally bind an authenticator, then finish, which clears
  * is_first_login and opens the console.
  */

@@ -1,3 +1,4 @@
+import { OTP_LENGTH } from '@gatehouse/contract';
 import { useState } from 'react';
 import { Alert, App, Button, Form, Input, Space, Spin, Tag, Typography } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
@@ -5,7 +6,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { HttpError } from '../../lib/http.ts';
 import { extractMessage } from '../../lib/httpErrors.ts';
-import { OTP_LENGTH } from '../../shell/session/reverifyStore.ts';
 import {
   confirmOtpBinding,
   fetchOtpStatus,

@@ -18,7 +18,7 @@ const roles = (list: { id: string; display_name?: string; name: string }[]) =>
     '-'
   );
 
-/** `/profile/info`: the user card and the quick actions (console-reference §3.17). */
+/** `/profile/info`: the user card and the quick actions. */
 export function ProfileInfoPage() {
   const { t } = useTranslation();
   const profile = useQuery({ queryKey: PROFILE_KEY, queryFn: fetchProfile });

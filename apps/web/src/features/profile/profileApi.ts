@@ -3,7 +3,7 @@ import { encryptSecret } from '../../lib/crypto.ts';
 import { http } from '../../lib/http.ts';
 import { PROFILE_URL } from '../../lib/httpErrors.ts';
 
-/** The calls of the profile pages (console-reference §3.17; OTP binding: architecture notes). */
+/** The calls of the profile pages (OTP binding: architecture notes). */
 export interface FullProfile extends Profile {
   phone: { code: string; phone: string } | null;
   wechat: string;
@@ -42,7 +42,7 @@ export interface PasswordValues {
   new_password_again: string;
 }
 
-/** The three fields leave encrypted (api-contract §2.2). */
+/** The three fields leave encrypted. */
 export async function changePassword(v: PasswordValues): Promise<void> {
   await http.put(`${PROFILE_URL}password/`, {
     old_password: await encryptSecret(v.old_password),

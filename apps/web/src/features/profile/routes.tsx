@@ -1,12 +1,12 @@
 import { Navigate } from 'react-router';
 import { IdcardOutlined, SettingOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { ImprovementPage } from './ImprovementPage.tsx';
 import { ProfileInfoPage } from './ProfileInfoPage.tsx';
 import { ProfileSettingPage } from './ProfileSettingPage.tsx';
 
 /**
- * The profile view (spec 02 "Profile children"): every signed-in user's own pages, outside any
+ * The profile view : every signed-in user's own pages, outside any
  * organisation. `/profile` goes to the info page; the improvement page is not in the menu.
  */
 const open = { permissions: [] as string[], showOrganization: false };

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { resourceRoute } from '../../resource/resourceRoute.tsx';
 import { LicensePage } from './license/LicensePage.tsx';
 import { orgPages } from './orgs/orgPages.tsx';
@@ -8,7 +8,7 @@ import { orgPages } from './orgs/orgPages.tsx';
 const orgs = resourceRoute(orgPages);
 
 /**
- * The settings view (console-reference §3.16): its own layout without the org selector. Built so
+ * The settings view: its own layout without the org selector. Built so
  * far: organisations (licensed) and the licence.
  */
 export const settingsRoute: AppRoute = {

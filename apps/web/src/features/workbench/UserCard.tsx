@@ -1,7 +1,7 @@
 import { Avatar, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../../app/store.ts';
+import { useAppStore } from '../../lib/appStore.ts';
 
 /** The user card of the workbench home: who is signed in, their roles and sign-in dates. */
 export function UserCard() {

@@ -3,7 +3,7 @@ import { RecentLoginsCard } from './RecentLoginsCard.tsx';
 import { UserCard } from './UserCard.tsx';
 
 /**
- * `/workbench/home` (console-reference §3.14): the user card and the recent logins. The recent
+ * `/workbench/home`: the user card and the recent logins. The recent
  * sessions and assigned-tickets cards come with the terminal and ticket areas.
  */
 export function WorkbenchHomePage() {

@@ -1,10 +1,10 @@
 import { Navigate } from 'react-router';
 import { HomeOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../app/routeTypes.ts';
+import type { AppRoute } from '../../lib/routeTypes.ts';
 import { WorkbenchHomePage } from './WorkbenchHomePage.tsx';
 
 /**
- * The workbench view (spec 02 "Workbench children"): always offered (spec 01 §2), marked for the
+ * The workbench view : always offered, marked for the
  * view switcher. `/workbench` goes to the home page; the other children come with their areas.
  */
 const open = { permissions: [] as string[] };

@@ -1,6 +1,6 @@
 import { http } from '../../lib/http.ts';
 
-/** The calls of the workbench home (console-reference §3.14). */
+/** The calls of the workbench home. */
 export interface LabeledValue<T = string> {
   value: T;
   label: string;

@@ -27,7 +27,7 @@ export const CATALOGUES: Record<Language, Record<string, unknown>> = {
   ja: catalogue('ja'),
 };
 
-/** Language: the django_language cookie, else the browser's, else English (spec 01 §1). */
+/** Language: the django_language cookie, else the browser's, else English. */
 export function detectLanguage(): Language {
   return resolveLanguage(getCookie(LANGUAGE_COOKIE), navigator.languages ?? [navigator.language]);
 }

@@ -1,7 +1,7 @@
 import type { FieldMetaMap, ResourceMeta, ResourceObject } from '../types.ts';
 import type { ResourcePagesConfig } from '../resourceRoute.tsx';
 
-/** A users resource as the contract describes it (api-contract §4.1.1), for component tests. */
+/** A users resource as the contract describes it, for component tests. */
 export const USERS_URL = '/api/v1/users/users/';
 
 const get: FieldMetaMap = {

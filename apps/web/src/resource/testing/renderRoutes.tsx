@@ -3,7 +3,7 @@ import { App as AntApp } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { ALL_PERMISSIONS, DEFAULT_ORG_ID, type Profile } from '@gatehouse/contract';
-import { useAppStore } from '../../app/store.ts';
+import { useAppStore } from '../../lib/appStore.ts';
 
 export interface RenderOptions {
   perms?: readonly string[];

@@ -12,7 +12,7 @@ import { fetchUnread, markAllAsRead, markAsRead, type SiteMessage } from './site
 const KEY = ['site-messages', 'unread'];
 
 /**
- * The site-message drawer (console-reference §2.11): unread messages, 15 a page; a message opens
+ * The site-message drawer: unread messages, 15 a page; a message opens
  * in a dialog whose closing marks it read; each can be marked read from the list; all of them
  * after a confirmation. 380 px wide, 70% on narrow screens.
  */

@@ -4,7 +4,7 @@ import { MESSAGE_BADGE_MAX } from '../navbarGates.ts';
 
 dayjs.extend(relativeTime);
 
-/** Site messages (spec 01 §9): 15 per page, the badge stops at 99 (99+). */
+/** Site messages: 15 per page, the badge stops at 99 (99+). */
 export const MESSAGE_PAGE_SIZE = 15;
 export const BADGE_MAX = MESSAGE_BADGE_MAX;
 /** Dates older than this show in full, newer ones as "3 hours ago". */

@@ -1,7 +1,7 @@
 import { http } from '../../lib/http.ts';
 import { MESSAGE_PAGE_SIZE } from './messageFormat.ts';
 
-/** Site messages of the signed-in user (api-contract §4.19). */
+/** Site messages of the signed-in user. */
 export const SITE_MESSAGES_URL = '/api/v1/notifications/site-messages/';
 
 export interface SiteMessage {

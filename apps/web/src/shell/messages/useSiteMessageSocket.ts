@@ -11,7 +11,7 @@ export function socketUrl(loc: Pick<Location, 'protocol' | 'host'> = window.loca
 }
 
 /**
- * Keeps the unread count of the bell live (spec 01 §4 "Site messages"): the server pushes
+ * Keeps the unread count of the bell live: the server pushes
  * `{unread_count}` on connect and on every change. A connection error shows the websocket error
  * message; a frame that does not parse is only logged. Like the original, it does not reconnect.
  */

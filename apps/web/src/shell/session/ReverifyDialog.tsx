@@ -30,7 +30,7 @@ function useCountdown(): [number, () => void] {
 }
 
 /**
- * Re-verification (spec 01 §4, console-reference §2.10): the confirm type the server chose, then a
+ * Re-verification: the confirm type the server chose, then a
  * password, an MFA code (OTP 6 digits; SMS with a 60 s resend countdown) or a new sign-in. The
  * call that asked for it is sent again once confirmed.
  */

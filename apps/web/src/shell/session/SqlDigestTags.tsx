@@ -10,7 +10,7 @@ export const sqlDigestShown = (): boolean =>
 const COLOR = { normal: 'default', warning: 'warning', danger: 'error' } as const;
 
 /**
- * The SQL counters by the page title (spec 01 §9): the query count of the latest API call, and
+ * The SQL counters by the page title: the query count of the latest API call, and
  * the last 10 URLs with theirs in the tooltip; over 5 is a warning, over 10 danger.
  */
 export function SqlDigestTags() {

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { OTP_LENGTH } from '@gatehouse/contract';
 import type { ConfirmCode } from '../../lib/httpErrors.ts';
 
 /**
@@ -27,9 +28,8 @@ export const useReverifyStore = create<ReverifyState>((set, get) => ({
   },
 }));
 
-/** Seconds the SMS button stays disabled after sending (spec 01 §4, §9). */
+/** Seconds the SMS button stays disabled after sending. */
 export const SMS_RESEND_SECONDS = 60;
-export const OTP_LENGTH = 6;
 export const CONFIRM_URL = '/api/v1/authentication/confirm/';
 export const MFA_SELECT_URL = '/api/v1/authentication/mfa/select/';
 
@@ -45,7 +45,7 @@ export interface ConfirmInfo {
   content: ConfirmChoice[] | '';
 }
 
-/** The 6-character rule for MFA codes (spec 01 §5); other secrets only need to be present. */
+/** The 6-character rule for MFA codes; other secrets only need to be present. */
 export function secretIsValid(type: ConfirmCode, mfaType: string | undefined, secret: string): boolean {
   if (type === 'mfa' && mfaType === 'otp') return secret.trim().length === OTP_LENGTH;
   return secret.length > 0;

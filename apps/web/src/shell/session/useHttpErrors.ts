@@ -10,7 +10,7 @@ import { useReverifyStore } from './reverifyStore.ts';
 let reloginOpen = false;
 
 /**
- * Installs the console's answers to failed calls (spec 01 §8): a 401 on the profile goes to the
+ * Installs the console's answers to failed calls: a 401 on the profile goes to the
  * login page, any other 401 asks to log in again (once at a time); a confirm-required 400 opens
  * the re-verification dialog.
  */

@@ -43,7 +43,7 @@ export async function mfaEnabled(req: FastifyRequest, user: MfaUser): Promise<bo
   return user.mfa_level > 0 || (await mfaForcedBySetting(req, user));
 }
 
-/** The MFA backends this user can answer with now (api-contract §2.4), strongest first. */
+/** The MFA backends this user can answer with now, strongest first. */
 export async function activeMfaBackends(req: FastifyRequest, user: MfaUser): Promise<MfaType[]> {
   const out: MfaType[] = [];
   if (user.otp_secret_key) out.push('otp');

@@ -3,7 +3,7 @@ import { Lockout } from '../lockout.ts';
 import { loadMfaUser, mfaForcedBySetting } from './mfaUser.ts';
 
 /**
- * The MFA-related fields of the user and profile serializers (api-contract §4.1.1):
+ * The MFA-related fields of the user and profile serializers:
  * `is_otp_secret_key_bound`, `mfa_enabled`, `mfa_force_enabled`, the effective `mfa_level`
  * (2 when a setting forces MFA) and `login_blocked` (login or MFA lock present).
  */

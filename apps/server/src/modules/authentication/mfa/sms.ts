@@ -7,7 +7,7 @@ import { ta } from '../authMessages.ts';
  * `CUSTOM_SMS_REQUEST_METHOD` (get: parameters in the query string; post: a JSON body) and
  * `CUSTOM_SMS_API_PARAMS`, whose values may hold `{code}` and `{phone}` (`{phone_numbers}` too,
  * JumpServer's name). One code per user, valid `VERIFY_CODE_TTL` seconds; a new one at most every
- * 60 s (spec 01 §9). The code is kept only as long as it is valid and never logged.
+ * 60 s. The code is kept only as long as it is valid and never logged.
  */
 export const SMS_RESEND_SECONDS = 60;
 

@@ -22,9 +22,8 @@ export function otpSecretOf(req: FastifyRequest, user: Pick<MfaUser, 'otp_secret
 }
 
 /**
- * Checks an MFA code. Failures count towards the MFA lock (`_MFA_LIMIT_<user>_<ip>`, api-contract
- * §2.5) with the login limits; at the limit the user is blocked and told by a site message.
- * A code that is not 6 characters is refused before it is looked at (spec 01 §5).
+ * Checks an MFA code. Failures count towards the MFA lock (`_MFA_LIMIT_<user>_<ip>`) with the login limits; at the limit the user is blocked and told by a site message.
+ * A code that is not 6 characters is refused before it is looked at.
  */
 export async function verifyMfaCode(req: FastifyRequest, user: MfaUser, type: string, code: string): Promise<MfaCheck> {
   const { cache, settings } = req.server.deps;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Login logs (api-contract §2.11, §4.15 `login-logs/`): one row per sign-in attempt, success or
+ * Login logs (`login-logs/`): one row per sign-in attempt, success or
  * failure. Kept by username (not a foreign key): failures of unknown names are logged too, and the
  * log outlives the user.
  */

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * Assets, platforms and their protocols, nodes, domains, labels, favourites and background
- * tasks (api-contract §4.3–§4.8). One asset table for every category: the category-specific
+ * tasks. One asset table for every category: the category-specific
  * attributes are nullable columns. Node keys are materialised paths (`1:3:2`); subtree queries
  * are key prefixes, indexed (SQLite: GLOB on the binary-collated index; PostgreSQL:
  * text_pattern_ops for LIKE 'k:%').

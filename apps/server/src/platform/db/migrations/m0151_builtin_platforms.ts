@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { BUILTIN_PLATFORMS, settingOf } from '../../../modules/assets/protocolDefaults.ts';
+import { BUILTIN_PLATFORMS_0151 } from './m0151_builtin_platforms.data.ts';
 
-/** The builtin (internal) platforms with their protocols (api-contract §4.4). */
+/** The builtin (internal) platforms with their protocols, from the frozen data beside this file. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on the current schema types
 export async function up(db: Kysely<any>): Promise<void> {
   const now = new Date().toISOString();
-  for (const pl of BUILTIN_PLATFORMS) {
+  for (const pl of BUILTIN_PLATFORMS_0151) {
     await db
       .insertInto('assets_platform')
       .values({
@@ -36,11 +36,11 @@ export async function up(db: Kysely<any>): Promise<void> {
           platform_id: pl.id,
           name: pr.name,
           port: pr.port,
-          primary: Boolean(pr.primary),
-          required: Boolean(pr.required),
-          default: Boolean(pr.default),
+          primary: pr.primary,
+          required: pr.required,
+          default: pr.default,
           public: true,
-          setting: JSON.stringify(settingOf(pr.name, pr.setting)),
+          setting: JSON.stringify(pr.setting),
           position: i,
         })),
       )

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { AppRoute } from '../../../app/routeTypes.ts';
-import { RequirePermission } from '../../../shell/RequirePermission.tsx';
+import type { AppRoute } from '../../../lib/routeTypes.ts';
+import { RequirePermission } from '../../../lib/RequirePermission.tsx';
 
 /** A resource route whose create and update pages are `form` (a page reading its query), keeping their guards. */
 export function withFormPage(route: AppRoute, form: ReactNode): AppRoute {

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { DatabaseOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../../app/routeTypes.ts';
+import type { AppRoute } from '../../../lib/routeTypes.ts';
 import { resourceRoute } from '../../../resource/resourceRoute.tsx';
-import { RequirePermission } from '../../../shell/RequirePermission.tsx';
+import { RequirePermission } from '../../../lib/RequirePermission.tsx';
 import { AssetListPage } from './assetList/AssetListPage.tsx';
 import { ASSET_CATEGORY_ROUTES } from './categories.ts';
 import { AssetDetailPage } from './detail/AssetDetailPage.tsx';
@@ -17,7 +17,7 @@ import { withFormPage, withListPage } from './routeHelpers.tsx';
 
 const guard = (perm: string, page: ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
 
-/** `/console/assets/<category>s/create` and `/:id/update` (console-reference §3.0): HostCreate … CustomUpdate. */
+/** `/console/assets/<category>s/create` and `/:id/update`: HostCreate … CustomUpdate. */
 const categoryRoutes: AppRoute[] = ASSET_CATEGORY_ROUTES.map((c) => ({
   path: c.path,
   handle: {
@@ -56,7 +56,7 @@ const categoryRoutes: AppRoute[] = ASSET_CATEGORY_ROUTES.map((c) => ({
 
 const gatewayForm = <AssetFormPage category="host" url="/api/v1/assets/gateways/" gateway />;
 
-/** The console's assets app: `/console/assets/*` (console-reference §3.3–3.6). */
+/** The console's assets app: `/console/assets/*`. */
 export const assetsRoutes: AppRoute[] = [
   { index: true, element: <Navigate to="assets/" replace /> },
   {

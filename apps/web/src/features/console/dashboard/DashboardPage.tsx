@@ -1,9 +1,9 @@
 import { Card, Descriptions, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAppStore } from '../../../app/store.ts';
-import { RequirePermission } from '../../../shell/RequirePermission.tsx';
+import { useAppStore } from '../../../lib/appStore.ts';
+import { RequirePermission } from '../../../lib/RequirePermission.tsx';
 
-/** The console dashboard (console-reference §4); needs rbac.view_console. */
+/** The console dashboard; needs rbac.view_console. */
 export function DashboardPage() {
   const { t } = useTranslation();
   const profile = useAppStore((s) => s.profile);

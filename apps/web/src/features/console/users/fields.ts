@@ -4,7 +4,7 @@ import { USERNAME_MESSAGES, usernameProblem, type Language } from '@gatehouse/co
 import type { FieldSpec } from '../../../resource/FormField.tsx';
 import type { ResourceObject } from '../../../resource/types.ts';
 
-/** Where the related fields of users and groups choose from (console-reference §3.1, §3.2). */
+/** Where the related fields of users and groups choose from. */
 const displayName = (o: ResourceObject) => String(o.display_name ?? o.name ?? o.id);
 
 /** The server's username rule (packages/contract `usernameProblem`), checked before the form is sent. */

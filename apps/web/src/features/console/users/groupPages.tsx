@@ -14,7 +14,7 @@ const memberCount: CellFormatter = ({ row, value }) => (
 
 const userPaths = resourcePaths('/console/users/users');
 
-/** User groups (console-reference §3.2): `/console/users/groups/` over `/api/v1/users/groups/`. */
+/** User groups: `/console/users/groups/` over `/api/v1/users/groups/`. */
 export const groupPages: ResourcePagesConfig = {
   path: 'groups',
   url: '/api/v1/users/groups/',

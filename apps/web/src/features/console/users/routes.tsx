@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import type { AppRoute } from '../../../app/routeTypes.ts';
+import type { AppRoute } from '../../../lib/routeTypes.ts';
 import { resourceRoute } from '../../../resource/resourceRoute.tsx';
 import { groupPages } from './groupPages.tsx';
 import { userPages } from './userPages.tsx';

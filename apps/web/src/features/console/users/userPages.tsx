@@ -12,7 +12,7 @@ const phone: CellFormatter = ({ value }) => {
   return p?.phone ? `${p.code ?? ''} ${p.phone}`.trim() : typeof value === 'string' && value ? value : '-';
 };
 
-/** Users (console-reference §3.1): `/console/users/users/` over `/api/v1/users/users/`. */
+/** Users: `/console/users/users/` over `/api/v1/users/users/`. */
 export const userPages: ResourcePagesConfig = {
   path: 'users',
   url: '/api/v1/users/users/',

@@ -4,7 +4,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../app/store.ts';
+import { useAppStore } from '../../../lib/appStore.ts';
 import { http } from '../../../lib/http.ts';
 import { errorMessage } from '../../../resource/errorMessage.ts';
 import { licenseState, type LicenseInfo } from './licenseState.ts';
@@ -14,7 +14,7 @@ const IMPORT = '/api/v1/xpack/license/import';
 /** After an import the page reloads, so the licence-dependent views, routes and banners follow it. */
 const RELOAD_MS = 1000;
 
-/** Settings › License (console-reference §3.16): the licence detail and the import of a licence file. */
+/** Settings › License: the licence detail and the import of a licence file. */
 export function LicensePage() {
   const { t } = useTranslation();
   const { message } = App.useApp();

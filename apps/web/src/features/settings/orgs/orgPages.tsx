@@ -1,6 +1,6 @@
 import { ApartmentOutlined } from '@ant-design/icons';
 import type { Profile } from '@gatehouse/contract';
-import { useAppStore } from '../../../app/store.ts';
+import { useAppStore } from '../../../lib/appStore.ts';
 import { http } from '../../../lib/http.ts';
 import { count, ORG_COUNTS } from './orgCounts.ts';
 import { OrgInfoCard } from './OrgInfoCard.tsx';
@@ -19,7 +19,7 @@ async function refreshOrgs(): Promise<void> {
 
 const isInternal = (row: Record<string, unknown>) => row.internal === true;
 
-/** Organisations (console-reference §3.16 "Organizations", licensed): `/settings/orgs/` over `/api/v1/orgs/orgs/`. */
+/** Organisations (licensed): `/settings/orgs/` over `/api/v1/orgs/orgs/`. */
 export const orgPages: ResourcePagesConfig = {
   path: 'orgs',
   url: '/api/v1/orgs/orgs/',

@@ -1,21 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ASSET_CATEGORIES, type Language } from '@gatehouse/contract';
+import { ASSET_CATEGORIES, assetsApiPath, type Language } from '@gatehouse/contract';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import { TabPage } from '../../../../resource/TabPage.tsx';
 import { AssetTreeTable } from './AssetTreeTable.tsx';
-import { CATEGORY_PLURAL } from './recentPlatforms.ts';
 
 interface Category {
   value: string;
   label: string;
 }
 
-/** The list API of a tab: `assets/` for All, else the category's own endpoint (console-reference §3.4). */
-export const listUrlOf = (category?: string) =>
-  `/api/v1/assets/${category ? (CATEGORY_PLURAL[category] ?? `${category}s`) : 'assets'}/`;
+/** The list API of a tab: `assets/` for All, else the category's own endpoint. */
+export const listUrlOf = (category?: string) => assetsApiPath(category);
 
 /** `/console/assets/assets/`: "All" plus one tab per category, each the node tree beside the asset table. */
 export function AssetListPage() {

@@ -2,7 +2,7 @@ import { useMemo, useState, type HTMLAttributes } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ROOT_ORG_ID, hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { getCookie, setCookie } from '../../../../lib/cookies.ts';
 import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import { resourcePaths } from '../../../../resource/resourcePaths.ts';
@@ -25,7 +25,7 @@ const detailPaths = resourcePaths('/console/assets/assets');
 const SHOW_CURRENT = 'show_current_asset';
 const treeHeight = () => Math.max(320, (typeof window === 'undefined' ? 900 : window.innerHeight) - 250);
 
-/** One tab of the asset list: the node tree beside the table; a selected node filters the table (console-reference §2.9, §3.4). */
+/** One tab of the asset list: the node tree beside the table; a selected node filters the table. */
 export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -28,7 +28,7 @@ export interface PlatformPickerProps {
 
 const catOf = (p: Platform) => (typeof p.category === 'string' ? p.category : p.category.value);
 
-/** "Create" on the asset list: platforms grouped by category, recent picks first (console-reference §3.4). */
+/** "Create" on the asset list: platforms grouped by category, recent picks first. */
 export function PlatformPicker({ open, category, onPick, onClose }: PlatformPickerProps) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState('');

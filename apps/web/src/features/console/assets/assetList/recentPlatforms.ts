@@ -1,4 +1,6 @@
-/** The platform picker's recent picks (console-reference §3.4): the last 8, newest first, in localStorage `RecentPlatforms`. */
+import { assetCategory } from '@gatehouse/contract';
+
+/** The platform picker's recent picks: the last 8, newest first, in localStorage `RecentPlatforms`. */
 export const RECENT_KEY = 'RecentPlatforms';
 export const RECENT_MAX = 8;
 
@@ -41,20 +43,9 @@ export function pushRecentPlatform(
   return next;
 }
 
-/** The plural route segment of a category's pages (`host` → `hosts`). */
-export const CATEGORY_PLURAL: Record<string, string> = {
-  host: 'hosts',
-  device: 'devices',
-  database: 'databases',
-  cloud: 'clouds',
-  web: 'webs',
-  gpt: 'gpts',
-  custom: 'customs',
-};
-
 /** The create page of a platform, with the selected node if any. */
 export function createPath(category: string, platformId: number, nodeId?: string): string {
   const q = new URLSearchParams({ platform: String(platformId) });
   if (nodeId) q.set('node', nodeId);
-  return `/console/assets/${CATEGORY_PLURAL[category] ?? `${category}s`}/create?${q.toString()}`;
+  return `/console/assets/${assetCategory(category).segment}/create?${q.toString()}`;
 }

@@ -3,20 +3,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import type { HeaderActionsConfig, RowActionsConfig } from '../../../../resource/ResourceList.tsx';
 import type { ResourceObject } from '../../../../resource/types.ts';
-import { CATEGORY_PLURAL } from './recentPlatforms.ts';
+import { categoryPath } from '../categories.ts';
 
 const ASSETS = '/api/v1/assets/assets/';
-const categoryOf = (row: ResourceObject) => {
-  const c = row.category as { value?: string } | string | undefined;
-  return typeof c === 'string' ? c : (c?.value ?? 'host');
-};
 /** `/console/assets/<plural>` of a row's category. */
-export const pagesOf = (row: ResourceObject) => `/console/assets/${CATEGORY_PLURAL[categoryOf(row)] ?? 'hosts'}`;
+export const pagesOf = (row: ResourceObject) => `/console/assets/${categoryPath(row.category)}`;
 
 interface Task {
   state?: string;
@@ -31,7 +27,7 @@ async function waitForTask(id: string): Promise<void> {
   }
 }
 
-/** Row and batch actions of the asset list (console-reference §3.4). */
+/** Row and batch actions of the asset list. */
 export function useAssetActions(
   url: string,
   onCreate: () => void,

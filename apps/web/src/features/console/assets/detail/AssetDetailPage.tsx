@@ -3,7 +3,7 @@ import { Col, Row, Tag } from 'antd';
 import { useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { DetailCard } from '../../../../resource/DetailCard.tsx';
 import { RelationCard } from '../../../../resource/RelationCard.tsx';
@@ -98,7 +98,7 @@ function DetailTab({
 }
 
 /**
- * `/console/assets/assets/<id>` (console-reference §3.4 "Detail"): the Detail tab and Activity;
+ * `/console/assets/assets/<id>`: the Detail tab and Activity;
  * Update opens the category's form with the platform in the query.
  */
 export function AssetDetailPage() {

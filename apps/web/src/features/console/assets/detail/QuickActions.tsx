@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Card, Descriptions, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import type { ResourceObject } from '../../../../resource/types.ts';
@@ -12,7 +12,7 @@ import { taskLogPath, waitForTask } from './useTaskResult.ts';
 const ASSETS = '/api/v1/assets/assets/';
 
 /**
- * The asset's quick actions (console-reference §3.4 "Detail"): the active switch and the connectivity
+ * The asset's quick actions: the active switch and the connectivity
  * test. Refresh hardware is not offered: the server does not support it yet (it needs accounts).
  */
 export function QuickActions({ asset, reload }: { asset: ResourceObject; reload(): void }) {

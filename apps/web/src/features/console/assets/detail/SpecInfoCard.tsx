@@ -1,10 +1,10 @@
 import { Card, Descriptions } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { assetsApiPath } from '@gatehouse/contract';
 import { formatterForType } from '../../../../resource/formatters.tsx';
 import type { ResourceObject } from '../../../../resource/types.ts';
 import { useResourceMeta } from '../../../../resource/useResourceMeta.ts';
 import { useResourceObject } from '../../../../resource/useResourceObject.ts';
-import { ASSET_CATEGORY_ROUTES } from '../categories.ts';
 
 /** Fields every category shares (shown in the basic card). */
 const COMMON = new Set([
@@ -56,12 +56,12 @@ function InfoCard({ title, info, testId }: { title: string; info: Record<string,
 
 /**
  * The category's own fields (`spec_info`: db_name, selectors, proxy…), `custom_info` and the host's
- * `gathered_info`, read from the category endpoint (console-reference §3.4 "Detail").
+ * `gathered_info`, read from the category endpoint.
  */
 export function SpecInfoCards({ asset }: { asset: ResourceObject }) {
   const { t, i18n } = useTranslation();
   const category = (asset.category as { value?: string } | undefined)?.value;
-  const url = ASSET_CATEGORY_ROUTES.find((c) => c.category === category)?.url ?? '/api/v1/assets/hosts/';
+  const url = assetsApiPath(category ?? 'host');
   const meta = useResourceMeta(url);
   const full = useResourceObject(url, asset.id);
   const getMeta = meta.data?.actions?.GET ?? {};

@@ -8,7 +8,7 @@ export interface DomainAssetsFieldProps {
   onChange?(value: Item[]): void;
 }
 
-/** A domain's assets (console-reference §3.6): assets whose platform allows domains; gateways are not offered. */
+/** A domain's assets: assets whose platform allows domains; gateways are not offered. */
 export function DomainAssetsField({ value = [], onChange }: DomainAssetsFieldProps) {
   const seed = useMemo(() => value.map((a) => ({ value: a.id, label: a.name ?? a.id })), [value]);
   return (

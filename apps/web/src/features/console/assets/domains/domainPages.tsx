@@ -25,7 +25,7 @@ export const gatewayPaths = (domainId: string) => ({
   detail: assetDetailPath,
 });
 
-/** A domain's gateways (console-reference §3.6 GatewayList tab), with their connection test. */
+/** A domain's gateways (GatewayList tab), with their connection test. */
 function GatewayList({ domain }: { domain: ResourceObject }) {
   const { message } = App.useApp();
   return (
@@ -64,7 +64,7 @@ function GatewayList({ domain }: { domain: ResourceObject }) {
   );
 }
 
-/** Domains (console-reference §3.6). */
+/** Domains. */
 export const domainPages: ResourcePagesConfig = {
   path: 'domains',
   url: '/api/v1/assets/domains/',

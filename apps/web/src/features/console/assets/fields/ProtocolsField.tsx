@@ -65,7 +65,7 @@ function SettingEditor({
   );
 }
 
-/** Rows of protocol + port (console-reference §2.6 ProtocolSelector): one primary, the last row stays. */
+/** Rows of protocol + port (ProtocolSelector): one primary, the last row stays. */
 export function ProtocolsField({ value = [], onChange, choices, mode, disabled }: ProtocolsFieldProps) {
   const { t } = useTranslation();
   const rows = value;

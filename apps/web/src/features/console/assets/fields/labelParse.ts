@@ -1,4 +1,4 @@
-/** Labels typed as `name:value` tags (console-reference §3.4 `labels`). */
+/** Labels typed as `name:value` tags (`labels`). */
 
 export interface LabelPair {
   name: string;

@@ -1,4 +1,4 @@
-/** The rules of the protocols editor (console-reference §2.6 ProtocolSelector), as plain functions. */
+/** The rules of the protocols editor (ProtocolSelector), as plain functions. */
 
 export interface ProtocolRow {
   name: string;
@@ -73,7 +73,7 @@ export function nextRow(rows: readonly ProtocolRow[], choices: readonly Protocol
 }
 
 /**
- * An asset's starting protocols from its platform (api-contract §4.3): the primary, the required
+ * An asset's starting protocols from its platform: the primary, the required
  * and the default ones, the primary first.
  */
 export function initialProtocols(choices: readonly ProtocolChoice[]): ProtocolRow[] {

@@ -36,7 +36,7 @@ export interface AssetFormPageProps {
   category: CategoryValue;
   /** The API collection, e.g. `/api/v1/assets/hosts/`. */
   url: string;
-  /** Gateways: the platform is `Gateway` and the domain comes from the query (console-reference §3.6). */
+  /** Gateways: the platform is `Gateway` and the domain comes from the query. */
   gateway?: boolean;
 }
 
@@ -64,7 +64,7 @@ function usePlatform(category: CategoryValue, gateway: boolean, ref: string | nu
   });
 }
 
-/** Create and update of one asset category (console-reference §3.4 "Form"). */
+/** Create and update of one asset category. */
 export function AssetFormPage({ category, url, gateway = false }: AssetFormPageProps) {
   const { t } = useTranslation();
   const { id } = useParams();

@@ -2,7 +2,7 @@ import type { CategoryValue } from '@gatehouse/contract';
 import type { FieldSpec } from '../../../../resource/FormField.tsx';
 import type { FormGroup } from '../../../../resource/ResourceForm.tsx';
 
-/** What each category adds to the asset form (console-reference §3.4 "Added fields"). */
+/** What each category adds to the asset form. */
 interface CategoryForm {
   /** Fields appended to the Basic group. */
   basic?: string[];
@@ -14,7 +14,7 @@ interface CategoryForm {
 }
 
 const sslOnly = (v: Record<string, unknown>) => !v.use_ssl;
-/** Database types whose client certificate and key are asked (console-reference §3.4). */
+/** Database types whose client certificate and key are asked. */
 const CLIENT_CERT_TYPES = ['redis', 'mysql', 'mariadb', 'mongodb'];
 
 export function categoryForm(

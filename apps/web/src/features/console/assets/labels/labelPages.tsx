@@ -12,7 +12,7 @@ const colouredName: CellFormatter = ({ row }) => (
 const assetNames: CellFormatter = ({ value }) =>
   Array.isArray(value) && value.length ? value.map((a: { name?: string }) => a.name).join(', ') : '-';
 
-/** Labels (console-reference §3.6): `name` is not a link; the colour follows the name. */
+/** Labels: `name` is not a link; the colour follows the name. */
 export const labelPages: ResourcePagesConfig = {
   path: 'labels',
   url: '/api/v1/assets/labels/',

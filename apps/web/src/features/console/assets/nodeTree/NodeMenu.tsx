@@ -9,7 +9,7 @@ export interface NodeMenuProps {
   onClose(): void;
 }
 
-/** The tree's right-click menu (console-reference §2.9), at the mouse position; closes on any outside click, a wheel scroll or Escape. */
+/** The tree's right-click menu, at the mouse position; closes on any outside click, a wheel scroll or Escape. */
 export function NodeMenu({ x, y, items, onClick, onClose }: NodeMenuProps) {
   useEffect(() => {
     const close = () => onClose();

@@ -48,7 +48,7 @@ function draggedAssets(e: DragEvent): string[] {
 }
 
 /**
- * The asset node tree (console-reference §2.9): lazy children, virtual scrolling, exact counts,
+ * The asset node tree: lazy children, virtual scrolling, exact counts,
  * right-click menu, nodes dragged onto nodes (move) and table rows dropped on nodes (move, or add
  * with Ctrl/⌘).
  */

@@ -1,7 +1,7 @@
 import { http } from '../../../../lib/http.ts';
 import { nodeItems, type NodeItem, type ZTreeItem } from './treeState.ts';
 
-/** The node tree requests of api-contract §4.6. */
+/** The node tree requests of the JumpServer API. */
 const N = '/api/v1/assets/nodes';
 
 export const nodeApi = {

@@ -1,5 +1,5 @@
 /**
- * The node tree's data (api-contract §4.6 zTree JSON → antd Tree data), kept immutable: roots,
+ * The node tree's data (zTree JSON → antd Tree data), kept immutable: roots,
  * children loaded per key, exact counts from the server's "value (n)" names.
  */
 

@@ -39,7 +39,7 @@ interface Options {
 
 type Dialog = { kind: 'create' | 'rename' | 'add'; node: NodeItem } | null;
 
-/** The right-click menu of the node tree (console-reference §2.9): items, their requests and dialogs. */
+/** The right-click menu of the node tree: items, their requests and dialogs. */
 export function useNodeMenu(o: Options) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();

@@ -49,7 +49,7 @@ function PlatformProtocols(props: ProtocolsProps) {
   return <ProtocolsField {...props} mode="platform" choices={platformProtocolChoices(category, type, props.value)} />;
 }
 
-/** Platform create/update (console-reference §3.5 "Form"): `?category=&type=` on create. */
+/** Platform create/update: `?category=&type=` on create. */
 export function PlatformFormPage() {
   const { t } = useTranslation();
   const { id } = useParams();

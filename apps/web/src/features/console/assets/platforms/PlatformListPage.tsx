@@ -6,7 +6,7 @@ import { categoryOptions } from './platformChoices.ts';
 import { PLATFORMS_URL } from './PlatformFormPage.tsx';
 import { platformPages } from './platformPages.tsx';
 
-/** Platforms by category (console-reference §3.5 "List"): one tab per category; Create starts in the tab's category. */
+/** Platforms by category: one tab per category; Create starts in the tab's category. */
 export function PlatformListPage() {
   const { i18n } = useTranslation();
   const paths = useResourcePaths();

@@ -1,7 +1,7 @@
 import { ASSET_CATEGORIES, type Language, type TypeConstraints } from '@gatehouse/contract';
 import type { ProtocolChoice, ProtocolRow } from '../fields/protocolRules.ts';
 
-/** Category and type choices of the platform form (api-contract §4.3 categories), in a language. */
+/** Category and type choices of the platform form (categories), in a language. */
 export function categoryOptions(lang: string) {
   return ASSET_CATEGORIES.map((c) => ({ value: c.value, label: c.label[lang as Language] ?? c.label.en }));
 }

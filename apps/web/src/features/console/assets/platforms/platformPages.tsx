@@ -9,7 +9,7 @@ import { PLATFORMS_URL } from './PlatformFormPage.tsx';
 
 const editable = (row: ResourceObject) => !row.internal;
 
-/** Platforms (console-reference §3.5): builtin ones are read-only (the server answers 403 "Internal platform"). */
+/** Platforms: builtin ones are read-only (the server answers 403 "Internal platform"). */
 export const platformPages: ResourcePagesConfig = {
   path: 'platforms',
   url: PLATFORMS_URL,

@@ -3,7 +3,7 @@ import { Alert, Button, Card, Space, Spin, Tree } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import { useAction } from '../../../../resource/useAction.ts';
@@ -19,7 +19,7 @@ import {
 import { rolesUrl, type RoleScope } from './roleScope.ts';
 
 /**
- * The permission tree of a role (console-reference §3.3, §2.9): a checkbox tree from
+ * The permission tree of a role: a checkbox tree from
  * `GET /api/v1/rbac/<scope>-roles/<id>/permissions/tree/`, saved with `PATCH {permissions}`.
  * Builtin roles come back with every node disabled and are shown read-only.
  */

@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { Alert, Space, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { DetailCard } from '../../../../resource/DetailCard.tsx';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import { ResourceDetail } from '../../../../resource/ResourceDetail.tsx';
@@ -12,7 +12,7 @@ import { rolesUrl, useRoleScope } from './roleScope.ts';
 
 const isBuiltin = (role: Record<string, unknown>) => role.builtin === true;
 
-/** A role (console-reference §3.3): its fields with the permission tree, and the users bound to it. */
+/** A role: its fields with the permission tree, and the users bound to it. */
 export function RoleDetailPage() {
   const { t } = useTranslation();
   const { id } = useParams();

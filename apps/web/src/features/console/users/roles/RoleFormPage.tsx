@@ -7,7 +7,7 @@ import { ROLES_PATH } from './RoleListPage.tsx';
 import { rolesUrl, useRoleScope } from './roleScope.ts';
 
 /**
- * Create or update a role of one scope (console-reference §3.3): name and comment; its
+ * Create or update a role of one scope: name and comment; its
  * permissions are ticked in the tree on the detail page, where a new role opens after saving.
  */
 export function RoleFormPage() {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import { resourcePaths } from '../../../../resource/resourcePaths.ts';
 import { TabPage, type TabItem } from '../../../../resource/TabPage.tsx';
@@ -11,7 +11,7 @@ export const ROLES_PATH = '/console/users/roles';
 const paths = resourcePaths(ROLES_PATH);
 const isBuiltin = (row: Record<string, unknown>) => row.builtin === true;
 
-/** One scope's roles: links and actions carry `?scope=` (console-reference §3.3). */
+/** One scope's roles: links and actions carry `?scope=`. */
 function RoleList({ scope }: { scope: RoleScope }) {
   const q = `?scope=${scope}`;
   return (
@@ -42,7 +42,7 @@ function RoleList({ scope }: { scope: RoleScope }) {
   );
 }
 
-/** Roles (console-reference §3.3, licensed): a tab of system roles and one of org roles. */
+/** Roles (licensed): a tab of system roles and one of org roles. */
 export function RoleListPage() {
   const { t } = useTranslation();
   const perms = useAppStore((s) => s.perms);

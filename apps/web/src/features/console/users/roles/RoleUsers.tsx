@@ -4,7 +4,7 @@ import { UserAddOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { useAction } from '../../../../resource/useAction.ts';
 import { RemoteSelect } from '../../../../resource/RemoteSelect.tsx';
@@ -15,7 +15,7 @@ const USER_OPTIONS = '/api/v1/users/users/?fields_size=mini&order=name';
 const userLabel = (u: { name?: unknown; username?: unknown }) => `${String(u.name ?? '')}(${String(u.username ?? '')})`;
 
 /**
- * The users bound to a role (console-reference §3.3 RoleUsers): the `<scope>-role-bindings/?role=`
+ * The users bound to a role (RoleUsers): the `<scope>-role-bindings/?role=`
  * list with removal, and "add members" posting one binding per chosen user.
  */
 export function RoleUsers({ scope, roleId }: { scope: RoleScope; roleId: string }) {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Card, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
-import { useAppStore } from '../../../../app/store.ts';
+import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { useAction } from '../../../../resource/useAction.ts';
 import { RemoteSelect, type SelectOption } from '../../../../resource/RemoteSelect.tsx';

@@ -1,4 +1,4 @@
-/** A node of a permission tree as the server sends it (api-contract §3.5 `permissions/tree/`). */
+/** A node of a permission tree as the server sends it (`permissions/tree/`). */
 export interface PermissionNode {
   id: string;
   name: string;

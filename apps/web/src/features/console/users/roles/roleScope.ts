@@ -6,12 +6,12 @@ export type RoleScope = 'system' | 'org';
 
 export const isRoleScope = (v: unknown): v is RoleScope => v === 'system' || v === 'org';
 
-/** The collection of one scope's roles (api-contract §3.5). */
+/** The collection of one scope's roles. */
 export const rolesUrl = (scope: RoleScope) => `/api/v1/rbac/${scope}-roles/`;
 export const bindingsUrl = (scope: RoleScope) => `/api/v1/rbac/${scope}-role-bindings/`;
 
 /**
- * The scope of the role being shown: `?scope=` when the address has it (console-reference §3.3),
+ * The scope of the role being shown: `?scope=` when the address has it,
  * else asked of `GET /api/v1/rbac/roles/<id>/`; undefined while unknown.
  */
 export function useRoleScope(id: string | undefined): { scope: RoleScope | undefined; error: unknown } {

@@ -1,9 +1,9 @@
 import { Outlet } from 'react-router';
 import { SafetyOutlined } from '@ant-design/icons';
-import type { AppRoute } from '../../../../app/routeTypes.ts';
+import type { AppRoute } from '../../../../lib/routeTypes.ts';
 import { resourcePaths, ResourcePathsContext } from '../../../../resource/resourcePaths.ts';
-import { GlobalOrg } from '../../../../shell/GlobalOrg.tsx';
-import { RequirePermission } from '../../../../shell/RequirePermission.tsx';
+import { GlobalOrg } from '../../../../lib/GlobalOrg.tsx';
+import { RequirePermission } from '../../../../lib/RequirePermission.tsx';
 import { RoleDetailPage } from './RoleDetailPage.tsx';
 import { RoleFormPage } from './RoleFormPage.tsx';
 import { RoleListPage, ROLES_PATH } from './RoleListPage.tsx';
@@ -25,7 +25,7 @@ function RolesScope() {
 
 const guard = (perm: string, page: React.ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
 
-/** `/console/users/roles/*` (console-reference §3.3): licensed, in the global org, the org selector locked. */
+/** `/console/users/roles/*`: licensed, in the global org, the org selector locked. */
 export const rolesRoute: AppRoute = {
   path: 'roles',
   element: <RolesScope />,

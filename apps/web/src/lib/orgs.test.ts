@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, ORG_COOKIE, ROOT_ORG_ID, SYSTEM_ORG_ID, type OrgRef, type Profile } from '@gatehouse/contract';
-import { getCookie } from '../lib/cookies.ts';
-import { httpContext } from '../lib/http.ts';
+import { getCookie } from './cookies.ts';
+import { httpContext } from './http.ts';
 import { chooseOrg, defaultOrg, enterGlobalOrg, previousOrg, storedOrg, storeOrg, usingOrgs } from './orgs.ts';
 
 const org = (id: string, name: string, extra: Partial<OrgRef> = {}): OrgRef => ({

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { hasPermission } from '@gatehouse/contract';
-import { useAppStore } from '../app/store.ts';
+import { useAppStore } from './appStore.ts';
 import { ForbiddenPage } from './ForbiddenPage.tsx';
 
 /** Renders its page only when the user holds the permissions; otherwise the 403 page. */

@@ -2,7 +2,7 @@ import type { ThemeConfig } from 'antd';
 import { PRIMARY_COLOR, type InterfaceSettings } from '@gatehouse/contract';
 
 /**
- * The theme of spec 01 §4 "Theme" and §9: colours from the public settings
+ * The theme of the console: colours from the public settings
  * (INTERFACE.theme_info.colors), recalculated when they load and kept in local storage so the next
  * start paints in the right colours before the settings arrive.
  */

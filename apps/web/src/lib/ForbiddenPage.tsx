@@ -2,7 +2,7 @@ import { Button, Result } from 'antd';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
-/** Shown in place of a page the user may not see (spec 02 §2: "no permission to view the page"). */
+/** Shown in place of a page the user may not see ("no permission to view the page"). */
 export function ForbiddenPage() {
   const { t } = useTranslation();
   return (

@@ -1,15 +1,15 @@
 import { DEFAULT_ORG_ID, ORG_COOKIE, ROOT_ORG_ID, SYSTEM_ORG_ID, type OrgRef, type Profile } from '@gatehouse/contract';
-import { setCookie } from '../lib/cookies.ts';
-import { httpContext } from '../lib/http.ts';
+import { setCookie } from './cookies.ts';
+import { httpContext } from './http.ts';
 
-/** Organisation rules of spec 01 §4 "Organisation". */
+/** Organisation rules of the console. */
 
 export type ViewName = 'console' | 'audit' | 'workbench' | 'tickets' | 'settings' | 'profile' | '';
 
 const storageKey = (username: string) => `jms_current_org_${username}`;
 const preKey = (username: string) => `PRE_ORG_${username}`;
 
-/** The orgs a view works in: console, tickets and settings use console orgs (console-reference §1.3). */
+/** The orgs a view works in: console, tickets and settings use console orgs. */
 export function usingOrgs(profile: Profile, view: ViewName): OrgRef[] {
   if (view === 'audit') return profile.audit_orgs;
   if (view === 'workbench') return profile.workbench_orgs;
@@ -66,7 +66,7 @@ export function chooseOrg(profile: Profile, view: ViewName, current: StoredOrg |
 }
 
 /**
- * Enters the global org for a page that works across organisations (console-reference §1.6
+ * Enters the global org for a page that works across organisations (
  * `globalOrg.vue`): the org in use is remembered as the previous one. Returns how to leave (back to
  * that org), or nothing when the user has no global org or is in it already.
  */

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { CategoryOut, OrgRef, Profile, PublicSettings } from '@gatehouse/contract';
 
-/** Session-side state of spec 01 §3 ("Session-side store"), filled by the startup sequence. */
+/** Session-side state of the console, filled by the startup sequence. */
 export interface AppState {
   inited: boolean;
   publicSettings: PublicSettings | null;

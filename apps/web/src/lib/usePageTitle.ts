@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { RouteMeta } from '../app/routeTypes.ts';
-import { useAppStore } from '../app/store.ts';
+import type { RouteMeta } from './routeTypes.ts';
+import { useAppStore } from './appStore.ts';
 
-/** Page title = route title + the login title of the public settings (spec 01 §2). */
+/** Page title = route title + the login title of the public settings. */
 export function usePageTitle(): string | undefined {
   const matches = useMatches();
   const { t } = useTranslation();

@@ -4,7 +4,7 @@ import type { HiddenRule, PublicSettings, ResolvedRouteMeta, RouteAction, RouteT
 
 /**
  * What a route tells the shell: its title key, menu icon, and anything that differs from the route
- * metadata rules of spec 01 §2 (view, app, resource, action and the permission `app.verb_resource`
+ * metadata rules of the console (view, app, resource, action and the permission `app.verb_resource`
  * are derived from the full path by `@gatehouse/contract` `resolveRouteMeta`).
  */
 export interface RouteMeta {

@@ -1,9 +1,9 @@
 import { useLayoutEffect, useState, type ReactNode } from 'react';
-import { enterGlobalOrg } from '../app/orgs.ts';
-import { useAppStore } from '../app/store.ts';
+import { enterGlobalOrg } from './orgs.ts';
+import { useAppStore } from './appStore.ts';
 
 /**
- * Shows its pages in the global organisation (console-reference §1.6 `globalOrg.vue`; the roles
+ * Shows its pages in the global organisation (`globalOrg.vue`; the roles
  * pages): entering switches to it and remembers the org in use, leaving restores that org. The
  * pages render only once the switch is made, so their first requests already carry the global org.
  */

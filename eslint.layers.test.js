@@ -1,0 +1,77 @@
+// The layer rules of eslint.layers.js catch imports against the arrows (docs/architecture.md, "Layers").
+// Each case lints an in-memory source as if it lived at the given path; imports resolve against the real tree.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import { MODULE_ORDER, layersConfig } from './eslint.layers.js';
+
+const root = import.meta.dirname;
+const eslint = new ESLint({
+  cwd: root,
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.{ts,tsx}'], languageOptions: { parser: tseslint.parser } }, layersConfig],
+});
+
+/** The layer and cycle errors of `source` linted as the file `filePath`. */
+async function layerErrors(filePath, source) {
+  const [result] = await eslint.lintText(source, { filePath: path.join(root, filePath) });
+  return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('layer rules', () => {
+  it.each([
+    ['apps/server/src/http/bad.ts', "import { findActiveUser } from '../modules/authentication/userLookup.ts';"],
+    [
+      'apps/server/src/platform/db/migrations/m9999_bad.ts',
+      "import { PROTOCOLS } from '../../../modules/assets/protocolDefaults.ts';",
+    ],
+    ['apps/server/src/platform/bad.ts', "import { sessionOverLimits } from '../http/sessionLimits.ts';"],
+    ['apps/server/src/resource/bad.ts', "import { buildProfile } from '../modules/users/profile.ts';"],
+    ['apps/server/src/modules/authentication/bad.ts', "import { buildProfile } from '../users/profile.ts';"],
+    ['apps/server/src/modules/xpack/bad.ts', "import { SettingsStore } from '../settings/store.ts';"],
+    ['packages/contract/src/bad.ts', "import { http } from '../../../apps/web/src/lib/http.ts';"],
+    ['apps/web/src/lib/bad.ts', "import { ResourceList } from '../resource/ResourceList.tsx';"],
+    ['apps/web/src/resource/bad.ts', "import { App } from '../app/App.tsx';"],
+    ['apps/web/src/resource/bad2.ts', "import { Layout } from '../shell/Layout.tsx';"],
+    ['apps/web/src/features/bad.ts', "import { VIEW_ROUTES } from '../app/viewRoutes.ts';"],
+    ['apps/web/src/entries/login/bad.ts', "import { Layout } from '../../shell/Layout.tsx';"],
+  ])('%s may not import upwards', async (file, source) => {
+    const errors = await layerErrors(file, source);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^import-x\/no-restricted-paths: .*docs\/architecture\.md|MODULE_ORDER/);
+  });
+
+  it.each([
+    ['apps/server/src/modules/users/ok.ts', "import { findActiveUser } from '../authentication/userLookup.ts';"],
+    ['apps/server/src/modules/index2.ts', "import { buildProfile } from './users/profile.ts';"],
+    ['apps/server/src/http/ok.ts', "import { QueryCounter } from '../platform/db/queryCounter.ts';"],
+    ['apps/server/src/http/ok.test.ts', "import { buildProfile } from '../modules/users/profile.ts';"],
+    [
+      'apps/web/src/features/ok.ts',
+      "import { useAppStore } from '../lib/appStore.ts';\nimport { ResourceList } from '../resource/ResourceList.tsx';",
+    ],
+    ['apps/web/src/shell/ok.ts', "import { VIEW_ROUTES } from '../app/viewRoutes.ts';"],
+    ['apps/web/src/app/ok.ts', "import { Layout } from '../shell/Layout.tsx';"],
+  ])('%s may import downwards', async (file, source) => {
+    expect(await layerErrors(file, source)).toEqual([]);
+  });
+
+  it('refuses an import cycle between files', async () => {
+    // identify.ts imports datetime.ts; a datetime.ts importing identify.ts closes the loop.
+    const errors = await layerErrors(
+      'apps/server/src/http/datetime.ts',
+      "import { tokenCacheKey } from './identify.ts';",
+    );
+    expect(errors).toEqual([expect.stringMatching(/^import-x\/no-cycle: /)]);
+  });
+
+  it('places every server module in MODULE_ORDER', () => {
+    const modules = fs
+      .readdirSync(path.join(root, 'apps/server/src/modules'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect([...MODULE_ORDER].sort()).toEqual(modules.sort());
+  });
+});
