@@ -11,6 +11,8 @@ import { registerNodeTreeRoutes } from './nodeTreeRoutes.ts';
 import { platformResource } from './platformResource.ts';
 import { registerSuggestionRoutes } from './suggestionRoutes.ts';
 import { registerAssetTaskRoutes } from './taskRoutes.ts';
+import { onOrgLifecycle } from '../orgs/orgLifecycle.ts';
+import { ensureOrgRoots, nodeDb, orgRoot, renameOrgRoot } from './nodeStore.ts';
 
 /** The assets module (issue 7): platforms, assets of every category, nodes, domains, labels, favourites, tasks. */
 export function registerAssetsModule(app: FastifyInstance): void {
@@ -26,4 +28,14 @@ export function registerAssetsModule(app: FastifyInstance): void {
   registerResource(app, nodeResource);
   registerResource(app, domainResource);
   registerResource(app, labelResource);
+  // An organisation has its root node, named after it, from birth; only the root can be left
+  // when an org is deleted (other nodes keep it from being deleted), and it goes with its org.
+  onOrgLifecycle(app, {
+    created: async (ctx, orgId) => void (await orgRoot(nodeDb(ctx), orgId)),
+    renamed: (ctx, orgId, name) => renameOrgRoot(nodeDb(ctx), orgId, name),
+    deleted: async (ctx, orgIds) =>
+      void (await ctx.db.deleteFrom('assets_node').where('org_id', 'in', orgIds).execute()),
+  });
+  // Orgs created before roots were made at birth get theirs at start-up.
+  app.addHook('onReady', () => ensureOrgRoots(app.deps.database.db));
 }

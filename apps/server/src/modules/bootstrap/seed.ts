@@ -13,7 +13,6 @@ import {
 import type { DB } from '../../platform/db/schema.ts';
 import { nowIso } from '../../platform/db/schema.ts';
 import { generatePassword, hashPassword } from '../../platform/crypto/password.ts';
-import { ensureOrgRoots } from '../assets/nodeStore.ts';
 
 export const ADMIN_PASSWORD_FILE = 'initial-admin-password.txt';
 
@@ -83,7 +82,6 @@ export async function seed(
   opts: { adminPassword?: string; dataDir: string; adminFirstLogin?: boolean },
 ): Promise<SeedResult> {
   await ensureOrgs(db);
-  await ensureOrgRoots(db);
   await ensureRoles(db);
   const existing = await db.selectFrom('users_user').select('id').where('username', '=', 'admin').executeTakeFirst();
   if (existing) return { adminCreated: false };

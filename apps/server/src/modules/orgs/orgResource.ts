@@ -3,7 +3,7 @@ import { DEFAULT_ORG_ID, INTERNAL_ORG_IDS, ROOT_ORG_ID, text } from '@gatehouse/
 import { ApiError, permissionDenied } from '../../http/errors.ts';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
-import { nodeDb, orgRoot, renameOrgRoot } from '../assets/nodeStore.ts';
+import { orgLifecycle } from './orgLifecycle.ts';
 
 /** Organisations (`/api/v1/orgs/orgs/`, the JumpServer API): system-level, with resource counts. */
 
@@ -105,10 +105,11 @@ export const orgResource: ResourceDef = {
   hooks: {
     /** An organisation has its root node (named after it) from birth, so its node list is never empty. */
     async afterCreate({ ctx, id }) {
-      await orgRoot(nodeDb(ctx), id);
+      for (const l of orgLifecycle(ctx)) await l.created?.(ctx, id);
     },
     async afterUpdate({ ctx, id, data, before }) {
-      if (typeof data.name === 'string' && data.name !== before?.name) await renameOrgRoot(nodeDb(ctx), id, data.name);
+      if (typeof data.name !== 'string' || data.name === before?.name) return;
+      for (const l of orgLifecycle(ctx)) await l.renamed?.(ctx, id, data.name);
     },
     async beforeDelete(row, ctx) {
       const lang = ctx.req.lang;
@@ -124,16 +125,9 @@ export const orgResource: ResourceDef = {
         .map(([, l]) => l[lang]);
       if (held.length) throw permissionDenied(ctx.req, MSG.notEmpty[lang].replace('{what}', held.join(', ')));
     },
-    /** Only the root node can be left (other nodes keep an org from being deleted); it goes with its org. */
     async afterDelete(rows, ctx) {
-      await ctx.db
-        .deleteFrom('assets_node')
-        .where(
-          'org_id',
-          'in',
-          rows.map((r) => String(r.id)),
-        )
-        .execute();
+      const ids = rows.map((r) => String(r.id));
+      for (const l of orgLifecycle(ctx)) await l.deleted?.(ctx, ids);
     },
     beforeBulkDelete(_ids, ctx) {
       throw new ApiError(400, { detail: MSG.noBulk[ctx.req.lang], code: 'bulk_delete_not_allowed' });

@@ -3,7 +3,7 @@ import { Alert, Button, Form, Modal } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
-import { useAppStore } from '../../../app/store.ts';
+import { useAppStore } from '../../../lib/appStore.ts';
 import { http } from '../../../lib/http.ts';
 import { RemoteSelect } from '../../../resource/RemoteSelect.tsx';
 import type { ResourceObject } from '../../../resource/types.ts';
