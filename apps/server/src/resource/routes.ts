@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
+import { jsType } from './coerce.ts';
 import { applyListParams, applyOrder, baseQuery, first, pageOf, type Query } from './query.ts';
 import { outputFields, serializeOne, serializeRows } from './serialize.ts';
 import { validateObject, type FieldErrors } from './validate.ts';
@@ -102,7 +103,7 @@ async function update(def: ResourceDef, req: FastifyRequest<{ Params: { id: stri
 async function bulkUpdate(def: ResourceDef, req: FastifyRequest, partial: boolean) {
   const ctx: ResourceCtx = { ...ctxOf(req), bulk: true };
   if (!Array.isArray(req.body))
-    throw new ApiError(400, { non_field_errors: [`Expected a list of items but got type "dict".`] });
+    throw new ApiError(400, { non_field_errors: [rt(req.lang, 'not_a_list', { type: jsType(req.body) })] });
   const items = req.body as Row[];
   const wanted = items
     .map((i) => (i && typeof i === 'object' ? (i.id ?? i.pk) : undefined))
