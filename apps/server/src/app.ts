@@ -20,6 +20,8 @@ import { ensureSelfLicence } from './modules/xpack/licenceStore.ts';
 import { registerModules } from './modules/index.ts';
 
 export interface BuildOptions {
+  /** Runs on the bare instance before anything is registered (tests watching every route). */
+  before?: (app: FastifyInstance) => void;
   /** Registers more routes after the modules (tests declaring a resource of their own). */
   extend?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     bodyLimit: 32 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
   });
+  opts.before?.(app);
   app.decorate('deps', deps);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);

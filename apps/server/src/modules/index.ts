@@ -21,9 +21,12 @@ import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
 import { registerAssetsModule } from './assets/routes.ts';
 import { registerHealthRoutes } from './health/healthRoutes.ts';
+import { registerApiDocs } from './apidocs/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
+  // First: it collects every route registered after it for the OpenAPI description.
+  registerApiDocs(app);
   registerHealthRoutes(app);
   registerLoginRoutes(app);
   registerTokenRoutes(app);

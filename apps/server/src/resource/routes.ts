@@ -159,20 +159,35 @@ async function bulkDestroy(def: ResourceDef, req: FastifyRequest, reply: Fastify
   return reply.code(204).send();
 }
 
+/** What a route of a declared resource serves: read from the route's config by the API description. */
+export interface ResourceRoute {
+  def: ResourceDef;
+  action: Action | 'bulk_partial_update' | 'render_to_json';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    resource?: ResourceRoute;
+  }
+}
+
 /** Registers list, detail, bulk, OPTIONS, export and import-parsing routes for one resource. */
 export function registerResource(app: FastifyInstance, def: ResourceDef): void {
   registerDef(def);
-  const guard = (action: Action) => ({ config: { perm: permFor(def, action) } });
+  const guard = (action: ResourceRoute['action'], perm: Action = action as Action) => ({
+    config: { perm: permFor(def, perm), resource: { def, action } },
+  });
   const detail = `${def.url}:id/`;
   const meta = async (req: FastifyRequest) => metadata(def, req.lang);
-  app.options(def.url, meta);
-  app.options(detail, meta);
+  const metaRoute = { config: { resource: { def, action: 'metadata' as const } } };
+  app.options(def.url, metaRoute, meta);
+  app.options(detail, metaRoute, meta);
   app.get(def.url, guard('list'), (req, reply) => listResponse(def, req, reply));
   app.post(def.url, guard('create'), (req, reply) => create(def, req, reply));
   app.put(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, false));
-  app.patch(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, true));
+  app.patch(def.url, guard('bulk_partial_update', 'bulk_update'), (req) => bulkUpdate(def, req, true));
   app.delete(def.url, guard('bulk_destroy'), (req, reply) => bulkDestroy(def, req, reply));
-  app.post(`${def.url}render-to-json/`, guard('create'), (req) => renderToJson(def, req));
+  app.post(`${def.url}render-to-json/`, guard('render_to_json', 'create'), (req) => renderToJson(def, req));
   app.get<{ Params: { id: string } }>(detail, guard('retrieve'), async (req) =>
     serializeOne(def, ctxOf(req), await findVisible(def, ctxOf(req), req.params.id)),
   );

@@ -67,7 +67,8 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
   });
   const deps = await openDeps(config, pgSchema ? { pgSchema: pgSchema.schema } : {});
   await opts.beforeBuild?.(deps);
-  const app = await buildApp(deps, opts.extend ? { extend: opts.extend } : {});
+  const { beforeBuild: _, ...buildOpts } = opts;
+  const app = await buildApp(deps, buildOpts);
   await app.ready();
   return {
     app,

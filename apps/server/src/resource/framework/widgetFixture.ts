@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { text } from '@gatehouse/contract';
 import { f, registerResource, type ResourceDef } from '../index.ts';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import {
+  adminClient,
+  createTestApp,
+  type SessionClient,
+  type TestApp,
+  type TestAppOptions,
+} from '../../testing/testApp.ts';
 import type { DB } from '../../platform/db/schema.ts';
 
 /**
@@ -116,10 +122,11 @@ export interface WidgetApp {
 }
 
 /** A test app with the widget resource registered beside the real modules, and the admin signed in. */
-export async function widgetApp(): Promise<WidgetApp> {
+export async function widgetApp(opts: Pick<TestAppOptions, 'before'> = {}): Promise<WidgetApp> {
   const t = await createTestApp(
     {},
     {
+      ...opts,
       beforeBuild: (deps) => createTables(deps.database.db as unknown as AnyDb),
       extend: (app) => registerResource(app, widgetDef),
     },
