@@ -118,8 +118,6 @@ describe('authorisation matrix', () => {
       /^\/api\/v1\/common\/resources\/cache\/$/,
       /^\/api\/v1\/assets\/favorite-assets\/$/,
       /^\/api\/v1\/ops\/celery\/task\/:id\/$/,
-      // The API description: any signed-in user (modules/apidocs/routes.ts says why).
-      /^\/api\/docs\/openapi\.json$/,
     ];
     const unguarded = t.app.routeTable
       .filter((r) => r.perm === undefined && !r.public && r.method !== 'OPTIONS')

@@ -92,6 +92,8 @@ describe('OpenAPI document', () => {
     expect(s.WidgetRequest.properties.size).toMatchObject({ type: 'integer', minimum: 0, maximum: 1000, default: 1 });
     expect(s.WidgetRequest.properties.kind.enum).toEqual(['small', 'large']);
     expect(s.WidgetRequest.properties.secret).toMatchObject({ writeOnly: true });
+    expect(s.WidgetRequest.properties.contact).toMatchObject({ type: 'string', format: 'email', maxLength: 128 });
+    expect(s.Widget.properties.starts_at.description).toMatch(/YYYY\/MM\/DD/);
     expect(s.WidgetRequest.properties).not.toHaveProperty('summary');
     expect(s.PatchedWidgetRequest).not.toHaveProperty('required');
     expect(s.Widget.properties.summary).toMatchObject({ readOnly: true });

@@ -151,7 +151,11 @@ export function buildOpenApi(routes: readonly CollectedRoute[], lang: Language):
     const notes = [r.schema?.description, r.websocket ? 'Upgrades to a WebSocket.' : undefined];
     if (r.perm !== undefined) {
       op['x-permission'] = r.perm;
-      notes.push(`Requires the permission ${permText(r.perm)} in the request's organisation (X-JMS-ORG).`);
+      notes.push(
+        r.perm === '*'
+          ? 'For any signed-in user.'
+          : `Requires the permission ${permText(r.perm)} in the request's organisation (X-JMS-ORG).`,
+      );
     }
     const description = notes.filter(Boolean).join('\n\n');
     if (description) op.description = description;

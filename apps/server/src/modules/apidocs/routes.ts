@@ -44,7 +44,8 @@ export function registerApiDocs(app: FastifyInstance): void {
   app.get(`${DOCS_PATH}docs.css`, pub, async (_req, reply) =>
     reply.header('Cache-Control', 'no-cache').type('text/css; charset=utf-8').send(files.css),
   );
-  app.get(OPENAPI_PATH, async (req, reply) => {
+  // '*': any signed-in user (IsAuthenticated), checked by the authorization matrix like any permission.
+  app.get(OPENAPI_PATH, { config: { perm: '*' } }, async (req, reply) => {
     let doc = built.get(req.lang);
     if (!doc) {
       doc = JSON.stringify(buildOpenApi(routes, req.lang));

@@ -67,6 +67,7 @@ describe('export', () => {
       'Tags',
       'Meta',
       'Aliases',
+      'Contact',
       'Summary',
       'Comment',
       'Created by',
@@ -126,6 +127,7 @@ describe('import templates and render-to-json', () => {
       'Tags',
       'Meta',
       'Aliases',
+      'Contact',
       'Comment',
     ]);
     expect(table.length).toBe(2);

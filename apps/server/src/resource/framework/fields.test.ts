@@ -33,6 +33,7 @@ describe('validation messages', () => {
         aliases: 'one',
         category: true,
         tags: 'red',
+        contact: 'not-an-address',
       }),
     ).toEqual({
       name: ['This field is required.'],
@@ -46,6 +47,7 @@ describe('validation messages', () => {
       aliases: ['Expected a list of items but got type "str".'],
       category: ['Incorrect type. Expected pk value, received bool.'],
       tags: ['Expected a list of items but got type "str".'],
+      contact: ['Enter a valid email address.'],
     });
   });
 
@@ -112,6 +114,7 @@ describe('serialization', () => {
         tags: [w.tags.blue, { id: w.tags.red }, w.tags.blue],
         meta: '{"a":[1,2]}',
         aliases: ['one', 'two'],
+        contact: 'ops@example.com',
         secret: 'hidden',
         comment: 'a note',
       },
@@ -134,6 +137,7 @@ describe('serialization', () => {
       ],
       meta: { a: [1, 2] },
       aliases: ['one', 'two'],
+      contact: 'ops@example.com',
       summary: 'shape#42',
       comment: 'a note',
       created_by: 'Administrator(admin)',
@@ -193,6 +197,7 @@ describe('OPTIONS metadata', () => {
     expect(get.tags.type).toBe('m2m_related_field');
     expect(get.aliases).toMatchObject({ type: 'list', child: { type: 'string', required: true, read_only: false } });
     expect(get.meta.type).toBe('json');
+    expect(get.contact).toMatchObject({ type: 'email', max_length: 128 });
     expect(get.secret).toMatchObject({ type: 'string', write_only: true });
     expect(get.summary).toMatchObject({ type: 'string', read_only: true, required: false });
     expect(get.org_name).toMatchObject({ read_only: true });

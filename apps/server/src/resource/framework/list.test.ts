@@ -109,6 +109,9 @@ describe('resource list', () => {
     expect(names(await list(`ids=${ids.a1},${ids.b}`))).toEqual(['alpha one', 'beta']);
     expect(names(await list(`id!=${ids.a1},${ids.b}`))).toEqual(['alpha two', 'under_score']);
     expect(names(await list(`id=${ids.u}`))).toEqual(['under_score']);
+    // Empty lists select nothing (ids) or exclude nothing (id!), never an SQL error.
+    expect(names(await list('ids=,'))).toEqual([]);
+    expect(names(await list('id!=,'))).toHaveLength(4);
     const spm = (await w.admin.post('/api/v1/common/resources/cache/', { resources: [ids.a2, ids.u] })).json().spm;
     expect(names(await list(`spm=${spm}`))).toEqual(['alpha two', 'under_score']);
     expect(names(await list(`spm=${spm}&search=under`))).toEqual(['under_score']);

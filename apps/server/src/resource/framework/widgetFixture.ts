@@ -65,6 +65,7 @@ export const widgetDef: ResourceDef = {
     }),
     meta: f.json(text('Meta', '元数据', 'メタ'), { default: {} }),
     aliases: f.list(text('Aliases', '别名', '別名')),
+    contact: f.email(text('Contact', '联系人', '連絡先')),
     secret: f.string(text('Secret', '密钥', 'シークレット'), { writeOnly: true, noExport: true }),
     summary: f.computed('string', text('Summary', '摘要', '概要'), (row) => `${row.name}#${row.size}`),
     comment: f.comment(),
@@ -94,6 +95,7 @@ async function createTables(db: AnyDb): Promise<void> {
     .addColumn('category_id', 'varchar(36)')
     .addColumn('meta', 'text')
     .addColumn('aliases', 'text')
+    .addColumn('contact', 'varchar(128)')
     .addColumn('secret', 'varchar(128)')
     .addColumn('comment', 'text')
     .addColumn('created_by', 'varchar(128)')
