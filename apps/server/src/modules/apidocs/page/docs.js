@@ -1,4 +1,4 @@
-/* global document, location */
+/* global document, location, window */
 // The browsable page of /api/docs/: reads openapi.json and lists every operation. Served as a
 // file (never inline) so the page runs under a script-src 'self' Content-Security-Policy; text
 // goes in through textContent only.
@@ -83,6 +83,16 @@ function operation(path, method, op, doc) {
     ' ',
     el('span', { class: 'summary' }, op.summary || ''),
   );
+  const node = el('details', { class: 'op' }, head);
+  node.dataset.search = searchText;
+  // The body is built when first opened: a few hundred operations stay light.
+  node.addEventListener('toggle', () => {
+    if (node.open && node.children.length === 1) node.append(operationBody(op, doc));
+  });
+  return node;
+}
+
+function operationBody(op, doc) {
   const body = el('div', { class: 'body' });
   if (op.description) body.append(el('p', {}, op.description));
   if (op.security && op.security.length === 0) body.append(el('p', { class: 'note' }, 'No sign-in needed.'));
@@ -100,12 +110,10 @@ function operation(path, method, op, doc) {
     );
   });
   body.append(el('h4', {}, 'Responses'), el('ul', {}, ...responses));
-  const node = el('details', { class: 'op' }, head, body);
-  node.dataset.search = searchText;
-  return node;
+  return body;
 }
 
-function schemaSection(name, s) {
+function schemaTable(s) {
   const rows = Object.entries(s.properties || {}).map(([field, p]) => {
     const flags = [
       (s.required || []).includes(field) ? 'required' : '',
@@ -123,7 +131,7 @@ function schemaSection(name, s) {
       el('td', {}, p.description || ''),
     );
   });
-  const table = rows.length
+  return rows.length
     ? el(
         'table',
         {},
@@ -131,12 +139,24 @@ function schemaSection(name, s) {
         el('tbody', {}, ...rows),
       )
     : el('pre', {}, JSON.stringify(s, null, 2));
-  return el(
+}
+
+function schemaSection(name, s) {
+  const node = el(
     'details',
     { class: 'op', id: `schema-${name}` },
     el('summary', {}, el('code', {}, name), ' ', s.title || ''),
-    table,
   );
+  node.addEventListener('toggle', () => {
+    if (node.open && node.children.length === 1) node.append(schemaTable(s));
+  });
+  return node;
+}
+
+/** A link to #schema-X opens that schema. */
+function openTarget() {
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target && target.tagName === 'DETAILS') target.open = true;
 }
 
 function render(doc) {
@@ -157,6 +177,8 @@ function render(doc) {
   }
   const schemas = Object.entries(doc.components.schemas || {}).map(([n, s]) => schemaSection(n, s));
   content.append(el('section', { class: 'tag' }, el('h2', {}, 'Schemas'), ...schemas));
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
   const filter = document.getElementById('filter');
   filter.addEventListener('input', () => {
     const q = filter.value.trim().toLowerCase();
