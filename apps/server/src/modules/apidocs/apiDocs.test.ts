@@ -117,6 +117,13 @@ describe('OpenAPI document', () => {
     });
   });
 
+  it('describes read-only resources registered by a module from their fields too', () => {
+    const list = doc.paths['/api/v1/audits/login-logs/'].get;
+    expect(list['x-permission']).toBe('audits.view_userloginlog');
+    expect(list.responses[200].content).toHaveProperty('text/csv');
+    expect(doc.paths['/api/v1/audits/my-login-logs/'].get['x-permission']).toBe('*');
+  });
+
   it('gives resources that share a model a schema each', () => {
     const titles = Object.keys(doc.components.schemas);
     expect(new Set(titles).size).toBe(titles.length);
