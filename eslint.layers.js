@@ -48,6 +48,7 @@ export const layerZones = [
  */
 export const MODULE_ORDER = [
   'common',
+  'apidocs',
   'bootstrap',
   'health',
   'orgs',

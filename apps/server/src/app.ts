@@ -19,8 +19,15 @@ import { seed, type SeedResult } from './modules/bootstrap/seed.ts';
 import { ensureSelfLicence } from './modules/xpack/licenceStore.ts';
 import { registerModules } from './modules/index.ts';
 
+export interface BuildOptions {
+  /** Runs on the bare instance before anything is registered (tests watching every route). */
+  before?: (app: FastifyInstance) => void;
+  /** Registers more routes after the modules (tests declaring a resource of their own). */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
+}
+
 /** Builds the Fastify application over already-opened platform services (tests build it too). */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       deps.config.logLevel === 'silent'
@@ -31,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 32 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
   });
+  opts.before?.(app);
   app.decorate('deps', deps);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
@@ -39,6 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerIdentification(app);
   registerRoutePerms(app);
   await registerModules(app);
+  await opts.extend?.(app);
   await registerConsole(app);
   return app;
 }

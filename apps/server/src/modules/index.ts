@@ -24,9 +24,12 @@ import { registerHealthRoutes } from './health/healthRoutes.ts';
 import { registerIdentitySource } from '../http/identitySource.ts';
 import { usersIdentitySource } from './users/identitySource.ts';
 import { buildProfile } from './users/profile.ts';
+import { registerApiDocs } from './apidocs/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
+  // First: it collects every route registered after it for the OpenAPI description.
+  registerApiDocs(app);
   registerIdentitySource(app, usersIdentitySource(app.deps.settings));
   registerHealthRoutes(app);
   registerLoginRoutes(app);

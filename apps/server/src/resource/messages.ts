@@ -43,6 +43,11 @@ const M = {
     '期望为一个包含物件的列表，得到的类型是“{type}”。',
     'アイテムのリストが必要ですが、"{type}" 型を受け取りました。',
   ),
+  not_a_dict: text(
+    'Invalid data. Expected a dictionary, but got {type}.',
+    '无效数据。期待为字典类型，得到的是 {type} 。',
+    '無効なデータです。辞書が必要ですが、{type} を受け取りました。',
+  ),
   invalid_pk: text(
     'Invalid pk "{pk}" - object does not exist.',
     '无效主键 “{pk}” － 对象不存在。',

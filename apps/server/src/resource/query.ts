@@ -103,8 +103,8 @@ export async function applyListParams(
   }
   const ids = first(query, 'ids');
   if (ids) q = q.where(sql.ref(id), 'in', splitIds(ids).length ? splitIds(ids) : ['']);
-  const notIds = first(query, 'id!');
-  if (notIds) q = q.where(sql.ref(id), 'not in', splitIds(notIds));
+  const notIds = splitIds(first(query, 'id!') ?? '');
+  if (notIds.length) q = q.where(sql.ref(id), 'not in', notIds);
   const search = first(query, 'search');
   if (search) q = applySearch(def, ctx, q, search);
   if (first(query, 'id') && !def.fields.id?.filter) q = q.where(sql.ref(id), '=', first(query, 'id')!);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
+import { jsType } from './coerce.ts';
 import { applyListParams, baseQuery, first, listQuery, pageOf, type Query } from './query.ts';
 import { outputFields, serializeOne, serializeRows } from './serialize.ts';
 import { validateObject, type FieldErrors } from './validate.ts';
@@ -97,7 +98,7 @@ async function update(def: ResourceDef, req: FastifyRequest<{ Params: { id: stri
 async function bulkUpdate(def: ResourceDef, req: FastifyRequest, partial: boolean) {
   const ctx: ResourceCtx = { ...ctxOf(req), bulk: true };
   if (!Array.isArray(req.body))
-    throw new ApiError(400, { non_field_errors: [`Expected a list of items but got type "dict".`] });
+    throw new ApiError(400, { non_field_errors: [rt(req.lang, 'not_a_list', { type: jsType(req.body) })] });
   const items = req.body as Row[];
   const wanted = items
     .map((i) => (i && typeof i === 'object' ? (i.id ?? i.pk) : undefined))
@@ -153,20 +154,35 @@ async function bulkDestroy(def: ResourceDef, req: FastifyRequest, reply: Fastify
   return reply.code(204).send();
 }
 
+/** What a route of a declared resource serves: read from the route's config by the API description. */
+export interface ResourceRoute {
+  def: ResourceDef;
+  action: Action | 'bulk_partial_update' | 'render_to_json';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    resource?: ResourceRoute;
+  }
+}
+
 /** Registers list, detail, bulk, OPTIONS, export and import-parsing routes for one resource. */
 export function registerResource(app: FastifyInstance, def: ResourceDef): void {
   registerDef(def);
-  const guard = (action: Action) => ({ config: { perm: permFor(def, action) } });
+  const guard = (action: ResourceRoute['action'], perm: Action = action as Action) => ({
+    config: { perm: permFor(def, perm), resource: { def, action } },
+  });
   const detail = `${def.url}:id/`;
   const meta = async (req: FastifyRequest) => metadata(def, req.lang);
-  app.options(def.url, meta);
-  app.options(detail, meta);
+  const metaRoute = { config: { resource: { def, action: 'metadata' as const } } };
+  app.options(def.url, metaRoute, meta);
+  app.options(detail, metaRoute, meta);
   app.get(def.url, guard('list'), (req, reply) => listResponse(def, req, reply));
   app.post(def.url, guard('create'), (req, reply) => create(def, req, reply));
   app.put(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, false));
-  app.patch(def.url, guard('bulk_update'), (req) => bulkUpdate(def, req, true));
+  app.patch(def.url, guard('bulk_partial_update', 'bulk_update'), (req) => bulkUpdate(def, req, true));
   app.delete(def.url, guard('bulk_destroy'), (req, reply) => bulkDestroy(def, req, reply));
-  app.post(`${def.url}render-to-json/`, guard('create'), (req) => renderToJson(def, req));
+  app.post(`${def.url}render-to-json/`, guard('render_to_json', 'create'), (req) => renderToJson(def, req));
   app.get<{ Params: { id: string } }>(detail, guard('retrieve'), async (req) =>
     serializeOne(def, ctxOf(req), await findVisible(def, ctxOf(req), req.params.id)),
   );

@@ -143,7 +143,7 @@ export async function validateObject(
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
     return {
       ok: false,
-      errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${jsType(input)}.`] },
+      errors: { non_field_errors: [rt(ctx.req.lang, 'not_a_dict', { type: jsType(input) })] },
     };
   }
   const body = input as Row;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { CSRF_COOKIE, LOGIN_PATH } from '@gatehouse/contract';
-import { buildApp, openDeps, type OpenedDeps } from '../app.ts';
+import { buildApp, openDeps, type BuildOptions, type OpenedDeps } from '../app.ts';
 import { loadConfig } from '../platform/config.ts';
 
 export const ADMIN_PASSWORD = 'Adm1n-secret!';
@@ -39,11 +39,16 @@ async function createSchema(url: string): Promise<{ schema: string; drop(): Prom
   };
 }
 
+export interface TestAppOptions extends BuildOptions {
+  /** Runs on the migrated, seeded database before the app is built (e.g. creating a test's own table). */
+  beforeBuild?: (deps: OpenedDeps) => Promise<void>;
+}
+
 /**
  * A Gatehouse on a real database: a fresh SQLite file, or a fresh schema of the PostgreSQL named
  * by TEST_DATABASE_URL when GATEHOUSE_TEST_DB=postgres. The admin's password is ADMIN_PASSWORD.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-test-'));
   let pgSchema: Awaited<ReturnType<typeof createSchema>> | undefined;
   let databaseUrl = `sqlite:${path.join(dataDir, 'gatehouse.sqlite')}`;
@@ -61,7 +66,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const deps = await openDeps(config, pgSchema ? { pgSchema: pgSchema.schema } : {});
-  const app = await buildApp(deps);
+  await opts.beforeBuild?.(deps);
+  const { beforeBuild: _, ...buildOpts } = opts;
+  const app = await buildApp(deps, buildOpts);
   await app.ready();
   return {
     app,

@@ -19,10 +19,11 @@ const ownScope = (def: ResourceDef): ResourceDef => ({
 });
 
 function registerReadOnly(app: FastifyInstance, def: ResourceDef, perm: string): void {
-  const config = { config: { perm } };
-  app.options(def.url, config, async (req) => metadata(def, req.lang));
-  app.get(def.url, config, (req, reply) => listResponse(def, req, reply));
-  app.get<{ Params: { id: string } }>(`${def.url}:id/`, config, async (req) => {
+  // `resource` lets the API description (modules/apidocs) describe these routes from the fields.
+  const config = (action: 'metadata' | 'list' | 'retrieve') => ({ config: { perm, resource: { def, action } } });
+  app.options(def.url, config('metadata'), async (req) => metadata(def, req.lang));
+  app.get(def.url, config('list'), (req, reply) => listResponse(def, req, reply));
+  app.get<{ Params: { id: string } }>(`${def.url}:id/`, config('retrieve'), async (req) => {
     const ctx: ResourceCtx = { req, db: req.db };
     return serializeOne(def, ctx, await findVisible(def, ctx, req.params.id));
   });
