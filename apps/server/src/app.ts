@@ -14,6 +14,7 @@ import { registerErrorHandlers } from './http/errors.ts';
 import { registerIdentification } from './http/identify.ts';
 import { registerRoutePerms } from './http/routePerms.ts';
 import { registerConsole } from './http/console.ts';
+import { parseQueryString } from './http/queryString.ts';
 import { SettingsStore } from './modules/settings/store.ts';
 import { seed, type SeedResult } from './modules/bootstrap/seed.ts';
 import { ensureSelfLicence } from './modules/xpack/licenceStore.ts';
@@ -29,7 +30,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 32 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, querystringParser: parseQueryString },
   });
   app.decorate('deps', deps);
   await app.register(fastifyCookie);

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
-import { applyListParams, applyOrder, baseQuery, first, pageOf, type Query } from './query.ts';
+import { applyListParams, applyOrder, baseQuery, first, pageOf, possibleIds, type Query } from './query.ts';
 import { outputFields, serializeOne, serializeRows } from './serialize.ts';
 import { validateObject, type FieldErrors } from './validate.ts';
 import { createObject, deleteObjects, updateObject } from './write.ts';
@@ -41,6 +41,7 @@ function notFound(def: ResourceDef, req: FastifyRequest): ApiError {
 }
 
 export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string): Promise<Row> {
+  if (!possibleIds(def, [id]).length) throw notFound(def, ctx.req);
   const q = def.lookup
     ? def.lookup(baseQuery(def, ctx), id, ctx)
     : baseQuery(def, ctx).where(sql.ref(`${def.table}.id`), '=', id);
