@@ -62,6 +62,21 @@ const MESSAGES = {
     '不支持的文件类型 “{type}”：请上传 CSV（text/csv）或 Excel（text/xlsx）文件。',
     'サポートされていないファイル形式 "{type}"：CSV（text/csv）または Excel（text/xlsx）ファイルをアップロードしてください。',
   ),
+  websocket_origin: text(
+    'This connection must come from a page of this site.',
+    '此连接必须来自本站的页面。',
+    'この接続はこのサイトのページから行う必要があります。',
+  ),
+  websocket_limit: text(
+    'Too many open connections: at most {max} per user. Close other tabs and try again.',
+    '打开的连接过多：每个用户最多 {max} 个。请关闭其他标签页后重试。',
+    '開いている接続が多すぎます（ユーザーあたり最大 {max} 個）。他のタブを閉じてもう一度お試しください。',
+  ),
+  body_too_large: text(
+    'The request body is larger than {max} KB.',
+    '请求体大于 {max} KB。',
+    'リクエスト本文が {max} KB を超えています。',
+  ),
   console_not_built: text(
     'The console is not built yet: run "npm run build" and reload.',
     '控制台尚未构建：请运行 “npm run build” 后刷新。',

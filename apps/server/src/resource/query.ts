@@ -99,6 +99,13 @@ export function possibleIds(def: ResourceDef, ids: string[]): string[] {
   return ids.filter((v) => /^-?\d{1,10}$/.test(v) && Math.abs(Number(v)) <= INT32_MAX);
 }
 
+/** An id list within LIMIT_RELATION_IDS (a longer one would pass the databases' parameter limits). */
+function boundedIds(ctx: ResourceCtx, param: string, ids: string[]): string[] {
+  const max = ctx.req.server.deps.config.limits.relationIds;
+  if (ids.length > max) throw new ApiError(400, { [param]: [rt(ctx.req.lang, 'too_many_ids', { max })] });
+  return ids;
+}
+
 /** `id IN (...)` over the ids that can exist; none of them matches nothing. */
 function whereIdIn(def: ResourceDef, q: AnyQuery, ids: string[]): AnyQuery {
   const ok = possibleIds(def, ids);
@@ -116,8 +123,8 @@ export async function applyListParams(
   const spm = first(query, 'spm');
   if (spm) q = whereIdIn(def, q, await idsFromSpm(ctx, spm));
   const ids = first(query, 'ids');
-  if (ids) q = whereIdIn(def, q, splitIds(ids));
-  const notIds = possibleIds(def, splitIds(first(query, 'id!') ?? ''));
+  if (ids) q = whereIdIn(def, q, boundedIds(ctx, 'ids', splitIds(ids)));
+  const notIds = possibleIds(def, boundedIds(ctx, 'id!', splitIds(first(query, 'id!') ?? '')));
   if (notIds.length) q = q.where(sql.ref(id), 'not in', notIds);
   const search = first(query, 'search');
   if (search) q = applySearch(def, ctx, q, search);
