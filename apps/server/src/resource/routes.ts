@@ -41,7 +41,9 @@ function notFound(def: ResourceDef, req: FastifyRequest): ApiError {
 }
 
 export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string): Promise<Row> {
-  if (!possibleIds(def, [id]).length) throw notFound(def, ctx.req);
+  // An id no row can have (text, or a number past a 32-bit key) is not found, not a database error;
+  // a custom lookup still gets other text (platforms are also found by name).
+  if (!possibleIds(def, [id]).length && (!def.lookup || /^-?\d+$/.test(id))) throw notFound(def, ctx.req);
   const q = def.lookup
     ? def.lookup(baseQuery(def, ctx), id, ctx)
     : baseQuery(def, ctx).where(sql.ref(`${def.table}.id`), '=', id);
