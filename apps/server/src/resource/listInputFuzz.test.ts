@@ -59,7 +59,7 @@ describe('list parameters never answer 500', () => {
       '/api/v1/assets/assets/suggestions/?search=a&search=b',
     ]) {
       const res = await admin.get(url);
-      expect(res.statusCode, `${url}: ${res.body}`).toBeLessThan(500);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
     }
     const page = await admin.get(`${users}?limit=10&offset=9223372036854775808`);
     expect(page.json()).toMatchObject({ results: [] });
