@@ -14,6 +14,10 @@ import { registerErrorHandlers } from './http/errors.ts';
 import { registerIdentification } from './http/identify.ts';
 import { registerRoutePerms } from './http/routePerms.ts';
 import { registerConsole } from './http/console.ts';
+import { parseQueryString } from './http/queryString.ts';
+import { registerSecurityHeaders } from './http/securityHeaders.ts';
+import { registerWebsocketGuard } from './http/websocketGuard.ts';
+import { registerBodyLimits } from './http/bodyLimits.ts';
 import { SettingsStore } from './modules/settings/store.ts';
 import { seed, type SeedResult } from './modules/bootstrap/seed.ts';
 import { ensureSelfLicence } from './modules/xpack/licenceStore.ts';
@@ -28,23 +32,34 @@ export interface BuildOptions {
 
 /** Builds the Fastify application over already-opened platform services (tests build it too). */
 export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const { limits } = deps.config;
   const app = Fastify({
     logger:
       deps.config.logLevel === 'silent'
         ? false
         : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
-    trustProxy: false,
+    // X-Forwarded-For/-Proto/-Host are believed only from the proxies named in TRUSTED_PROXIES.
+    trustProxy: deps.config.trustedProxies.length ? deps.config.trustedProxies : false,
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: 32 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: false },
+    bodyLimit: limits.bodyBytes,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // How often Node looks for connections past their header/request timeouts (default 30 s).
+    http: { connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
+    routerOptions: { ignoreTrailingSlash: false, querystringParser: parseQueryString },
   });
   opts.before?.(app);
+  // Slow-header clients (slowloris) are cut off; Node wants this no longer than requestTimeout.
+  app.server.headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   app.decorate('deps', deps);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   registerErrorHandlers(app);
+  registerSecurityHeaders(app);
   registerIdentification(app);
+  registerWebsocketGuard(app);
+  registerBodyLimits(app);
   registerRoutePerms(app);
   await registerModules(app);
   await opts.extend?.(app);

@@ -15,6 +15,8 @@ export const ORG_HEADER = 'X-JMS-ORG';
 export const CSRF_HEADER = 'X-CSRFToken';
 export const TZ_HEADER = 'X-TZ';
 export const SQL_COUNT_HEADER = 'X-JMS-SQL-COUNT';
+/** Sent by the console (`1`) to ask for `X-JMS-SQL-COUNT`; answered for superusers or a server in debug mode. */
+export const SQL_DEBUG_HEADER = 'X-JMS-SQL-DEBUG';
 
 export const LOGIN_PATH = '/core/auth/login/';
 export const LOGOUT_PATH = '/core/auth/logout/';

@@ -56,4 +56,12 @@ describe('the built console', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toContain('id="root"');
   });
+
+  it('answers a path whose percent-encoding is not valid with the app, not a 500', async () => {
+    for (const url of ['/ui/%25', '/ui/%25zz', '/ui/assets/%25E0%25A4%25A']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('id="root"');
+    }
+  });
 });

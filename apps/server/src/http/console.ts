@@ -19,7 +19,13 @@ export async function sendConsolePage(req: FastifyRequest, reply: FastifyReply, 
 }
 
 function existingFile(root: string, urlPath: string): string | undefined {
-  const rel = path.normalize(decodeURIComponent(urlPath)).replace(/^([/\\])+/, '');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined; // not a valid percent-encoding (`/ui/%25` arrives here as "%"): the app answers it
+  }
+  const rel = path.normalize(decoded).replace(/^([/\\])+/, '');
   if (!rel || rel.startsWith('..')) return undefined;
   const full = path.join(root, rel);
   if (!full.startsWith(root + path.sep)) return undefined;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t, type MessageKey } from './messages.ts';
+import { bodyLimitOf } from './bodyLimits.ts';
 
 /** An error that leaves in the contract's format. */
 export class ApiError extends Error {
@@ -48,6 +49,10 @@ export function registerErrorHandlers(app: FastifyInstance): void {
       return reply
         .code(400)
         .send({ error: t(req.lang, 'file_type', { type: String(req.headers['content-type'] ?? '-').split(';')[0]! }) });
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const max = Math.floor(bodyLimitOf(req) / 1024);
+      return reply.code(413).send({ detail: t(req.lang, 'body_too_large', { max }), code: 'body_too_large' });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send({

@@ -4,6 +4,7 @@ import {
   LANGUAGE_COOKIE,
   SESSION_COOKIE,
   SQL_COUNT_HEADER,
+  SQL_DEBUG_HEADER,
   TZ_HEADER,
   resolveLanguage,
 } from '@gatehouse/contract';
@@ -16,6 +17,7 @@ import { setPrefixCookie } from './cookies.ts';
 import { resolveOrg } from './org.ts';
 import { identitySourceOf, type IdentitySource } from './identitySource.ts';
 import { sessionOverLimits } from './sessionLimits.ts';
+import { requestPerms } from './permissions.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -60,6 +62,17 @@ async function identifySession(req: FastifyRequest, source: IdentitySource, key:
   await sessions.touch(session, limits.cookieAgeSeconds);
 }
 
+/** The query count tells an attacker about the data behind a request: superusers only, unless in debug mode. */
+async function sqlCountAllowed(req: FastifyRequest): Promise<boolean> {
+  if (req.server.deps.config.debug) return true;
+  if (!req.user) return false;
+  try {
+    return (await requestPerms(req)).isSuperuser;
+  } catch {
+    return false;
+  }
+}
+
 export function registerIdentification(app: FastifyInstance): void {
   app.decorateRequest('lang', 'en');
   app.decorateRequest('tz', 'UTC');
@@ -92,6 +105,9 @@ export function registerIdentification(app: FastifyInstance): void {
 
   app.addHook('onSend', async (req, reply) => {
     setPrefixCookie(reply);
-    if (req.url.startsWith('/api/')) reply.header(SQL_COUNT_HEADER, String(req.queryCount.count));
+    if (req.url.startsWith('/api/') && req.headers[SQL_DEBUG_HEADER.toLowerCase()] === '1') {
+      const count = req.queryCount.count;
+      if (await sqlCountAllowed(req)) reply.header(SQL_COUNT_HEADER, String(count));
+    }
   });
 }

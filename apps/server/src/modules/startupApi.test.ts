@@ -71,8 +71,8 @@ describe('profile', () => {
     expect(res.json().date_joined).toMatch(/ \+0800$/);
   });
 
-  it('reports the number of database queries in a header', async () => {
-    const res = await admin.get('/api/v1/users/profile/');
+  it('reports the number of database queries in a header when the console asks for it', async () => {
+    const res = await admin.get('/api/v1/users/profile/', { 'x-jms-sql-debug': '1' });
     expect(Number(res.headers['x-jms-sql-count'])).toBeGreaterThan(0);
   });
 

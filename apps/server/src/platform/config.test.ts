@@ -31,6 +31,9 @@ describe('configuration from the environment', () => {
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', 'redis://'],
     [{ GATEHOUSE_ADMIN_PASSWORD: 'abc' }, 'GATEHOUSE_ADMIN_PASSWORD', 'at least 6'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'must be one of'],
+    [{ LIMIT_SPM_IDS: 'many' }, 'LIMIT_SPM_IDS', 'not a positive whole number'],
+    [{ IMPORT_MAX_ROWS: '0' }, 'IMPORT_MAX_ROWS', 'not a positive whole number'],
+    [{ TRUSTED_PROXIES: '10.0.0.1, proxy.example' }, 'TRUSTED_PROXIES', 'not an IP address or CIDR range'],
   ])('%o is refused with a message naming %s', (env, setting, problem) => {
     const e = fail(env);
     expect(e).toBeInstanceOf(ConfigError);
@@ -42,5 +45,14 @@ describe('configuration from the environment', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/gh', REDIS_URL: 'redis://cache:6379/1' }, '/srv');
     expect(c.databaseUrl).toBe('postgres://u@db:5432/gh');
     expect(c.redisUrl).toBe('redis://cache:6379/1');
+  });
+
+  it('reads the limits and the trusted proxies, with defaults for what is not set', () => {
+    const c = loadConfig({ LIMIT_WEBSOCKETS_PER_USER: '3', TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16' }, '/srv');
+    expect(c.limits.websocketsPerUser).toBe(3);
+    expect(c.limits.anonymousBodyBytes).toBe(64 * 1024);
+    expect(c.trustedProxies).toEqual(['10.0.0.1', '192.168.0.0/16']);
+    expect(c.debug).toBe(false);
+    expect(loadConfig({ GATEHOUSE_DEBUG: '1' }, '/srv').debug).toBe(true);
   });
 });

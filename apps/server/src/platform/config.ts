@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadLimits, parseTrustedProxies, type Limits } from './limitsConfig.ts';
 
 /** Gatehouse's runtime configuration, read from the environment. */
 export interface Config {
@@ -14,6 +15,11 @@ export interface Config {
   logLevel: string;
   /** An operator's licence public key (PEM or base64 of PEM); licences it signed are trusted. */
   licensePublicKey: string | undefined;
+  /** `GATEHOUSE_DEBUG=1`: development aids (the SQL count to any caller who asks for it). */
+  debug: boolean;
+  /** Proxies whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (none by default). */
+  trustedProxies: string[];
+  limits: Limits;
 }
 
 /** A setting that stops start-up: one line naming the setting and what is wrong. */
@@ -83,5 +89,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const webDist = path.resolve(env.GATEHOUSE_WEB_DIST || path.join(import.meta.dirname, '../../../web/dist'));
   const licensePublicKey = env.GATEHOUSE_LICENSE_PUBLIC_KEY || undefined;
-  return { host, port, dataDir, databaseUrl, redisUrl, adminPassword, webDist, logLevel, licensePublicKey };
+  const debug = ['1', 'true', 'yes', 'on'].includes((env.GATEHOUSE_DEBUG ?? '').toLowerCase());
+  const trustedProxies = parseTrustedProxies(env.TRUSTED_PROXIES);
+  const limits = loadLimits(env);
+  return {
+    host,
+    port,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    adminPassword,
+    webDist,
+    logLevel,
+    licensePublicKey,
+    debug,
+    trustedProxies,
+    limits,
+  };
 }

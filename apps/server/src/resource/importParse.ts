@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import ExcelJS from 'exceljs';
 import { ApiError } from '../http/errors.ts';
 import { fromCell } from './cells.ts';
 import { decodeText, parseCsv } from './csv.ts';
 import { rt } from './messages.ts';
 import { t } from '../http/messages.ts';
 import type { ResourceDef, Row } from './types.ts';
+import { ImportLimitError, parseXlsx, type ImportLimits } from './xlsxParse.ts';
 
 /**
  * `POST <list>/render-to-json/`: a CSV (`text/csv`) or Excel (`text/xlsx`)
@@ -22,29 +22,20 @@ export function registerImportParsers(app: FastifyInstance): void {
   );
 }
 
-async function xlsxRows(buf: Buffer): Promise<string[][]> {
-  const book = new ExcelJS.Workbook();
-  await book.xlsx.load(buf as unknown as ArrayBuffer);
-  const sheet = book.worksheets[0];
-  if (!sheet) return [];
-  const rows: string[][] = [];
-  sheet.eachRow({ includeEmpty: false }, (row) => {
-    const cells: string[] = [];
-    for (let i = 1; i <= sheet.columnCount; i++) {
-      const v = row.getCell(i).value;
-      cells.push(
-        v === null || v === undefined
-          ? ''
-          : typeof v === 'object' && 'text' in v
-            ? String(v.text)
-            : v instanceof Date
-              ? v.toISOString()
-              : String(v),
-      );
-    }
-    rows.push(cells);
+/** The table over a limit: the same limits as the XLSX worker's, for CSV. */
+function checkCsv(rows: string[][], limits: ImportLimits): void {
+  if (rows.length - 1 > limits.importRows) throw new ImportLimitError('rows', limits.importRows);
+  rows.forEach((cells, i) => {
+    if (cells.length > limits.importColumns) throw new ImportLimitError('columns', limits.importColumns);
+    if (cells.some((c) => c.length > limits.importCellChars))
+      throw new ImportLimitError('cell', limits.importCellChars, i + 1);
   });
-  return rows;
+}
+
+function limitMessage(req: FastifyRequest, e: ImportLimitError): string {
+  if (e.limit === 'unzipped') return rt(req.lang, 'import_unzipped', { max: Math.floor(e.max / 1024 / 1024) });
+  if (e.limit === 'cell') return rt(req.lang, 'import_cell', { max: e.max, row: e.row ?? 0 });
+  return rt(req.lang, e.limit === 'rows' ? 'import_rows' : 'import_columns', { max: e.max });
 }
 
 function fieldForHeader(def: ResourceDef, header: string): string | undefined {
@@ -66,9 +57,14 @@ export async function renderToJson(
   if (!TYPES.includes(type)) throw new ApiError(400, { error: t(req.lang, 'file_type', { type: type || '-' }) });
   const buf = req.body as Buffer;
   let table: string[][];
+  const limits = req.server.deps.config.limits;
   try {
-    table = type === 'text/csv' ? parseCsv(decodeText(buf)) : await xlsxRows(buf);
-  } catch {
+    if (type === 'text/csv') {
+      table = parseCsv(decodeText(buf));
+      checkCsv(table, limits);
+    } else table = await parseXlsx(buf, limits);
+  } catch (e) {
+    if (e instanceof ImportLimitError) throw new ApiError(400, { error: limitMessage(req, e) });
     throw new ApiError(400, { error: rt(req.lang, 'file_empty') });
   }
   const [header, ...body] = table;

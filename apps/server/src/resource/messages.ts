@@ -76,6 +76,31 @@ const M = {
     '被其他对象引用，无法删除',
     '他のオブジェクトから参照されているため削除できません',
   ),
+  too_many_ids: text(
+    'At most {max} ids can be given at once.',
+    '一次最多只能提供 {max} 个 ID。',
+    '一度に指定できる ID は最大 {max} 個です。',
+  ),
+  import_rows: text(
+    'The file has more than {max} rows: split it into smaller files.',
+    '文件超过 {max} 行：请拆分为更小的文件。',
+    'ファイルの行数が {max} 行を超えています。小さなファイルに分割してください。',
+  ),
+  import_columns: text(
+    'The file has more than {max} columns.',
+    '文件超过 {max} 列。',
+    'ファイルの列数が {max} 列を超えています。',
+  ),
+  import_cell: text(
+    'Row {row} has a cell longer than {max} characters.',
+    '第 {row} 行有超过 {max} 个字符的单元格。',
+    '{row} 行目に {max} 文字を超えるセルがあります。',
+  ),
+  import_unzipped: text(
+    'The file expands to more than {max} MB when unpacked: split it into smaller files.',
+    '文件解压后超过 {max} MB：请拆分为更小的文件。',
+    'ファイルは展開すると {max} MB を超えます。小さなファイルに分割してください。',
+  ),
   file_empty: text(
     'Request file format may be wrong',
     '上传的文件格式错误 或 其它类型资源的文件',

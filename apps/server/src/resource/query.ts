@@ -9,6 +9,8 @@ import { parseBool, parseDateTime } from './coerce.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
 
+const INT32_MAX = 2 ** 31 - 1;
+
 export function first(q: Query, key: string): string | undefined {
   const v = q[key];
   return Array.isArray(v) ? v[v.length - 1] : v;
@@ -68,10 +70,10 @@ async function applyFilter(
   if (f.type === 'boolean') {
     v = parseBool(value);
     if (v === undefined) throw new ApiError(400, { [name]: [rt(ctx.req.lang, 'invalid_bool')] });
-  } else if (f.type === 'integer') {
-    if (!/^-?\d+$/.test(value)) throw new ApiError(400, { [name]: [rt(ctx.req.lang, 'invalid_int')] });
-    v = Number(value);
-  } else if (f.type === 'labeled_choice' && f.choices && typeof f.choices[0]?.value === 'number') {
+  } else if (f.type === 'integer' || (f.type === 'labeled_choice' && typeof f.choices?.[0]?.value === 'number')) {
+    // Within a 32-bit column's range: a larger number is refused by PostgreSQL, so it would be a 500.
+    if (!/^-?\d+$/.test(value) || Math.abs(Number(value)) > INT32_MAX)
+      throw new ApiError(400, { [name]: [rt(ctx.req.lang, 'invalid_int')] });
     v = Number(value);
   }
   return q.where(sql.ref(`${def.table}.${col}`), '=', v);
@@ -88,6 +90,28 @@ function splitIds(raw: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * The ids that can name a row of this resource: all of them, or for an integer primary key only
+ * 32-bit integers (PostgreSQL refuses to compare an integer column with anything else).
+ */
+export function possibleIds(def: ResourceDef, ids: string[]): string[] {
+  if (def.fields.id?.type !== 'integer') return ids;
+  return ids.filter((v) => /^-?\d{1,10}$/.test(v) && Math.abs(Number(v)) <= INT32_MAX);
+}
+
+/** An id list within LIMIT_RELATION_IDS (a longer one would pass the databases' parameter limits). */
+function boundedIds(ctx: ResourceCtx, param: string, ids: string[]): string[] {
+  const max = ctx.req.server.deps.config.limits.relationIds;
+  if (ids.length > max) throw new ApiError(400, { [param]: [rt(ctx.req.lang, 'too_many_ids', { max })] });
+  return ids;
+}
+
+/** `id IN (...)` over the ids that can exist; none of them matches nothing. */
+function whereIdIn(def: ResourceDef, q: AnyQuery, ids: string[]): AnyQuery {
+  const ok = possibleIds(def, ids);
+  return ok.length ? q.where(sql.ref(`${def.table}.id`), 'in', ok) : q.where(sql.lit(false));
+}
+
 /** Applies spm, ids, id!, search, declared filters and the date range. */
 export async function applyListParams(
   def: ResourceDef,
@@ -97,17 +121,15 @@ export async function applyListParams(
 ): Promise<AnyQuery> {
   const id = `${def.table}.id`;
   const spm = first(query, 'spm');
-  if (spm) {
-    const ids = await idsFromSpm(ctx, spm);
-    q = ids.length ? q.where(sql.ref(id), 'in', ids) : q.where(sql.lit(false));
-  }
+  if (spm) q = whereIdIn(def, q, await idsFromSpm(ctx, spm));
   const ids = first(query, 'ids');
-  if (ids) q = q.where(sql.ref(id), 'in', splitIds(ids).length ? splitIds(ids) : ['']);
-  const notIds = splitIds(first(query, 'id!') ?? '');
+  if (ids) q = whereIdIn(def, q, boundedIds(ctx, 'ids', splitIds(ids)));
+  const notIds = possibleIds(def, boundedIds(ctx, 'id!', splitIds(first(query, 'id!') ?? '')));
   if (notIds.length) q = q.where(sql.ref(id), 'not in', notIds);
   const search = first(query, 'search');
   if (search) q = applySearch(def, ctx, q, search);
-  if (first(query, 'id') && !def.fields.id?.filter) q = q.where(sql.ref(id), '=', first(query, 'id')!);
+  const oneId = first(query, 'id');
+  if (oneId && !def.fields.id?.filter) q = whereIdIn(def, q, [oneId]);
   for (const [name, f] of Object.entries(def.fields)) {
     const value = first(query, name);
     if (f.filter && value !== undefined && value !== '') q = await applyFilter(def, ctx, q, name, f, value);
@@ -148,12 +170,18 @@ export function applyOrder(def: ResourceDef, q: AnyQuery, raw: string | undefine
   return q.orderBy(sql.ref(`${def.table}.id`), 'asc');
 }
 
+/**
+ * The largest offset a list accepts: beyond it no table has rows, and the databases refuse offsets
+ * past 2^63 (so an unbounded one would answer 500). Larger offsets are read as this one.
+ */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
 /** DRF's LimitOffsetPagination: a positive `limit` pages (capped at 100); otherwise everything. */
 export function pageOf(query: Query, max = 100): { limit: number; offset: number } | undefined {
   const l = first(query, 'limit');
   if (!l || !/^\d+$/.test(l) || Number(l) <= 0) return undefined;
   const o = first(query, 'offset');
-  return { limit: Math.min(Number(l), max), offset: o && /^\d+$/.test(o) ? Number(o) : 0 };
+  return { limit: Math.min(Number(l), max), offset: o && /^\d+$/.test(o) ? Math.min(Number(o), MAX_OFFSET) : 0 };
 }
 
 /** The filtered, ordered rows of a list request (used by list, export and bulk operations). */

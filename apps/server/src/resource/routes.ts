@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
 import { jsType } from './coerce.ts';
-import { applyListParams, baseQuery, first, listQuery, pageOf, type Query } from './query.ts';
+import { applyListParams, baseQuery, first, listQuery, pageOf, possibleIds, type Query } from './query.ts';
 import { outputFields, serializeOne, serializeRows } from './serialize.ts';
 import { validateObject, type FieldErrors } from './validate.ts';
 import { createObject, deleteObjects, updateObject } from './write.ts';
@@ -42,6 +42,9 @@ function notFound(def: ResourceDef, req: FastifyRequest): ApiError {
 }
 
 export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string): Promise<Row> {
+  // An id no row can have (text, or a number past a 32-bit key) is not found, not a database error;
+  // a custom lookup still gets other text (platforms are also found by name).
+  if (!possibleIds(def, [id]).length && (!def.lookup || /^-?\d+$/.test(id))) throw notFound(def, ctx.req);
   const q = def.lookup
     ? def.lookup(baseQuery(def, ctx), id, ctx)
     : baseQuery(def, ctx).where(sql.ref(`${def.table}.id`), '=', id);

@@ -23,16 +23,26 @@ function isWritable(f: FieldDef): boolean {
   return !f.readOnly && !f.read;
 }
 
+/** Ids per query when checking or linking many (well under SQLite's and PostgreSQL's parameter limits). */
+export const ID_CHUNK = 500;
+
 async function existingIds(
   ctx: ResourceCtx,
   table: string,
   ids: string[],
   choosable?: (q: AnyQuery, ctx: ResourceCtx) => AnyQuery,
 ): Promise<Set<string>> {
-  if (!ids.length) return new Set();
-  let q = dyn(ctx).selectFrom(table).select(`${table}.id`).where(`${table}.id`, 'in', ids);
-  if (choosable) q = choosable(q as AnyQuery, ctx) as typeof q;
-  return new Set(((await q.execute()) as Row[]).map((r) => String(r.id)));
+  const found = new Set<string>();
+  // In chunks: one IN list of every id would pass the databases' bound-parameter limits.
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    let q = dyn(ctx)
+      .selectFrom(table)
+      .select(`${table}.id`)
+      .where(`${table}.id`, 'in', ids.slice(i, i + ID_CHUNK));
+    if (choosable) q = choosable(q as AnyQuery, ctx) as typeof q;
+    for (const r of (await q.execute()) as Row[]) found.add(String(r.id));
+  }
+  return found;
 }
 
 /** One value to its stored form, or an error message. */
@@ -92,13 +102,15 @@ async function coerce(f: FieldDef, v: unknown, ctx: ResourceCtx): Promise<{ valu
     }
     case 'm2m_related_field': {
       if (!Array.isArray(v)) return { error: rt(lang, 'not_a_list', { type: jsType(v) }) };
+      const max = ctx.req.server.deps.config.limits.relationIds;
+      if (v.length > max) return { error: rt(lang, 'too_many_ids', { max }) };
       const pks: string[] = [];
       for (const item of v) {
         const pk = relatedPk(item);
         if (!pk) return { error: rt(lang, 'incorrect_type', { type: jsType(item) }) };
         pks.push(pk);
       }
-      const found = await existingIds(ctx, f.m2m!.table, pks, f.m2m!.choosable);
+      const found = await existingIds(ctx, f.m2m!.table, [...new Set(pks)], f.m2m!.choosable);
       const missing = pks.find((p) => !found.has(p));
       return missing ? { error: rt(lang, 'invalid_pk', { pk: missing }) } : { value: [...new Set(pks)] };
     }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../platform/db/schema.ts';
 import { actorOf, diffOf, recordOperation } from './audit.ts';
 import { columnOf } from './query.ts';
+import { ID_CHUNK } from './validate.ts';
 import { serializeOne } from './serialize.ts';
 import { dyn, type ResourceCtx, type ResourceDef, type Row } from './types.ts';
 
@@ -42,18 +43,19 @@ async function writeLinks(def: ResourceDef, ctx: ResourceCtx, id: string | numbe
     await del.execute();
     if (!value.length) continue;
     const more = t.values?.(ctx) ?? {};
-    await dyn(ctx)
-      .insertInto(t.table)
-      .values(
-        value.map((rid: string) => ({
-          ...(t.hasId === false ? {} : { id: randomUUID() }),
-          [t.left]: id,
-          [t.right]: rid,
-          ...extra,
-          ...more,
-        })),
-      )
-      .execute();
+    const links = value.map((rid: string) => ({
+      ...(t.hasId === false ? {} : { id: randomUUID() }),
+      [t.left]: id,
+      [t.right]: rid,
+      ...extra,
+      ...more,
+    }));
+    // In chunks, within the databases' bound-parameter limits (the count is bounded by validation).
+    for (let i = 0; i < links.length; i += ID_CHUNK)
+      await dyn(ctx)
+        .insertInto(t.table)
+        .values(links.slice(i, i + ID_CHUNK))
+        .execute();
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpError, http, httpContext } from './http.ts';
-import { sqlDigest } from './sqlDigest.ts';
+import { SQL_DEBUG_STORAGE_KEY, sqlDigest } from './sqlDigest.ts';
 
 const json = (status: number, body: unknown, sql = '3') =>
   new Response(JSON.stringify(body), {
@@ -10,6 +10,8 @@ const json = (status: number, body: unknown, sql = '3') =>
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  window.localStorage.removeItem(SQL_DEBUG_STORAGE_KEY);
   httpContext.confirm = undefined;
   httpContext.onError = undefined;
 });
@@ -48,5 +50,28 @@ describe('the HTTP client', () => {
     expect(confirm).not.toHaveBeenCalled();
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json(200, { big: 'file' })));
     expect((await http.raw('GET', '/api/v1/users/users/?format=csv', { probe: true })).data).toBeUndefined();
+  });
+
+  it('asks for the SQL count only when the SQL digest is on (development build or localStorage flag)', async () => {
+    const sent = () => {
+      const fetch = vi.fn().mockResolvedValue(json(200, {}));
+      vi.stubGlobal('fetch', fetch);
+      return fetch;
+    };
+    const asked = (fetch: ReturnType<typeof vi.fn>) =>
+      (fetch.mock.calls[0]![1] as { headers: Record<string, string> }).headers['X-JMS-SQL-DEBUG'];
+    vi.stubEnv('DEV', false);
+    let fetch = sent();
+    await http.get('/api/v1/a/');
+    expect(asked(fetch)).toBeUndefined();
+    window.localStorage.setItem(SQL_DEBUG_STORAGE_KEY, '1');
+    fetch = sent();
+    await http.get('/api/v1/a/');
+    expect(asked(fetch)).toBe('1');
+    window.localStorage.removeItem(SQL_DEBUG_STORAGE_KEY);
+    vi.stubEnv('DEV', true);
+    fetch = sent();
+    await http.get('/api/v1/a/');
+    expect(asked(fetch)).toBe('1');
   });
 });

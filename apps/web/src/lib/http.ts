@@ -6,12 +6,13 @@ import {
   PREFIX_COOKIE,
   REQUEST_TIMEOUT_MS,
   SQL_COUNT_HEADER,
+  SQL_DEBUG_HEADER,
   SYSTEM_ORG_ID,
   TZ_HEADER,
 } from '@gatehouse/contract';
 import { getCookie } from './cookies.ts';
 import { confirmCodeOf, type ConfirmCode } from './httpErrors.ts';
-import { sqlDigest } from './sqlDigest.ts';
+import { sqlDebugOn, sqlDigest } from './sqlDigest.ts';
 
 /**
  * The console's one HTTP client: 120 s timeout without retry, the CSRF header, the
@@ -87,6 +88,7 @@ async function send<T>(method: string, url: string, opts: RequestOptions = {}): 
   const org = orgHeaderValue();
   if (org) headers[ORG_HEADER] = org;
   headers[TZ_HEADER] = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (sqlDebugOn()) headers[SQL_DEBUG_HEADER] = '1';
   let body: BodyInit | undefined;
   if (opts.body !== undefined) {
     if (opts.body instanceof Blob || opts.body instanceof FormData || typeof opts.body === 'string')

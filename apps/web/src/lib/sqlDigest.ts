@@ -1,9 +1,24 @@
 /**
- * The SQL-query digest: every API response carries the number of database
- * queries it took (`X-JMS-SQL-COUNT`); the console keeps the count of the last 10 URLs and shows
+ * The SQL-query digest: an API response carries the number of database queries
+ * it took (`X-JMS-SQL-COUNT`) when the console asked for it (see sqlDebugOn); the console keeps the count of the last 10 URLs and shows
  * them by the page title, over 5 as a warning and over 10 as danger.
  */
 export const SQL_DIGEST_SIZE = 10;
+/** `localStorage[SQL_DEBUG_STORAGE_KEY] = '1'` turns the digest on in a production build (a developer tip). */
+export const SQL_DEBUG_STORAGE_KEY = 'gatehouse.sqlDigest';
+
+/**
+ * Whether the console asks the server for query counts (`X-JMS-SQL-DEBUG: 1`) and shows them:
+ * in development builds, or with the localStorage flag. The server answers only superusers.
+ */
+export function sqlDebugOn(): boolean {
+  if (import.meta.env.DEV) return true;
+  try {
+    return window.localStorage.getItem(SQL_DEBUG_STORAGE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
 export const SQL_WARNING_OVER = 5;
 export const SQL_DANGER_OVER = 10;
 

@@ -1,11 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { sqlDigest, sqlLevel } from '../../lib/sqlDigest.ts';
+import { sqlDebugOn, sqlDigest, sqlLevel } from '../../lib/sqlDigest.ts';
 
 /** Shown in development builds, or when `localStorage['gatehouse.sqlDigest']` is `1` (a developer tip). */
-export const sqlDigestShown = (): boolean =>
-  import.meta.env.DEV || window.localStorage.getItem('gatehouse.sqlDigest') === '1';
+export const sqlDigestShown = sqlDebugOn;
 
 const COLOR = { normal: 'default', warning: 'warning', danger: 'error' } as const;
 
