@@ -14,6 +14,7 @@ import type { AuthUser } from './context.ts';
 import { notAuthenticated } from './errors.ts';
 import { setPrefixCookie } from './cookies.ts';
 import { resolveOrg } from './org.ts';
+import { tokenUser } from './bearerTokens.ts';
 import { findActiveUser } from '../modules/users/userRepo.ts';
 import { sessionOverLimits } from './sessionLimits.ts';
 
@@ -26,12 +27,8 @@ function acceptLanguages(header: string | undefined): string[] {
     .filter(Boolean);
 }
 
-export function tokenCacheKey(token: string): string {
-  return `token:${token}`;
-}
-
 async function identifyBearer(req: FastifyRequest, token: string): Promise<AuthUser> {
-  const userId = await req.server.deps.cache.get<string>(tokenCacheKey(token));
+  const userId = await tokenUser(req.server.deps, token);
   const user = userId ? await findActiveUser(req.db, userId) : undefined;
   if (!user) throw notAuthenticated(req, 'invalid_token');
   return user;
@@ -39,7 +36,7 @@ async function identifyBearer(req: FastifyRequest, token: string): Promise<AuthU
 
 /**
  * Identifies the caller: `Authorization: Bearer`, else the session cookie. A session on an unsafe
- * method needs `X-CSRFToken` equal to the session's token; without it the request is anonymous and
+ * method (or a state-changing GET) needs `X-CSRFToken` equal to the session's token; without it the request is anonymous and
  * so ends as 401 (api-contract §1.2, §7).
  */
 async function identifySession(req: FastifyRequest, key: string): Promise<void> {
@@ -50,7 +47,10 @@ async function identifySession(req: FastifyRequest, key: string): Promise<void> 
     await sessions.destroy(session.id);
     return;
   }
-  if (!SAFE_METHODS.has(req.method) && req.headers[CSRF_HEADER.toLowerCase()] !== session.data.csrf) return;
+  // A GET the contract keeps although it changes state (`config: { changesState: true }`) needs the
+  // token like an unsafe method: a link on another site, followed with the Lax cookie, cannot set it.
+  const needsCsrf = !SAFE_METHODS.has(req.method) || Boolean(req.routeOptions.config?.changesState);
+  if (needsCsrf && req.headers[CSRF_HEADER.toLowerCase()] !== session.data.csrf) return;
   const user = await findActiveUser(req.db, session.userId);
   if (!user) return;
   req.session = session;

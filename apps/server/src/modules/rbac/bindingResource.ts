@@ -4,6 +4,8 @@ import { ApiError } from '../../http/errors.ts';
 import { f } from '../../resource/fields.ts';
 import type { AnyQuery, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { displayName, SCOPE_CHOICES } from './roleResource.ts';
+import { bindingPerm, refuseGrant } from './roleGrants.ts';
+import { guardUserTarget } from '../users/userGuard.ts';
 
 /** Role bindings (api-contract §3.5): `role-bindings/`, `system-role-bindings/`, `org-role-bindings/`. */
 
@@ -84,6 +86,10 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
         if (!role) return undefined;
         if (scope !== 'any' && role.scope !== scope)
           return { role: [MSG.scope[ctx.req.lang].replace('{scope}', scope)] };
+        // The same rules as the user form's role fields (roleGrants.ts, userGuard.ts).
+        await guardUserTarget(ctx.req, String(data.user), bindingPerm(role.scope));
+        const refused = await refuseGrant(ctx.req, [role.id], role.scope);
+        if (refused) return { role: [refused] };
         let q = ctx.db
           .selectFrom('rbac_rolebinding')
           .select('id')
@@ -103,6 +109,7 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
         values.org_id = role.scope === 'org' ? ctx.req.org.id : null;
       },
       async beforeDelete(row, ctx) {
+        await guardUserTarget(ctx.req, row.user_id, `rbac.delete_${row.scope}rolebinding`);
         let others = ctx.db
           .selectFrom('rbac_rolebinding')
           .select('id')
