@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_ROLES, BUILTIN_ROLE_IDS, ROOT_ORG_ID, hasPermission, type BuiltinRoleDef } from '@gatehouse/contract';
+import {
+  BUILTIN_ROLES,
+  BUILTIN_ROLE_IDS,
+  CSRF_COOKIE,
+  ROOT_ORG_ID,
+  hasPermission,
+  type BuiltinRoleDef,
+} from '@gatehouse/contract';
+import type { RouteRecord } from './routePerms.ts';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../testing/testApp.ts';
 
 /**
@@ -47,6 +55,16 @@ async function makeUser(name: string, bindings: { role: string; org?: string }[]
   return c;
 }
 
+/**
+ * Whether a role may work in an org it is not a member of: system roles that open the console or
+ * the audit view work everywhere; anyone else naming a foreign org is refused (403 org_not_member).
+ */
+function entersEveryOrg(role: BuiltinRoleDef): boolean {
+  return (
+    role.scope === 'system' && (role.admin || hasPermission(role.permissions, 'rbac.view_console | rbac.view_audit'))
+  );
+}
+
 /** What a role holds in an org, from the contract's role definitions (not from the server's code). */
 function expectedPerms(role: BuiltinRoleDef, memberOf: string, org: string): { all: boolean; perms: Set<string> } {
   if (role.id === BUILTIN_ROLE_IDS.SystemAdmin) return { all: true, perms: new Set() };
@@ -76,6 +94,10 @@ afterAll(async () => t.close());
 
 const fill = (url: string, id: string) => url.replace(/:[a-z_]+/g, id);
 
+/** A state-changing GET carries the CSRF header as the console sends it (SessionClient adds it on unsafe methods only). */
+const csrfFor = (client: SessionClient, r: RouteRecord): Record<string, string> =>
+  r.changesState ? { 'x-csrftoken': client.jar.values.get(CSRF_COOKIE)! } : {};
+
 describe('authorisation matrix', () => {
   it('allows or denies every guarded route for every builtin role, in two organisations', async () => {
     const routes = t.app.routeTable.filter((r) => r.perm !== undefined && r.method !== 'OPTIONS');
@@ -85,13 +107,14 @@ describe('authorisation matrix', () => {
       const client = clients.get(role.name)!;
       for (const org of [orgA, orgB]) {
         const exp = expectedPerms(role, orgA, org);
+        const enters = org === orgA || entersEveryOrg(role);
         for (const r of routes) {
-          const allowed = exp.all || hasPermission(exp.perms, r.perm!);
+          const allowed = enters && (exp.all || hasPermission(exp.perms, r.perm!));
           const payload = ['POST', 'PUT', 'PATCH'].includes(r.method) ? {} : undefined;
           const res = await client.request({
             method: r.method,
             url: fill(r.url, randomUUID()),
-            headers: { 'x-jms-org': org },
+            headers: { 'x-jms-org': org, ...csrfFor(client, r) },
             ...(payload ? { payload } : {}),
           });
           const ok = allowed ? res.statusCode !== 403 && res.statusCode < 500 : res.statusCode === 403;
@@ -104,6 +127,29 @@ describe('authorisation matrix', () => {
     }
     expect(wrong).toEqual([]);
   }, 300_000);
+
+  it('refuses a session GET that changes state without the CSRF header, as on unsafe methods', async () => {
+    const stateful = t.app.routeTable.filter((r) => r.method === 'GET' && r.changesState);
+    expect(stateful.map((r) => r.url)).toContain('/api/v1/users/users/:id/mfa/reset/');
+    const victim = (await admin.get('/api/v1/users/users/?username=m_orguser')).json()[0];
+    await t.deps.database.db.updateTable('users_user').set({ mfa_level: 1 }).where('id', '=', victim.id).execute();
+    for (const r of stateful) {
+      // A link on another site: the Lax cookie goes along, no header can.
+      const forged = await admin.get(fill(r.url, victim.id), { 'x-jms-org': orgA });
+      expect(forged.statusCode, r.url).toBe(401);
+    }
+    const stored = await t.deps.database.db
+      .selectFrom('users_user')
+      .select('mfa_level')
+      .where('id', '=', victim.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.mfa_level)).toBe(1);
+    const sent = await admin.get(`/api/v1/users/users/${victim.id}/mfa/reset/`, {
+      'x-jms-org': orgA,
+      'x-csrftoken': admin.jar.values.get(CSRF_COOKIE)!,
+    });
+    expect(sent.statusCode).toBe(200);
+  });
 
   it('leaves no API route unguarded: each declares a permission, is public, or serves the caller only', () => {
     // Routes that act on the caller's own data (profile, own MFA, own messages) or give what every

@@ -6,8 +6,8 @@ import type { AppDeps } from './context.ts';
 /**
  * Bearer tokens (`POST /api/v1/authentication/auth/`) live in the cache, as in the contract, under
  * `token:<token>` with their user and issue time. A user's tokens end together: a revocation mark
- * `token_revoked:<user id>` holds the time before which every token of the user is void (kept as
- * long as a token can live), so a password change, an admin reset or a deactivation ends them on
+ * `token_revoked:<user id>` holds the time before which every token of the user is void (kept
+ * longer than a token can live), so a password change, an admin reset or a deactivation ends them on
  * every instance, and a reactivation does not revive them.
  */
 
@@ -16,6 +16,13 @@ interface StoredToken {
   /** Epoch ms of issue. */
   at: number;
 }
+
+/**
+ * How long a revocation mark is kept: longer than any token lives. A constant rather than
+ * TOKEN_EXPIRATION, which can be raised after the mark is written, and because this runs inside
+ * write transactions where reading the settings would wait on the transaction's own connection.
+ */
+const REVOCATION_TTL_SECONDS = 366 * 86400;
 
 const tokenKey = (token: string) => `token:${token}`;
 const revokedKey = (userId: string) => `token_revoked:${userId}`;
@@ -38,8 +45,7 @@ export async function tokenUser(deps: AppDeps, token: string): Promise<string | 
 
 /** Ends every bearer token of the user issued until now. */
 export async function revokeTokens(deps: AppDeps, userId: string): Promise<void> {
-  const ttl = Math.max(60, Number(await deps.settings.get('TOKEN_EXPIRATION')) || 86400);
-  await deps.cache.set(revokedKey(userId), Date.now(), ttl);
+  await deps.cache.set(revokedKey(userId), Date.now(), REVOCATION_TTL_SECONDS);
 }
 
 /**
