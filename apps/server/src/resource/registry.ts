@@ -10,3 +10,8 @@ export function registerDef(def: ResourceDef): void {
 export function defOf(model: string): ResourceDef | undefined {
   return byModel.get(model);
 }
+
+/** Every declared resource (tests generate route lists from them, e.g. the routes that carry roles). */
+export function allDefs(): ResourceDef[] {
+  return [...byModel.values()];
+}

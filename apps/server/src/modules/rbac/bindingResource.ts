@@ -78,24 +78,31 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
     },
     hooks: {
       async validate(data, ctx): Promise<Record<string, string[]> | undefined> {
+        // An update names what it changes only: the binding it leads to is checked as a whole.
+        const userId = String(data.user ?? ctx.before?.user_id);
         const role = await ctx.db
           .selectFrom('rbac_role')
           .select(['id', 'scope'])
-          .where('id', '=', String(data.role))
+          .where('id', '=', String(data.role ?? ctx.before?.role_id))
           .executeTakeFirst();
         if (!role) return undefined;
-        if (scope !== 'any' && role.scope !== scope)
-          return { role: [MSG.scope[ctx.req.lang].replace('{scope}', scope)] };
-        // The same rules as the user form's role fields (roleGrants.ts, userGuard.ts).
-        await guardUserTarget(ctx.req, String(data.user), bindingPerm(role.scope));
+        const wantedScope = scope !== 'any' ? scope : ctx.before ? ctx.before.scope : undefined;
+        if (wantedScope && role.scope !== wantedScope)
+          return { role: [MSG.scope[ctx.req.lang].replace('{scope}', wantedScope)] };
+        // The same rules as the user form's role fields (roleGrants.ts, userGuard.ts); moving a
+        // binding away from a user is an action on that user too.
+        await guardUserTarget(ctx.req, userId, bindingPerm(role.scope));
+        if (ctx.before && ctx.before.user_id !== userId)
+          await guardUserTarget(ctx.req, String(ctx.before.user_id), bindingPerm(role.scope));
         const refused = await refuseGrant(ctx.req, [role.id], role.scope);
         if (refused) return { role: [refused] };
         let q = ctx.db
           .selectFrom('rbac_rolebinding')
           .select('id')
-          .where('user_id', '=', String(data.user))
+          .where('user_id', '=', userId)
           .where('role_id', '=', role.id);
         q = role.scope === 'org' ? q.where('org_id', '=', ctx.req.org.id) : q.where('org_id', 'is', null);
+        if (ctx.id) q = q.where('id', '!=', ctx.id);
         if (await q.executeTakeFirst()) return { role: [MSG.bound[ctx.req.lang]] };
         return undefined;
       },
