@@ -87,7 +87,8 @@ export async function resolveOrg(req: FastifyRequest, globalOrgName: string): Pr
   const refusable = req.url.startsWith('/api/') || req.url.startsWith('/ws/');
   if (index >= named.length || !refusable || req.routeOptions.config?.orgFallback) return fallback();
   throw new ApiError(403, {
-    detail: MSG.notMember[req.lang].replace('{org}', org.is_root ? globalOrgName : raw),
+    // What the caller sent, never the name of an org they may not see.
+    detail: MSG.notMember[req.lang].replace('{org}', raw),
     code: 'org_not_member',
   });
 }
