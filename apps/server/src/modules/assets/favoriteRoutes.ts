@@ -21,7 +21,11 @@ async function add(req: FastifyRequest, item: unknown): Promise<{ asset: string 
     q = q.where(
       'org_id',
       'in',
-      req.db.selectFrom('rbac_rolebinding').select('org_id').where('user_id', '=', req.user!.id).where('scope', '=', 'org'),
+      req.db
+        .selectFrom('rbac_rolebinding')
+        .select('org_id')
+        .where('user_id', '=', req.user!.id)
+        .where('scope', '=', 'org'),
     );
   if (!asset || !(await q.executeTakeFirst())) return { asset: [rt(req.lang, 'invalid_pk', { pk: asset })] };
   const have = await req.db

@@ -1,3 +1,4 @@
+import type * as PasswordModule from '../../platform/crypto/password.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPeerApp, createTestApp, type TestApp } from '../../testing/testApp.ts';
 import { createUser, USER_PASSWORD } from './authTesting.ts';
@@ -5,7 +6,7 @@ import { createUser, USER_PASSWORD } from './authTesting.ts';
 /** Two instances sharing the database and Redis: together they check no more guesses than the lock allows. */
 const checks = vi.hoisted(() => ({ n: 0 }));
 vi.mock('../../platform/crypto/password.ts', async (original) => {
-  const real = await original<typeof import('../../platform/crypto/password.ts')>();
+  const real = await original<typeof PasswordModule>();
   return {
     ...real,
     verifyPassword: async (password: string, stored: string | null | undefined) => {

@@ -1,3 +1,4 @@
+import type * as PasswordModule from '../../platform/crypto/password.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_ROLE_IDS, CSRF_COOKIE, LOGIN_PATH } from '@gatehouse/contract';
 import { ADMIN_PASSWORD, adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
@@ -10,7 +11,7 @@ import { createUser, USER_PASSWORD } from './authTesting.ts';
  */
 const checks = vi.hoisted(() => ({ n: 0 }));
 vi.mock('../../platform/crypto/password.ts', async (original) => {
-  const real = await original<typeof import('../../platform/crypto/password.ts')>();
+  const real = await original<typeof PasswordModule>();
   return {
     ...real,
     verifyPassword: async (password: string, stored: string | null | undefined) => {
