@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_ROLES, BUILTIN_ROLE_IDS, ROOT_ORG_ID, hasPermission, type BuiltinRoleDef } from '@gatehouse/contract';
+import {
+  BUILTIN_ROLES,
+  BUILTIN_ROLE_IDS,
+  CSRF_COOKIE,
+  ROOT_ORG_ID,
+  hasPermission,
+  type BuiltinRoleDef,
+} from '@gatehouse/contract';
+import type { RouteRecord } from './routePerms.ts';
+import { allDefs } from '../resource/registry.ts';
+import type { ResourceDef } from '../resource/types.ts';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../testing/testApp.ts';
 
 /**
@@ -47,6 +57,16 @@ async function makeUser(name: string, bindings: { role: string; org?: string }[]
   return c;
 }
 
+/**
+ * Whether a role may work in an org it is not a member of: system roles that open the console or
+ * the audit view work everywhere; anyone else naming a foreign org is refused (403 org_not_member).
+ */
+function entersEveryOrg(role: BuiltinRoleDef): boolean {
+  return (
+    role.scope === 'system' && (role.admin || hasPermission(role.permissions, 'rbac.view_console | rbac.view_audit'))
+  );
+}
+
 /** What a role holds in an org, from the contract's role definitions (not from the server's code). */
 function expectedPerms(role: BuiltinRoleDef, memberOf: string, org: string): { all: boolean; perms: Set<string> } {
   if (role.id === BUILTIN_ROLE_IDS.SystemAdmin) return { all: true, perms: new Set() };
@@ -76,6 +96,10 @@ afterAll(async () => t.close());
 
 const fill = (url: string, id: string) => url.replace(/:[a-z_]+/g, id);
 
+/** A state-changing GET carries the CSRF header as the console sends it (SessionClient adds it on unsafe methods only). */
+const csrfFor = (client: SessionClient, r: RouteRecord): Record<string, string> =>
+  r.changesState ? { 'x-csrftoken': client.jar.values.get(CSRF_COOKIE)! } : {};
+
 describe('authorisation matrix', () => {
   it('allows or denies every guarded route for every builtin role, in two organisations', async () => {
     const routes = t.app.routeTable.filter((r) => r.perm !== undefined && r.method !== 'OPTIONS');
@@ -85,13 +109,14 @@ describe('authorisation matrix', () => {
       const client = clients.get(role.name)!;
       for (const org of [orgA, orgB]) {
         const exp = expectedPerms(role, orgA, org);
+        const enters = org === orgA || entersEveryOrg(role);
         for (const r of routes) {
-          const allowed = exp.all || hasPermission(exp.perms, r.perm!);
+          const allowed = enters && (exp.all || hasPermission(exp.perms, r.perm!));
           const payload = ['POST', 'PUT', 'PATCH'].includes(r.method) ? {} : undefined;
           const res = await client.request({
             method: r.method,
             url: fill(r.url, randomUUID()),
-            headers: { 'x-jms-org': org },
+            headers: { 'x-jms-org': org, ...csrfFor(client, r) },
             ...(payload ? { payload } : {}),
           });
           const ok = allowed ? res.statusCode !== 403 && res.statusCode < 500 : res.statusCode === 403;
@@ -104,6 +129,29 @@ describe('authorisation matrix', () => {
     }
     expect(wrong).toEqual([]);
   }, 300_000);
+
+  it('refuses a session GET that changes state without the CSRF header, as on unsafe methods', async () => {
+    const stateful = t.app.routeTable.filter((r) => r.method === 'GET' && r.changesState);
+    expect(stateful.map((r) => r.url)).toContain('/api/v1/users/users/:id/mfa/reset/');
+    const victim = (await admin.get('/api/v1/users/users/?username=m_orguser', { 'x-jms-org': orgA })).json()[0];
+    await t.deps.database.db.updateTable('users_user').set({ mfa_level: 1 }).where('id', '=', victim.id).execute();
+    for (const r of stateful) {
+      // A link on another site: the Lax cookie goes along, no header can.
+      const forged = await admin.get(fill(r.url, victim.id), { 'x-jms-org': orgA });
+      expect(forged.statusCode, r.url).toBe(401);
+    }
+    const stored = await t.deps.database.db
+      .selectFrom('users_user')
+      .select('mfa_level')
+      .where('id', '=', victim.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.mfa_level)).toBe(1);
+    const sent = await admin.get(`/api/v1/users/users/${victim.id}/mfa/reset/`, {
+      'x-jms-org': orgA,
+      'x-csrftoken': admin.jar.values.get(CSRF_COOKIE)!,
+    });
+    expect(sent.statusCode).toBe(200);
+  });
 
   it('leaves no API route unguarded: each declares a permission, is public, or serves the caller only', () => {
     // Routes that act on the caller's own data (profile, own MFA, own messages) or give what every
@@ -159,5 +207,201 @@ describe('authorisation matrix', () => {
     expect(leaks).toEqual([]);
     expect((await admin.get(`/api/v1/users/groups/${group.id}/`, { 'x-jms-org': orgB })).json().name).toBe('secret-b');
     expect((await admin.get(`/api/v1/users/groups/${group.id}/`, { 'x-jms-org': ROOT_ORG_ID })).statusCode).toBe(200);
+  }, 120_000);
+});
+
+/**
+ * "Actor grants a role it does not hold", for every route that carries roles: generated from the
+ * resources whose fields write role bindings (the user form's `system_roles`/`org_roles`) and the
+ * role-binding resources, on each of their write routes (create, update, bulk update; imports
+ * post to the same routes). After each request no forbidden binding may exist.
+ */
+describe('role grants', () => {
+  const roleFields = (def: ResourceDef) =>
+    Object.entries(def.fields)
+      .filter(([, f]) => f.m2m?.through?.table === 'rbac_rolebinding')
+      .map(([name]) => name);
+
+  it('never lets an actor grant a role it does not hold, through any route that carries roles', async () => {
+    const db = t.deps.database.db;
+    const now = new Date().toISOString();
+    // An actor that may bind roles but holds little: it still cannot grant more than it has.
+    const binderRole = randomUUID();
+    await db
+      .insertInto('rbac_role')
+      .values({
+        id: binderRole,
+        name: 'Binder',
+        scope: 'system',
+        builtin: false,
+        comment: '',
+        created_by: 'test',
+        updated_by: 'test',
+        date_created: now,
+        date_updated: now,
+      })
+      .execute();
+    const binderPerms = [
+      'rbac.view_console',
+      'users.view_user',
+      'users.add_user',
+      'users.change_user',
+      'rbac.view_rolebinding',
+      'rbac.add_rolebinding',
+      'rbac.change_rolebinding',
+      'rbac.view_systemrolebinding',
+      'rbac.add_systemrolebinding',
+      'rbac.change_systemrolebinding',
+      'rbac.view_orgrolebinding',
+      'rbac.add_orgrolebinding',
+      'rbac.change_orgrolebinding',
+    ];
+    await db
+      .insertInto('rbac_role_permission')
+      .values(binderPerms.map((permission) => ({ role_id: binderRole, permission })))
+      .execute();
+    const binder = await makeUser('m_binder', [{ role: BUILTIN_ROLE_IDS.User }, { role: binderRole }]);
+    const actors = [
+      { name: 'OrgAdmin', client: clients.get('OrgAdmin')! },
+      { name: 'Binder', client: binder },
+    ];
+    const forbidden = [
+      BUILTIN_ROLE_IDS.SystemAdmin,
+      BUILTIN_ROLE_IDS.SystemAuditor,
+      BUILTIN_ROLE_IDS.OrgAdmin,
+      BUILTIN_ROLE_IDS.OrgAuditor,
+    ];
+    const target = (
+      await admin.post(
+        '/api/v1/users/users/',
+        {
+          name: 'grant_target',
+          username: 'grant_target',
+          email: 'gt@example.com',
+          password_strategy: 'custom',
+          password: PASSWORD,
+        },
+        { 'x-jms-org': orgA },
+      )
+    ).json().id as string;
+    const targetBinding = (
+      await db
+        .selectFrom('rbac_rolebinding')
+        .select('id')
+        .where('user_id', '=', target)
+        .where('scope', '=', 'org')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const count = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('rbac_rolebinding')
+            .innerJoin('users_user', 'users_user.id', 'rbac_rolebinding.user_id')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('role_id', 'in', forbidden)
+            .where('users_user.username', 'not like', 'm_%')
+            .where('users_user.username', '!=', 'admin')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+
+    const requests: {
+      method: string;
+      url: string;
+      body: (role: string, scope: 'system' | 'org', n: number) => unknown;
+    }[] = [];
+    const carrying = allDefs().filter((d) => roleFields(d).length || d.table === 'rbac_rolebinding');
+    expect(carrying.map((d) => d.url)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/users/users/',
+        '/api/v1/rbac/role-bindings/',
+        '/api/v1/rbac/system-role-bindings/',
+      ]),
+    );
+    for (const def of carrying) {
+      if (def.table === 'rbac_rolebinding') {
+        requests.push({ method: 'POST', url: def.url, body: (role) => ({ user: target, role }) });
+        for (const m of ['PUT', 'PATCH'])
+          requests.push({ method: m, url: `${def.url}${targetBinding}/`, body: (role) => ({ user: target, role }) });
+        continue;
+      }
+      const fields = (role: string, scope: 'system' | 'org') =>
+        Object.fromEntries(
+          roleFields(def)
+            .map((f) => [f, f.startsWith(scope) ? [role] : []])
+            .filter(([, v]) => (v as string[]).length),
+        );
+      requests.push({
+        method: 'POST',
+        url: def.url,
+        body: (role, scope, n) => ({
+          name: `g${n}`,
+          username: `grant_new_${n}`,
+          email: `grant_new_${n}@example.com`,
+          password_strategy: 'custom',
+          password: PASSWORD,
+          ...fields(role, scope),
+        }),
+      });
+      for (const m of ['PUT', 'PATCH']) {
+        requests.push({
+          method: m,
+          url: `${def.url}${target}/`,
+          body: (role, scope) => ({
+            ...fields(role, scope),
+            ...(m === 'PUT' ? { name: 'grant_target', username: 'grant_target', email: 'gt@example.com' } : {}),
+          }),
+        });
+        requests.push({
+          method: m,
+          url: def.url,
+          body: (role, scope) => [
+            {
+              id: target,
+              ...fields(role, scope),
+              ...(m === 'PUT' ? { name: 'grant_target', username: 'grant_target', email: 'gt@example.com' } : {}),
+            },
+          ],
+        });
+      }
+    }
+    const leaks: string[] = [];
+    let n = 0;
+    for (const actor of actors) {
+      for (const r of requests) {
+        for (const role of forbidden) {
+          const scope = BUILTIN_ROLES.find((x) => x.id === role)!.scope;
+          n += 1;
+          const res = await actor.client.request({
+            method: r.method,
+            url: r.url,
+            headers: { 'x-jms-org': orgA },
+            payload: r.body(role, scope, n) as object,
+          });
+          if (res.statusCode >= 500) leaks.push(`${actor.name}: ${r.method} ${r.url} → ${res.statusCode}`);
+          if ((await count()) !== before) {
+            leaks.push(`${actor.name}: ${r.method} ${r.url} granted ${BUILTIN_ROLES.find((x) => x.id === role)!.name}`);
+            await db
+              .deleteFrom('rbac_rolebinding')
+              .where('role_id', 'in', forbidden)
+              .where('user_id', 'in', db.selectFrom('users_user').select('id').where('username', 'like', 'grant%'))
+              .execute();
+          }
+        }
+      }
+    }
+    expect(requests.length).toBeGreaterThanOrEqual(10);
+    expect(leaks).toEqual([]);
+    // The same grants by a superuser go through: the refusals above are about the actor.
+    const ok = await admin.request({
+      method: 'PATCH',
+      url: `/api/v1/users/users/${target}/`,
+      headers: { 'x-jms-org': orgA },
+      payload: { system_roles: [BUILTIN_ROLE_IDS.User, BUILTIN_ROLE_IDS.SystemAuditor] },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(await count()).toBe(before + 1);
   }, 120_000);
 });

@@ -16,6 +16,7 @@ import { notAuthenticated } from './errors.ts';
 import { setPrefixCookie } from './cookies.ts';
 import { resolveOrg } from './org.ts';
 import { identitySourceOf, type IdentitySource } from './identitySource.ts';
+import { tokenUser } from './bearerTokens.ts';
 import { sessionOverLimits } from './sessionLimits.ts';
 import { requestPerms } from './permissions.ts';
 
@@ -28,12 +29,8 @@ function acceptLanguages(header: string | undefined): string[] {
     .filter(Boolean);
 }
 
-export function tokenCacheKey(token: string): string {
-  return `token:${token}`;
-}
-
 async function identifyBearer(req: FastifyRequest, source: IdentitySource, token: string): Promise<AuthUser> {
-  const userId = await req.server.deps.cache.get<string>(tokenCacheKey(token));
+  const userId = await tokenUser(req.server.deps, token);
   const user = userId ? await source.findActiveUser(req.db, userId) : undefined;
   if (!user) throw notAuthenticated(req, 'invalid_token');
   return user;
@@ -41,7 +38,7 @@ async function identifyBearer(req: FastifyRequest, source: IdentitySource, token
 
 /**
  * Identifies the caller: `Authorization: Bearer`, else the session cookie. A session on an unsafe
- * method needs `X-CSRFToken` equal to the session's token; without it the request is anonymous and
+ * method (or a state-changing GET) needs `X-CSRFToken` equal to the session's token; without it the request is anonymous and
  * so ends as 401.
  */
 async function identifySession(req: FastifyRequest, source: IdentitySource, key: string): Promise<void> {
@@ -53,7 +50,10 @@ async function identifySession(req: FastifyRequest, source: IdentitySource, key:
     await sessions.destroy(session.id);
     return;
   }
-  if (!SAFE_METHODS.has(req.method) && req.headers[CSRF_HEADER.toLowerCase()] !== session.data.csrf) return;
+  // A GET the contract keeps although it changes state (`config: { changesState: true }`) needs the
+  // token like an unsafe method: a link on another site, followed with the Lax cookie, cannot set it.
+  const needsCsrf = !SAFE_METHODS.has(req.method) || Boolean(req.routeOptions.config?.changesState);
+  if (needsCsrf && req.headers[CSRF_HEADER.toLowerCase()] !== session.data.csrf) return;
   const user = await source.findActiveUser(req.db, session.userId);
   if (!user) return;
   req.session = session;

@@ -10,6 +10,12 @@ import { requirePerm } from './permissions.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     perm?: string | string[];
+    /**
+     * A GET kept for old clients although it changes state (the contract's `mfa/reset/`): a session
+     * request needs the CSRF header on it as on unsafe methods (http/identify.ts). New routes
+     * change state only on unsafe methods.
+     */
+    changesState?: boolean;
   }
   interface FastifyInstance {
     routeTable: RouteRecord[];
@@ -21,6 +27,7 @@ export interface RouteRecord {
   url: string;
   perm: string | string[] | undefined;
   public: boolean;
+  changesState: boolean;
 }
 
 export function registerRoutePerms(app: FastifyInstance): void {
@@ -29,9 +36,16 @@ export function registerRoutePerms(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const config = (route.config ?? {}) as { perm?: string | string[]; public?: boolean };
+    const config = (route.config ?? {}) as { perm?: string | string[]; public?: boolean; changesState?: boolean };
     for (const method of methods)
-      if (method !== 'HEAD') table.push({ method, url: route.url, perm: config.perm, public: Boolean(config.public) });
+      if (method !== 'HEAD')
+        table.push({
+          method,
+          url: route.url,
+          perm: config.perm,
+          public: Boolean(config.public),
+          changesState: Boolean(config.changesState),
+        });
   });
   app.addHook('preHandler', async (req) => {
     const perm = req.routeOptions.config?.perm;

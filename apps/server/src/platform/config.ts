@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadLimits, parseTrustedProxies, type Limits } from './limitsConfig.ts';
+import { ConfigError } from './configError.ts';
 
 /** Gatehouse's runtime configuration, read from the environment. */
 export interface Config {
@@ -22,16 +23,7 @@ export interface Config {
   limits: Limits;
 }
 
-/** A setting that stops start-up: one line naming the setting and what is wrong. */
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    problem: string,
-  ) {
-    super(`${setting}: ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

@@ -1,4 +1,4 @@
-import { ConfigError } from './config.ts';
+import { ConfigError } from './configError.ts';
 
 /**
  * Bounds on what one caller may make the server hold or do (issue 11: "bounded everything"). Each

@@ -14,7 +14,7 @@ export function defOf(model: string): ResourceDef | undefined {
   return byModel.get(model);
 }
 
-/** Every declared resource (the input fuzz test walks their lists). */
+/** Every declared resource (the input fuzz test walks their lists; the matrix finds the routes that carry roles). */
 export function allDefs(): ResourceDef[] {
   return [...byUrl.values()];
 }

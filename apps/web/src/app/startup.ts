@@ -1,5 +1,7 @@
 import {
+  DEFAULT_ORG_ID,
   ORG_COOKIE,
+  SYSTEM_ORG_ID,
   type CategoryOut,
   type CurrentOrg,
   type Profile,
@@ -35,6 +37,11 @@ async function fetchProfile(): Promise<Profile> {
   }
 }
 
+function mayUseOrg(profile: Profile, orgId: string): boolean {
+  if (orgId === DEFAULT_ORG_ID || orgId === SYSTEM_ORG_ID) return true;
+  return [...profile.console_orgs, ...profile.audit_orgs, ...profile.workbench_orgs].some((o) => o.id === orgId);
+}
+
 /**
  * The startup sequence of the console, run once per app state: public settings, login check and
  * profile, full public settings, view check, org check, first-login redirect, asset categories.
@@ -47,6 +54,9 @@ export async function runStartup(pathname: string, env: StartupEnv): Promise<Sta
   startActivityTimer();
   httpContext.currentOrgId = getCookie(ORG_COOKIE);
   let profile = await fetchProfile();
+  // An org remembered from another account may be none of this one's: the server refuses it (403
+  // org_not_member) everywhere but on the profile, so it is forgotten before the next requests.
+  if (httpContext.currentOrgId && !mayUseOrg(profile, httpContext.currentOrgId)) httpContext.currentOrgId = undefined;
   // Signed in: what is left does not depend on each other, so it goes in one round trip.
   const [settings, current, categories] = await Promise.all([
     http.get<PublicSettings>('/api/v1/settings/public/'),

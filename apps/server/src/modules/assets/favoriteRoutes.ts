@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
+import { can } from '../../http/permissions.ts';
 import { rt } from '../../resource/messages.ts';
 import { am } from './assetMessages.ts';
 
@@ -14,6 +15,18 @@ async function add(req: FastifyRequest, item: unknown): Promise<{ asset: string 
   const asset = item && typeof item === 'object' ? String((item as { asset?: unknown }).asset ?? '') : '';
   let q = req.db.selectFrom('assets_asset').select('id').where('id', '=', asset);
   if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
+  // "All organizations" of the workbench is the orgs the caller joined, not every org: an id of
+  // another org is as unknown here as anywhere else.
+  else if (!(await can(req, 'orgs.view_rootorg')))
+    q = q.where(
+      'org_id',
+      'in',
+      req.db
+        .selectFrom('rbac_rolebinding')
+        .select('org_id')
+        .where('user_id', '=', req.user!.id)
+        .where('scope', '=', 'org'),
+    );
   if (!asset || !(await q.executeTakeFirst())) return { asset: [rt(req.lang, 'invalid_pk', { pk: asset })] };
   const have = await req.db
     .selectFrom('assets_favoriteasset')

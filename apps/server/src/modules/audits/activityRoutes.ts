@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROOT_ORG_ID, SYSTEM_ORG_ID, text, type Language } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { defOf } from '../../resource/registry.ts';
+import { findVisible } from '../../resource/routes.ts';
 import { formatDateTime } from '../../http/datetime.ts';
 
 /**
@@ -35,6 +36,32 @@ function localTimestamp(iso: string, tz: string): string {
   return f.slice(0, 19).replace(/\//g, '-');
 }
 
+/**
+ * Logs of objects outside organisations (users, platforms) are written under the system org and
+ * read from every org, but only for an object the current org can see: a user who belongs only
+ * to another org has no activities here.
+ */
+async function visibleHere(req: FastifyRequest, model: string | undefined, resourceId: string): Promise<boolean> {
+  if (req.org.id === ROOT_ORG_ID) return true;
+  const def = defOf(model ?? 'user');
+  if (!def) return false;
+  try {
+    await findVisible(def, { req, db: req.db }, resourceId);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function modelOf(detail: string): string | undefined {
+  try {
+    const model = (JSON.parse(detail) as { model?: unknown }).model;
+    return typeof model === 'string' ? model : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function registerActivityRoutes(app: FastifyInstance): void {
   app.get(
     '/api/v1/audits/activities/',
@@ -50,7 +77,10 @@ export function registerActivityRoutes(app: FastifyInstance): void {
         .where('datetime', '>=', since);
       // Objects outside organisations (users, platforms) log under the system org.
       if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', 'in', [req.org.id, SYSTEM_ORG_ID]);
-      const rows = await q.orderBy('datetime', 'desc').limit(LIMIT).execute();
+      let rows = await q.orderBy('datetime', 'desc').limit(LIMIT).execute();
+      const systemRows = rows.filter((r) => r.org_id === SYSTEM_ORG_ID);
+      if (systemRows.length && !(await visibleHere(req, modelOf(systemRows[0]!.detail), id)))
+        rows = rows.filter((r) => r.org_id !== SYSTEM_ORG_ID);
       return rows.map((r) => ({
         id: r.id,
         timestamp: localTimestamp(r.datetime, req.tz),
@@ -68,7 +98,9 @@ export function registerActivityRoutes(app: FastifyInstance): void {
     async (req) => {
       let q = req.db.selectFrom('audits_operatelog').selectAll().where('id', '=', req.params.id);
       if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', 'in', [req.org.id, SYSTEM_ORG_ID]);
-      const log = await q.executeTakeFirst();
+      let log = await q.executeTakeFirst();
+      if (log?.org_id === SYSTEM_ORG_ID && !(await visibleHere(req, log.resource_type, log.resource_id)))
+        log = undefined;
       if (!log) throw new ApiError(404, { detail: 'OperateLog object does not exist.', code: 'object_does_not_exist' });
       const def = defOf(log.resource_type);
       const diff = (JSON.parse(log.diff) as { field: string; before: string; after: string }[]).map((d) => ({

@@ -107,6 +107,11 @@ const MESSAGES = {
     '请输入验证器应用中的 6 位验证码。',
     '認証アプリの 6 桁のコードを入力してください。',
   ),
+  block_ip: text(
+    'The address has been locked (please contact admin to unlock it or try again after {minutes} minutes)',
+    'IP 已被锁定 (请联系管理员解锁或 {minutes} 分钟后重试)',
+    'このアドレスはロックされています（管理者に連絡してロックを解除するか、{minutes} 分後に再試行してください）',
+  ),
 } satisfies Record<string, I18nText>;
 
 export type AuthMessageKey = keyof typeof MESSAGES;

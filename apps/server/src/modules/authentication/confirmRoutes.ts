@@ -5,7 +5,7 @@ import { findUserWithPassword } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { decryptSecret } from './browserKeys.ts';
 import { CONFIRM_TTL_SECONDS, isConfirmType, recordConfirm, type ConfirmType } from './confirm.ts';
-import { Lockout } from './lockout.ts';
+import { countedPasswordCheck, loginPolicy } from './passwordLogin.ts';
 import { activeMfaBackends, loadMfaUser, mfaEnabled, MFA_DISPLAY, type MfaUser } from './mfa/mfaUser.ts';
 import { verifyMfaCode } from './mfa/verifyMfa.ts';
 
@@ -52,18 +52,15 @@ interface ConfirmBody {
 }
 
 async function checkPassword(req: FastifyRequest, secret: string): Promise<string | undefined> {
-  const { cache, settings } = req.server.deps;
-  const lockout = new Lockout(cache);
-  const policy = {
-    limitCount: await settings.get('SECURITY_LOGIN_LIMIT_COUNT'),
-    limitMinutes: await settings.get('SECURITY_LOGIN_LIMIT_TIME'),
-  };
+  const policy = await loginPolicy(req);
   const username = req.user!.username;
-  if (await lockout.isBlocked(username)) return ta(req.lang, 'block_mfa', { minutes: policy.limitMinutes });
-  const found = await findUserWithPassword(req.db, username);
-  if (found && (await verifyPassword(secret, found.password))) return undefined;
-  // A confirmation is a sign-in in all but name: its failures count towards the same lock.
-  await lockout.fail(username, req.ip, policy);
+  // A confirmation is a sign-in in all but name: it is counted towards the same lock, before the hash.
+  const checked = await countedPasswordCheck(req, username, policy, async () => {
+    const found = await findUserWithPassword(req.db, username);
+    return Boolean(found) && (await verifyPassword(secret, found!.password));
+  });
+  if (checked.ok) return undefined;
+  if (checked.blocked) return ta(req.lang, 'block_mfa', { minutes: policy.limitMinutes });
   return ta(req.lang, 'confirm_password_failed');
 }
 

@@ -5,12 +5,17 @@ import { verifyPassword } from '../../platform/crypto/password.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { findUserWithPassword } from './userLookup.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
-import { Lockout } from './lockout.ts';
+import { AddressLock, Lockout, type LockPolicy } from './lockout.ts';
+import { ta } from './authMessages.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
 
 export type LoginOutcome =
   | { ok: true; user: AuthUser }
-  | { ok: false; error: 'password_failed' | 'block_login' | 'user_inactive' | 'user_expired'; msg: string };
+  | {
+      ok: false;
+      error: 'password_failed' | 'block_login' | 'block_ip' | 'user_inactive' | 'user_expired';
+      msg: string;
+    };
 
 /** Checks the password (below) and writes a failure to the login log. */
 export async function checkPasswordLogin(
@@ -23,56 +28,119 @@ export async function checkPasswordLogin(
   return outcome;
 }
 
+/** The user lock's limits from the security settings. */
+export async function loginPolicy(req: FastifyRequest): Promise<LockPolicy> {
+  const { settings } = req.server.deps;
+  return {
+    limitCount: Number(await settings.get('SECURITY_LOGIN_LIMIT_COUNT')),
+    limitMinutes: Number(await settings.get('SECURITY_LOGIN_LIMIT_TIME')),
+  };
+}
+
+async function addressPolicy(req: FastifyRequest): Promise<LockPolicy> {
+  const { settings } = req.server.deps;
+  return {
+    limitCount: Number(await settings.get('SECURITY_LOGIN_IP_LIMIT_COUNT')),
+    limitMinutes: Number(await settings.get('SECURITY_LOGIN_IP_LIMIT_TIME')),
+  };
+}
+
+export type CountedCheck = { ok: true } | { ok: false; blocked: true } | { ok: false; blocked: false; left: number };
+
+/**
+ * Runs a password check of `username` behind the user lock: the attempt is counted before the
+ * (slow) check, so concurrent guesses cannot outrun the limit (lockout.ts). Sign-in, password
+ * re-verification and the old password of a password change all go through here.
+ */
+export async function countedPasswordCheck(
+  req: FastifyRequest,
+  username: string,
+  policy: LockPolicy,
+  check: () => Promise<boolean>,
+): Promise<CountedCheck> {
+  const lockout = new Lockout(req.server.deps.cache);
+  const attempt = await lockout.attempt(username, req.ip, policy);
+  if (!attempt.allowed) return { ok: false, blocked: true };
+  if (await check()) {
+    await lockout.succeed(username, req.ip);
+    return { ok: true };
+  }
+  const left = await lockout.failed(username, req.ip, policy, attempt);
+  return left === 0 ? { ok: false, blocked: true } : { ok: false, blocked: false, left };
+}
+
 /**
  * Checks a username and password with the lock policy of the security settings:
- * a blocked username is refused before its password is even looked at.
+ * the address lock first (password spraying across usernames), then the user lock; a blocked
+ * username or address is refused before its password is even looked at.
  */
 async function checkPassword(req: FastifyRequest, username: string, password: string): Promise<LoginOutcome> {
-  const { cache, settings } = req.server.deps;
-  const lockout = new Lockout(cache);
-  const policy = {
-    limitCount: await settings.get('SECURITY_LOGIN_LIMIT_COUNT'),
-    limitMinutes: await settings.get('SECURITY_LOGIN_LIMIT_TIME'),
-  };
+  const { cache } = req.server.deps;
+  const policy = await loginPolicy(req);
+  const ipPolicy = await addressPolicy(req);
   const blocked = {
     ok: false,
     error: 'block_login',
     msg: t(req.lang, 'block_login', { minutes: policy.limitMinutes }),
   } as const;
-  if (await lockout.isBlocked(username)) return blocked;
+  const address = new AddressLock(cache);
+  const ipAttempt = await address.attempt(req.ip, ipPolicy);
+  if (!ipAttempt.allowed)
+    return { ok: false, error: 'block_ip', msg: ta(req.lang, 'block_ip', { minutes: ipPolicy.limitMinutes }) };
 
-  const found = await findUserWithPassword(req.db, username);
-  const valid = await verifyPassword(password, found?.password);
-  if (!found || !valid) {
-    const left = await lockout.fail(username, req.ip, policy);
-    if (left === 0) {
+  let found: Awaited<ReturnType<typeof findUserWithPassword>> | undefined;
+  const checked = await countedPasswordCheck(req, username, policy, async () => {
+    found = await findUserWithPassword(req.db, username);
+    return (await verifyPassword(password, found?.password)) && Boolean(found);
+  });
+  if (!checked.ok) {
+    await address.failed(req.ip, ipPolicy, ipAttempt);
+    if (checked.blocked) {
+      // Told once, by the failure that closed the lock (a refused attempt never looks the user up).
       if (found) await notifyUser(req, found, 'account_locked', { minutes: policy.limitMinutes, what: 'login' });
       return blocked;
     }
     return {
       ok: false,
       error: 'password_failed',
-      msg: t(req.lang, 'password_failed', { times: left, minutes: policy.limitMinutes }),
+      msg: t(req.lang, 'password_failed', { times: checked.left, minutes: policy.limitMinutes }),
     };
   }
-  if (!toBool(found.is_active)) return { ok: false, error: 'user_inactive', msg: t(req.lang, 'user_inactive') };
-  if (new Date(found.date_expired).getTime() <= Date.now())
+  await address.succeeded(req.ip, ipPolicy);
+  const user = found!;
+  if (!toBool(user.is_active)) return { ok: false, error: 'user_inactive', msg: t(req.lang, 'user_inactive') };
+  if (new Date(user.date_expired).getTime() <= Date.now())
     return { ok: false, error: 'user_expired', msg: t(req.lang, 'user_expired') };
-  await lockout.succeed(username, req.ip);
-  const { password: _hash, ...user } = found;
+  const { password: _hash, ...rest } = user;
   void _hash;
   await req.db
     .updateTable('users_user')
     .set({ last_login: new Date().toISOString() })
-    .where('id', '=', user.id)
+    .where('id', '=', rest.id)
     .execute();
-  return { ok: true, user };
+  return { ok: true, user: rest };
 }
 
-/** Where to go after login: a same-site path only, never another host (no open redirect). */
+/** A stand-in for the site's own origin: `next` must resolve against it without leaving it. */
+const SITE = 'https://gatehouse.invalid';
+
+/**
+ * Where to go after login: `next` parsed as a URL against the site's own origin, the way a browser
+ * would (tabs and newlines stripped, `\\` read as `/`, `//host` a host), and accepted only when the
+ * origin is unchanged; the answer is then the normalised path, query and fragment. Anything else
+ * (absolute URLs, `//evil`, `/\t/evil`, `\\evil`, other schemes) gives the fallback: no open
+ * redirect. The login and logout pages themselves are no destination.
+ */
 export function safeNext(next: unknown, fallback = '/ui/'): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\'))
+  if (typeof next !== 'string' || !next.startsWith('/')) return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, `${SITE}/`);
+  } catch {
     return fallback;
-  if (next.startsWith('/core/auth/log')) return fallback;
-  return next;
+  }
+  if (url.origin !== SITE) return fallback;
+  const target = `${url.pathname}${url.search}${url.hash}`;
+  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/core/auth/log')) return fallback;
+  return target;
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formatDateTime } from '../../http/datetime.ts';
-import { tokenCacheKey } from '../../http/identify.ts';
+import { issueToken } from '../../http/bearerTokens.ts';
 import { t } from '../../http/messages.ts';
 import type { AuthUser } from '../../http/context.ts';
 import { ta } from './authMessages.ts';
@@ -21,7 +20,7 @@ interface TokenBody {
 
 /**
  * `POST /api/v1/authentication/auth/` (== `tokens/`), the JumpServer API: a bearer token for scripts
- * and clients, reused for the same user and address while it lives. With MFA the first answer is
+ * and clients, a fresh one at each sign-in (http/bearerTokens.ts). With MFA the first answer is
  * 200 `{error: "mfa_required", msg, data: {choices, url}}` and a `jms_gh_bid` cookie holding the
  * pending sign-in (10 minutes); the client posts the code to `mfa/challenge/` with that cookie, then
  * posts its credentials here again and gets the token.
@@ -65,13 +64,10 @@ async function createToken(
     await clearFlow(req);
   }
 
-  const { cache, settings } = req.server.deps;
+  const { settings } = req.server.deps;
   const ttl = await settings.get('TOKEN_EXPIRATION');
-  const reuseKey = `${outcome.user.id}_${Buffer.from(req.ip).toString('hex')}`;
-  let token = await cache.get<string>(reuseKey);
-  if (!token || (await cache.get(tokenCacheKey(token))) !== outcome.user.id) token = randomUUID();
-  await cache.set(tokenCacheKey(token), outcome.user.id, ttl);
-  await cache.set(reuseKey, token, ttl);
+  // Always a fresh token: one issued before a password change or a deactivation stays ended.
+  const token = await issueToken(req.server.deps, outcome.user.id, ttl);
   req.user = outcome.user;
   await writeLoginLog(req, { username: outcome.user.username, status: true, mfa: step.required ? 1 : 0 });
   return reply.code(201).send({

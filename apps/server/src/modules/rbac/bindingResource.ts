@@ -4,6 +4,8 @@ import { ApiError } from '../../http/errors.ts';
 import { f } from '../../resource/fields.ts';
 import type { AnyQuery, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { displayName, SCOPE_CHOICES } from './roleResource.ts';
+import { bindingPerm, refuseGrant } from './roleGrants.ts';
+import { guardUserTarget } from './userGuard.ts';
 
 /** Role bindings: `role-bindings/`, `system-role-bindings/`, `org-role-bindings/`. */
 
@@ -76,20 +78,31 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
     },
     hooks: {
       async validate(data, ctx): Promise<Record<string, string[]> | undefined> {
+        // An update names what it changes only: the binding it leads to is checked as a whole.
+        const userId = String(data.user ?? ctx.before?.user_id);
         const role = await ctx.db
           .selectFrom('rbac_role')
           .select(['id', 'scope'])
-          .where('id', '=', String(data.role))
+          .where('id', '=', String(data.role ?? ctx.before?.role_id))
           .executeTakeFirst();
         if (!role) return undefined;
-        if (scope !== 'any' && role.scope !== scope)
-          return { role: [MSG.scope[ctx.req.lang].replace('{scope}', scope)] };
+        const wantedScope = scope !== 'any' ? scope : ctx.before ? ctx.before.scope : undefined;
+        if (wantedScope && role.scope !== wantedScope)
+          return { role: [MSG.scope[ctx.req.lang].replace('{scope}', wantedScope)] };
+        // The same rules as the user form's role fields (roleGrants.ts, userGuard.ts); moving a
+        // binding away from a user is an action on that user too.
+        await guardUserTarget(ctx.req, userId, bindingPerm(role.scope));
+        if (ctx.before && ctx.before.user_id !== userId)
+          await guardUserTarget(ctx.req, String(ctx.before.user_id), bindingPerm(role.scope));
+        const refused = await refuseGrant(ctx.req, [role.id], role.scope);
+        if (refused) return { role: [refused] };
         let q = ctx.db
           .selectFrom('rbac_rolebinding')
           .select('id')
-          .where('user_id', '=', String(data.user))
+          .where('user_id', '=', userId)
           .where('role_id', '=', role.id);
         q = role.scope === 'org' ? q.where('org_id', '=', ctx.req.org.id) : q.where('org_id', 'is', null);
+        if (ctx.id) q = q.where('id', '!=', ctx.id);
         if (await q.executeTakeFirst()) return { role: [MSG.bound[ctx.req.lang]] };
         return undefined;
       },
@@ -103,6 +116,7 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
         values.org_id = role.scope === 'org' ? ctx.req.org.id : null;
       },
       async beforeDelete(row, ctx) {
+        await guardUserTarget(ctx.req, row.user_id, `rbac.delete_${row.scope}rolebinding`);
         let others = ctx.db
           .selectFrom('rbac_rolebinding')
           .select('id')

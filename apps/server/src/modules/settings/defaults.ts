@@ -8,6 +8,14 @@ export const SETTING_DEFAULTS = {
   HELP_SUPPORT_URL: 'https://www.jumpserver.org/support/',
   SECURITY_LOGIN_LIMIT_COUNT: DEFAULT_LOGIN_LIMIT_COUNT,
   SECURITY_LOGIN_LIMIT_TIME: DEFAULT_LOGIN_LIMIT_TIME_MINUTES,
+  /**
+   * Failed sign-ins from one address, across usernames, before the address is locked for
+   * SECURITY_LOGIN_IP_LIMIT_TIME minutes (modules/authentication/lockout.ts AddressLock). The
+   * original's 99999 lets password spraying run unchecked; 50 failures in 30 minutes stops it and
+   * still leaves room for an office behind one address.
+   */
+  SECURITY_LOGIN_IP_LIMIT_COUNT: 50,
+  SECURITY_LOGIN_IP_LIMIT_TIME: DEFAULT_LOGIN_LIMIT_TIME_MINUTES,
   SECURITY_MFA_VERIFY_TTL: 3600,
   /** MFA at login: 0 per user (mfa_level), 1 every user, 2 administrators. */
   SECURITY_MFA_AUTH: 0,

@@ -84,5 +84,5 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
 }
 
 export function registerProfileRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/users/profile/', async (req) => buildProfile(req, req.user!));
+  app.get('/api/v1/users/profile/', { config: { orgFallback: true } }, async (req) => buildProfile(req, req.user!));
 }

@@ -4,6 +4,8 @@ import { text, type I18nText, type Language } from '@gatehouse/contract';
 import { ApiError, validationError } from '../../http/errors.ts';
 import { t } from '../../http/messages.ts';
 import { requestPerms } from '../../http/permissions.ts';
+import { endCredentials } from '../../http/bearerTokens.ts';
+import { countedPasswordCheck, loginPolicy } from '../authentication/passwordLogin.ts';
 import { hashPassword, verifyPassword } from '../../platform/crypto/password.ts';
 import { nowIso } from '../../platform/db/schema.ts';
 import { decryptSecret } from '../authentication/browserKeys.ts';
@@ -73,8 +75,19 @@ async function changePassword(req: FastifyRequest<{ Body: PasswordBody }>) {
   if (Object.keys(required).length) throw validationError(required);
 
   const stored = (await findUserWithPassword(req.db, user.username))!;
-  if (!(await verifyPassword(oldPassword, stored.password)))
-    throw validationError({ old_password: [tm(req.lang, 'old_password_error')] });
+  // Guessing the old password with a stolen session is a sign-in attempt: it counts towards the lock.
+  const policy = await loginPolicy(req);
+  const checked = await countedPasswordCheck(req, user.username, policy, () =>
+    verifyPassword(oldPassword, stored.password),
+  );
+  if (!checked.ok)
+    throw validationError({
+      old_password: [
+        checked.blocked
+          ? t(req.lang, 'block_login', { minutes: policy.limitMinutes })
+          : tm(req.lang, 'old_password_error'),
+      ],
+    });
   if (newPassword !== again) throw validationError({ new_password_again: [tm(req.lang, 'inconsistent')] });
   const ruleError = await checkPasswordRules(
     req.server.deps.settings,
@@ -108,10 +121,8 @@ async function changePassword(req: FastifyRequest<{ Body: PasswordBody }>) {
       })
       .where('id', '=', user.id)
       .execute();
-    // Sessions opened with the old password end; this one stays.
-    let others = trx.deleteFrom('auth_session').where('user_id', '=', user.id);
-    if (req.session) others = others.where('id', '!=', req.session.id);
-    await others.execute();
+    // Sessions and bearer tokens opened with the old password end; this session stays.
+    await endCredentials(req.server.deps, trx, user.id, req.session?.id);
   });
   await notifyUser(req, user, 'password_changed');
   return { detail: 'ok' };

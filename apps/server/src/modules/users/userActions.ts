@@ -11,6 +11,8 @@ import { Lockout } from '../authentication/lockout.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { userResource } from './userResource.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
+import { endCredentials } from '../../http/bearerTokens.ts';
+import { guardUserTarget } from '../rbac/userGuard.ts';
 
 /** The user actions of the JumpServer console, each behind its permission. */
 
@@ -28,6 +30,7 @@ const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });
 
 async function removeFromOrg(ctx: ResourceCtx, rows: Row[]): Promise<void> {
   if (ctx.req.org.id === ROOT_ORG_ID) throw new ApiError(400, { error: MSG.notValidOrg[ctx.req.lang] });
+  for (const row of rows) await guardUserTarget(ctx.req, row.id, 'users.remove_user');
   for (const row of rows) {
     await ctx.db
       .deleteFrom('rbac_rolebinding')
@@ -91,6 +94,7 @@ export function registerUserActions(app: FastifyInstance): void {
   const setPassword = async (req: IdReq) => {
     const ctx = ctxOf(req);
     const row = await findVisible(userResource, ctx, req.params.id);
+    await guardUserTarget(req, row.id, 'users.change_user');
     const password = (req.body as { password?: unknown } | undefined)?.password;
     if (typeof password !== 'string' || !password) throw new ApiError(400, { password: ['This field is required.'] });
     const bad = await checkPasswordRules(req.server.deps.settings, password, req.lang);
@@ -100,6 +104,8 @@ export function registerUserActions(app: FastifyInstance): void {
       .set({ password: await hashPassword(password), date_password_last_updated: new Date().toISOString() })
       .where('id', '=', row.id)
       .execute();
+    // The old password's sign-ins end with it: every session and bearer token of the user.
+    await endCredentials(req.server.deps, req.db, row.id, row.id === req.user?.id ? req.session?.id : undefined);
     await recordOperation(req.db, req, {
       action: 'update',
       def: userResource,
@@ -115,6 +121,7 @@ export function registerUserActions(app: FastifyInstance): void {
 
   const unblock = async (req: IdReq) => {
     const row = await findVisible(userResource, ctxOf(req), req.params.id);
+    await guardUserTarget(req, row.id, 'users.change_user');
     await new Lockout(req.server.deps.cache, 'LOGIN').unblock(row.username);
     await new Lockout(req.server.deps.cache, 'MFA').unblock(row.username);
     return { id: row.id, login_blocked: false };
@@ -122,10 +129,13 @@ export function registerUserActions(app: FastifyInstance): void {
   app.put<{ Params: { id: string } }>(`${url}:id/unblock/`, perm('users.change_user'), unblock);
   app.patch<{ Params: { id: string } }>(`${url}:id/unblock/`, perm('users.change_user'), unblock);
 
-  // The contract's reset is a GET; it changes state, so it needs change_user here.
-  app.get<{ Params: { id: string } }>(`${url}:id/mfa/reset/`, perm('users.change_user'), async (req: IdReq) => {
+  // The contract's reset is a GET; it changes state, so it needs change_user and,
+  // for a session, the CSRF header (changesState).
+  const reset = { config: { perm: 'users.change_user', changesState: true } };
+  app.get<{ Params: { id: string } }>(`${url}:id/mfa/reset/`, reset, async (req: IdReq) => {
     const row = await findVisible(userResource, ctxOf(req), req.params.id);
     if (row.id === req.user?.id) throw new ApiError(400, { error: MSG.resetSelf[req.lang] });
+    await guardUserTarget(req, row.id, 'users.change_user');
     await req.db
       .updateTable('users_user')
       .set({ mfa_level: 0, otp_secret_key: null })

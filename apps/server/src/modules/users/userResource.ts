@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import { BUILTIN_ROLE_IDS, ROOT_ORG_ID, text } from '@gatehouse/contract';
-import { ApiError, permissionDenied } from '../../http/errors.ts';
+import { ApiError } from '../../http/errors.ts';
 import { effectivePerms } from '../../http/rbac.ts';
+import { endCredentials } from '../../http/bearerTokens.ts';
+import { mayBind, refuseGrant } from '../rbac/roleGrants.ts';
+import { guardUserTarget } from '../rbac/userGuard.ts';
 import { hashPassword } from '../../platform/crypto/password.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
@@ -17,33 +20,12 @@ const MSG = {
   self: text('You cannot change your own {field}', '不能修改自己的{field}', '自分の{field}は変更できません'),
   deleteSelf: text('You cannot delete yourself', '不能删除自己', '自分自身を削除することはできません'),
   deleteAll: text('Unable to delete all users', '无法删除所有用户', 'すべてのユーザーを削除することはできません'),
-  superuser: text(
-    'Only a super administrator can change or delete a super administrator',
-    '只有超级管理员可以修改或删除超级管理员',
-    'スーパー管理者を変更・削除できるのはスーパー管理者のみです',
-  ),
   passwordRequired: text(
     'Set a password, or choose the reset link strategy',
     '请设置密码，或选择发送重置链接',
     'パスワードを設定するか、リセットリンクを選択してください',
   ),
 };
-
-async function isSuperuser(ctx: ResourceCtx, userId: string): Promise<boolean> {
-  const b = await ctx.db
-    .selectFrom('rbac_rolebinding')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('role_id', '=', BUILTIN_ROLE_IDS.SystemAdmin)
-    .executeTakeFirst();
-  return Boolean(b);
-}
-
-async function guardSuperuserTarget(ctx: ResourceCtx, targetId: string): Promise<void> {
-  if (!(await isSuperuser(ctx, targetId))) return;
-  if (!ctx.req.user || !(await isSuperuser(ctx, ctx.req.user.id)))
-    throw permissionDenied(ctx.req, MSG.superuser[ctx.req.lang]);
-}
 
 export const userResource: ResourceDef = {
   model: 'user',
@@ -113,6 +95,8 @@ export const userResource: ResourceDef = {
       const selfMsg = (field: string) => ({
         [field]: [MSG.self[lang].replace('{field}', USER_FIELDS[field]!.label[lang])],
       });
+      const roleError = await checkRoleFields(data, ctx);
+      if (roleError) return roleError;
       if (ctx.id && ctx.before && ctx.req.user?.id === ctx.id) {
         if ('is_active' in data && Boolean(data.is_active) !== toBool(ctx.before.is_active))
           return selfMsg('is_active');
@@ -120,7 +104,7 @@ export const userResource: ResourceDef = {
           if (field in data && (await rolesChanged(ctx, ctx.id, field, data[field] as string[]))) return selfMsg(field);
         }
       }
-      if (ctx.id) await guardSuperuserTarget(ctx, ctx.id);
+      if (ctx.id) await guardUserTarget(ctx.req, ctx.id, 'users.change_user');
       const creating = !ctx.id;
       const password = data.password as string | undefined;
       if (creating && data.password_strategy === 'custom' && !password)
@@ -175,7 +159,17 @@ export const userResource: ResourceDef = {
           .execute();
       }
     },
-    async afterUpdate({ ctx, id, data }) {
+    async afterUpdate({ ctx, id, data, before }) {
+      // A new password or a deactivation ends the user's tokens and sessions (a reactivation
+      // does not bring them back).
+      const deactivated = 'is_active' in data && !data.is_active && toBool(before?.is_active);
+      if (data.password || deactivated)
+        await endCredentials(
+          ctx.req.server.deps,
+          ctx.db,
+          id,
+          id === ctx.req.user?.id ? ctx.req.session?.id : undefined,
+        );
       if (data.password) {
         await ctx.db
           .updateTable('users_user')
@@ -198,9 +192,10 @@ export const userResource: ResourceDef = {
     async beforeDelete(row, ctx) {
       if (row.id === ctx.req.user?.id)
         throw new ApiError(400, { detail: MSG.deleteSelf[ctx.req.lang], code: 'delete_self' });
-      await guardSuperuserTarget(ctx, row.id);
+      await guardUserTarget(ctx.req, row.id, 'users.delete_user');
     },
     async beforeBulkDelete(ids, ctx) {
+      for (const id of ids) await guardUserTarget(ctx.req, id, 'users.delete_user');
       const total = await ctx.db
         .selectFrom('users_user')
         .select((eb) => eb.fn.countAll().as('n'))
@@ -211,6 +206,45 @@ export const userResource: ResourceDef = {
     },
   },
 };
+
+/**
+ * The role fields of a write (create, update, bulk, import): dropped when the caller may not bind
+ * roles of their scope (api-contract §4.1.1), refused when they add a role the caller could not
+ * grant through the roles pages (modules/rbac/roleGrants.ts).
+ */
+async function checkRoleFields(
+  data: Row,
+  ctx: ResourceCtx & { id?: string },
+): Promise<Record<string, string[]> | undefined> {
+  for (const [field, scope] of [
+    ['system_roles', 'system'],
+    ['org_roles', 'org'],
+  ] as const) {
+    if (!(field in data)) continue;
+    if (!(await mayBind(ctx.req, scope))) {
+      delete data[field];
+      continue;
+    }
+    const wanted = (data[field] as string[] | undefined) ?? [];
+    const held = ctx.id ? await currentRoles(ctx, ctx.id, field) : [];
+    const refused = await refuseGrant(
+      ctx.req,
+      wanted.filter((r) => !held.includes(r)),
+      scope,
+    );
+    if (refused) return { [field]: [refused] };
+  }
+  return undefined;
+}
+
+async function currentRoles(ctx: ResourceCtx, userId: string, field: 'system_roles' | 'org_roles'): Promise<string[]> {
+  let q = ctx.db.selectFrom('rbac_rolebinding').select('role_id').where('user_id', '=', userId);
+  q =
+    field === 'system_roles'
+      ? q.where('scope', '=', 'system')
+      : q.where('scope', '=', 'org').where('org_id', '=', ctx.req.org.id);
+  return (await q.execute()).map((r) => r.role_id);
+}
 
 async function rolesChanged(
   ctx: ResourceCtx,

@@ -39,6 +39,13 @@ function cacheSuite(name: string, open: () => Promise<Cache>) {
       await cache.delete(`${prefix}c`);
       expect(await cache.get(`${prefix}c`)).toBeUndefined();
     });
+
+    it('counts atomically: parallel increments each get their own value; a negative step gives one back', async () => {
+      const values = await Promise.all(Array.from({ length: 100 }, () => cache.incr(`${prefix}p`, 60)));
+      expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      expect(await cache.incr(`${prefix}p`, 60, -1)).toBe(99);
+      expect(await cache.incr(`${prefix}p`, 60, -1)).toBe(98);
+    });
   });
 }
 

@@ -8,8 +8,11 @@ export interface Cache {
   getMany<T = unknown>(keys: readonly string[]): Promise<(T | undefined)[]>;
   set(key: string, value: unknown, ttlSeconds: number): Promise<void>;
   delete(key: string): Promise<void>;
-  /** Increments an integer counter; the TTL is set when the counter is created. */
-  incr(key: string, ttlSeconds: number): Promise<number>;
+  /**
+   * Adds `by` (default 1, may be negative) to an integer counter atomically (Redis INCRBY, shared
+   * by every instance) and returns the new value; the TTL is set when the counter is created.
+   */
+  incr(key: string, ttlSeconds: number, by?: number): Promise<number>;
   /** Seconds left before the key expires, or undefined when missing. */
   ttl(key: string): Promise<number | undefined>;
   close(): Promise<void>;

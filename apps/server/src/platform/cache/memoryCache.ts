@@ -46,13 +46,13 @@ export class MemoryCache implements Cache {
     this.entries.delete(key);
   }
 
-  async incr(key: string, ttlSeconds: number): Promise<number> {
+  async incr(key: string, ttlSeconds: number, by = 1): Promise<number> {
     const e = this.live(key);
     if (!e) {
-      this.entries.set(key, { value: 1, expiresAt: this.now() + ttlSeconds * 1000 });
-      return 1;
+      this.entries.set(key, { value: by, expiresAt: this.now() + ttlSeconds * 1000 });
+      return by;
     }
-    e.value = Number(e.value) + 1;
+    e.value = Number(e.value) + by;
     return e.value as number;
   }
 

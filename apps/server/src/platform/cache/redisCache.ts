@@ -41,9 +41,9 @@ export class RedisCache implements Cache {
     await this.redis.del(this.prefix + key);
   }
 
-  async incr(key: string, ttlSeconds: number): Promise<number> {
+  async incr(key: string, ttlSeconds: number, by = 1): Promise<number> {
     const k = this.prefix + key;
-    const [[, n]] = (await this.redis.multi().incr(k).expire(k, Math.ceil(ttlSeconds), 'NX').exec()) as [
+    const [[, n]] = (await this.redis.multi().incrby(k, by).expire(k, Math.ceil(ttlSeconds), 'NX').exec()) as [
       [null, number],
     ];
     return n;

@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import { BUILTIN_ROLE_IDS, ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { permissionDenied } from '../../http/errors.ts';
+import { requestPerms } from '../../http/permissions.ts';
+import { effectivePerms, userBindings } from '../../http/rbac.ts';
+
+/**
+ * The one rule for every action on a user (update, bulk update, password set, MFA reset, unblock,
+ * remove from org, delete, role bindings), called by each of those routes with the permission the
+ * route requires:
+ * - only a superuser acts on a superuser;
+ * - a caller holding `perm` at system level (through a system role) acts on anyone else;
+ * - otherwise the caller acts only on users whose every membership is in orgs where the caller
+ *   holds `perm` (an org admin does not reset the password of a member of an org they do not
+ *   administer: that would be a sign-in into that org). A user in no org is the system's.
+ */
+
+const MSG = {
+  superuser: text(
+    'Only a super administrator can change or delete a super administrator',
+    '只有超级管理员可以修改或删除超级管理员',
+    'スーパー管理者を変更・削除できるのはスーパー管理者のみです',
+  ),
+  otherOrgs: text(
+    'This user also belongs to organizations you do not administer: ask an administrator of all of them',
+    '该用户还属于您未管理的组织：请联系管理所有这些组织的管理员',
+    'このユーザーはあなたが管理していない組織にも所属しています。すべての組織の管理者に依頼してください',
+  ),
+};
+
+export async function guardUserTarget(req: FastifyRequest, targetId: string, perm: string): Promise<void> {
+  const caller = await requestPerms(req);
+  if (caller.isSuperuser || !req.user) return;
+  const target = await userBindings(req.db, targetId);
+  if (target.some((b) => b.scope === 'system' && b.role_id === BUILTIN_ROLE_IDS.SystemAdmin))
+    throw permissionDenied(req, MSG.superuser[req.lang]);
+  const callerBindings = await userBindings(req.db, req.user.id);
+  const system = await effectivePerms(req.db, req.user.id, ROOT_ORG_ID, callerBindings);
+  if (system.perms.includes(perm)) return;
+  const orgs = [...new Set(target.filter((b) => b.scope === 'org' && b.org_id).map((b) => b.org_id!))];
+  if (!orgs.length) throw permissionDenied(req, MSG.otherOrgs[req.lang]);
+  for (const org of orgs) {
+    const there = await effectivePerms(req.db, req.user.id, org, callerBindings);
+    if (!there.isOrgAdmin && !there.perms.includes(perm)) throw permissionDenied(req, MSG.otherOrgs[req.lang]);
+  }
+}
