@@ -1,6 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { BUILTIN_ROLE_IDS, BUILTIN_ROLES, ROOT_ORG_ID, text, type RoleScope } from '@gatehouse/contract';
+import {
+  BUILTIN_ROLE_IDS,
+  BUILTIN_ROLE_LABELS,
+  BUILTIN_ROLES,
+  ROOT_ORG_ID,
+  text,
+  type BuiltinRoleName,
+  type Language,
+  type RoleScope,
+} from '@gatehouse/contract';
 import { can, requestPerms } from '../../http/permissions.ts';
 import { effectivePerms } from '../../http/rbac.ts';
 import type { DB } from '../../platform/db/schema.ts';
@@ -33,9 +42,17 @@ export function mayBind(req: FastifyRequest, scope: RoleScope): Promise<boolean>
   return can(req, bindingPerm(scope));
 }
 
-async function permissionsOf(db: Kysely<DB>, roleId: string): Promise<{ name: string; perms: string[] } | undefined> {
+async function permissionsOf(
+  db: Kysely<DB>,
+  roleId: string,
+  lang: Language,
+): Promise<{ name: string; perms: string[] } | undefined> {
   const builtin = BUILTIN_ROLES.find((r) => r.id === roleId);
-  if (builtin) return { name: builtin.name, perms: [...builtin.permissions] };
+  if (builtin)
+    return {
+      name: BUILTIN_ROLE_LABELS[builtin.name as BuiltinRoleName]?.[lang] ?? builtin.name,
+      perms: [...builtin.permissions],
+    };
   const role = await db.selectFrom('rbac_role').select(['id', 'name']).where('id', '=', roleId).executeTakeFirst();
   if (!role) return undefined;
   const rows = await db.selectFrom('rbac_role_permission').select('permission').where('role_id', '=', roleId).execute();
@@ -58,7 +75,7 @@ export async function refuseGrant(
   const held = scope === 'system' ? (await effectivePerms(req.db, req.user!.id, ROOT_ORG_ID)).perms : mine.perms;
   const heldSet = new Set(held);
   for (const id of roleIds) {
-    const role = await permissionsOf(req.db, id);
+    const role = await permissionsOf(req.db, id, req.lang);
     if (!role) return MSG.unknown[req.lang].replace('{role}', id);
     if (id === BUILTIN_ROLE_IDS.SystemAdmin || role.perms.some((p) => !heldSet.has(p)))
       return MSG.exceeds[req.lang].replace('{role}', role.name);

@@ -135,14 +135,14 @@ describe('users/invite/', () => {
     // …but not OrgAdmin, nor a role holding more than it has (no escalation through an invitation).
     const up = await c.post(INVITE, { users: [target.id], org_roles: [BUILTIN_ROLE_IDS.OrgAdmin] }, inOrg());
     expect(up.statusCode).toBe(400);
-    expect(up.json().org_roles[0]).toMatch(/cannot give the role "Organization administrator"/);
+    expect(up.json().org_roles[0]).toMatch(/cannot grant the role "Organization administrator"/);
     const auditor = await c.post(INVITE, { users: [target.id], org_roles: [BUILTIN_ROLE_IDS.OrgAuditor] }, inOrg());
     expect(auditor.statusCode).toBe(400);
     // Nor take an admin's role away by inviting him again with less.
     await admin.post(INVITE, { users: [admin2.id], org_roles: [BUILTIN_ROLE_IDS.OrgAdmin] }, inOrg());
     const demote = await c.post(INVITE, { users: [admin2.id], org_roles: [viewer.id] }, inOrg());
     expect(demote.statusCode).toBe(400);
-    expect(demote.json().users[0]).toMatch(/cannot give the role/);
+    expect(demote.json().users[0]).toMatch(/cannot grant the role/);
     expect((await admin.get(`${U}${admin2.id}/`, inOrg())).json().org_roles.map((r: Row) => r.id)).toEqual([
       BUILTIN_ROLE_IDS.OrgAdmin,
     ]);
