@@ -43,7 +43,7 @@ export const PAGES: PageBudget[] = [
   {
     name: '/ui/console/dashboard',
     entry: 'index.html',
-    lazy: [],
+    lazy: ['src/features/console/dashboard/DashboardPage.tsx'],
     url: '/ui/console/dashboard',
     signedIn: true,
     ready: '[data-testid="dashboard-welcome"]',

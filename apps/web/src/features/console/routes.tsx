@@ -1,7 +1,7 @@
 import { Navigate } from 'react-router';
 import { DashboardOutlined, HddOutlined, UserOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../app/routeTypes.ts';
-import { DashboardPage } from './dashboard/DashboardPage.tsx';
+import { lazyPage } from '../../lib/lazyPage.tsx';
 import { usersRoutes } from './users/routes.tsx';
 import { assetsRoutes } from './assets/routes.tsx';
 
@@ -14,7 +14,10 @@ const children: AppRoute[] = [
   { index: true, element: <Navigate to="dashboard" replace /> },
   {
     path: 'dashboard',
-    element: <DashboardPage />,
+    ...lazyPage(
+      () => import('./dashboard/DashboardPage.tsx'),
+      ({ DashboardPage }) => <DashboardPage />,
+    ),
     handle: {
       title: 'route.Dashboard',
       name: 'AdminDashboard',

@@ -1,5 +1,5 @@
 import type { AppRoute } from '../../app/routeTypes.ts';
-import { TaskLogPage } from './TaskLogPage.tsx';
+import { lazyPage } from '../../lib/lazyPage.tsx';
 
 /**
  * The hidden task-log pages of spec 01 §2 (`/ops/{celery,ansible,task}/task/:id/log/`), outside any
@@ -7,6 +7,9 @@ import { TaskLogPage } from './TaskLogPage.tsx';
  */
 export const opsTaskLogRoutes: AppRoute[] = ['celery', 'ansible', 'task'].map((type) => ({
   path: `ops/${type}/task/:id/log`,
-  element: <TaskLogPage />,
+  ...lazyPage(
+    () => import('./TaskLogPage.tsx'),
+    ({ TaskLogPage }) => <TaskLogPage />,
+  ),
   handle: { title: 'ops.taskLog.title', hidden: true, permissions: [] },
 }));

@@ -1,7 +1,7 @@
 import { Navigate } from 'react-router';
 import { HomeOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../app/routeTypes.ts';
-import { WorkbenchHomePage } from './WorkbenchHomePage.tsx';
+import { lazyPage } from '../../lib/lazyPage.tsx';
 
 /**
  * The workbench view (spec 02 "Workbench children"): always offered (spec 01 §2), marked for the
@@ -16,7 +16,10 @@ export const workbenchRoute: AppRoute = {
     { index: true, element: <Navigate to="home" replace /> },
     {
       path: 'home',
-      element: <WorkbenchHomePage />,
+      ...lazyPage(
+        () => import('./WorkbenchHomePage.tsx'),
+        ({ WorkbenchHomePage }) => <WorkbenchHomePage />,
+      ),
       handle: { title: 'workbench.route.home', name: 'WorkbenchHome', icon: <HomeOutlined />, affix: true, ...open },
     },
   ],
