@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// Every test of the project, in order: machine tools, type-check, lint, unit and API tests
-// (SQLite, and PostgreSQL when TEST_DATABASE_URL is set), then browser tests in Chromium.
-// Ends with one line "tests: N passed, M failed" and a non-zero exit code on any failure.
-import { spawnSync } from 'node:child_process';
+// Every test of the project: machine tools; type-check and lint side by side (each is one
+// single-threaded process, so together they fill the 2 cores CI has); unit and API tests (SQLite,
+// and PostgreSQL when TEST_DATABASE_URL is set; vitest spreads them over the cores itself); then
+// browser tests in Chromium, one file at a time. Stages that use every core run alone: on 2 cores,
+// oversubscribing them is slower than running them one after the other. TEST_SERIAL=1 runs every
+// stage alone. Prints each stage's time and the total, and ends with one line
+// "tests: N passed, M failed" and a non-zero exit code on any failure.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -16,18 +20,46 @@ let passed = 0;
 let failed = 0;
 const summary = [];
 
+const startedAll = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
 function run(label, cmd, args, env = {}) {
   process.stdout.write(`\n=== ${label} ===\n`);
   const started = Date.now();
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   const ok = r.status === 0;
-  summary.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  summary.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds(started)})`);
   return ok;
 }
 
 function check(label, cmd, args) {
   if (run(label, cmd, args)) passed++;
   else failed++;
+}
+
+/** Runs a check with its output kept until it ends, so checks side by side do not mix their lines. */
+function checkBuffered(label, cmd, args) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: process.env });
+    const out = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => out.push(d));
+    child.on('close', (code) => {
+      const ok = code === 0;
+      process.stdout.write(`\n=== ${label} ===\n${Buffer.concat(out).toString()}`);
+      summary.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds(started)}, side by side)`);
+      if (ok) passed++;
+      else failed++;
+      resolve();
+    });
+  });
+}
+
+/** Checks side by side (each single-threaded), or one after the other with TEST_SERIAL=1. */
+async function checksSideBySide(checks) {
+  if (process.env.TEST_SERIAL === '1') for (const c of checks) check(...c);
+  else await Promise.all(checks.map((c) => checkBuffered(...c)));
 }
 
 function vitest(label, file, args) {
@@ -49,12 +81,14 @@ function vitest(label, file, args) {
 }
 
 check('machine tools', 'bash', ['scripts/setup-machine.sh']);
-check('type-check', 'npm', ['run', '--silent', 'typecheck']);
-check('lint', 'npm', ['run', '--silent', 'lint']);
+await checksSideBySide([
+  ['type-check', 'npm', ['run', '--silent', 'typecheck']],
+  ['lint', 'npm', ['run', '--silent', 'lint']],
+]);
 vitest('unit and API tests', path.join(results, 'unit.json'), []);
 vitest('browser tests', path.join(results, 'e2e.json'), ['--config', 'apps/web/e2e/vitest.config.ts']);
 
-process.stdout.write(`\n${summary.join('\n')}\n`);
+process.stdout.write(`\n${summary.join('\n')}\ntotal ${seconds(startedAll)}\n`);
 if (!process.env.TEST_DATABASE_URL)
   process.stdout.write('(PostgreSQL suite not run: set TEST_DATABASE_URL=postgres://... to run it)\n');
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);

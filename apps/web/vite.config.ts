@@ -15,6 +15,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    manifest: true,
     rollupOptions: { input: { index: 'index.html', login: 'login.html' } },
   },
   server: {

@@ -1,12 +1,15 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { Button, Result, Spin } from 'antd';
+import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../lib/appStore.ts';
 import { runStartup } from './startup.ts';
 import { Leaving } from './session.ts';
 import { BUILT_VIEWS, hasRoute } from './viewRoutes.ts';
 import { HttpError } from '../lib/http.ts';
+import { lazyComponent } from '../lib/LazyWhen.tsx';
+
+const StartupError = lazyComponent(() => import('./StartupError.tsx').then((m) => m.StartupError));
 import { errorAction } from '../lib/httpErrors.ts';
 
 const IMPROVEMENT_PATH = '/profile/improvement';
@@ -61,20 +64,15 @@ export function StartupGate() {
 
   if (error) {
     return (
-      <Result
-        status="error"
-        title={t('startup.failed', { message: error })}
-        extra={
-          <Button
-            onClick={() => {
-              setError(undefined);
-              setAttempt((a) => a + 1);
-            }}
-          >
-            {t('startup.retry')}
-          </Button>
-        }
-      />
+      <Suspense fallback={null}>
+        <StartupError
+          error={error}
+          onRetry={() => {
+            setError(undefined);
+            setAttempt((a) => a + 1);
+          }}
+        />
+      </Suspense>
     );
   }
   // No page renders at the address the sequence turned away from (its catch-all would navigate on).

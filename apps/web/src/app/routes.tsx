@@ -4,9 +4,8 @@ import type { AppRoute } from '../lib/routeTypes.ts';
 import { PREPARED_VIEWS } from './viewRoutes.ts';
 import { prepareRoutes } from './routeRegistry.ts';
 import { Layout } from '../shell/Layout.tsx';
-import { NotFoundPage } from '../shell/NotFoundPage.tsx';
 import { RedirectPage } from '../shell/RedirectPage.tsx';
-import { RootPage } from '../shell/RootPage.tsx';
+import { lazyPage } from '../lib/lazyPage.tsx';
 import { SessionDetailRedirect } from '../shell/SessionDetailRedirect.tsx';
 import { opsTaskLogRoutes } from '../features/ops/routes.tsx';
 
@@ -22,13 +21,27 @@ export const ROUTES: AppRoute[] = [
     path: '/',
     element: <StartupGate />,
     children: [
-      { index: true, element: <RootPage />, handle: { title: 'route.Overview' } },
+      {
+        index: true,
+        ...lazyPage(
+          () => import('../shell/RootPage.tsx'),
+          ({ RootPage }) => <RootPage />,
+        ),
+        handle: { title: 'route.Overview' },
+      },
       {
         element: <Layout />,
         children: [
           ...PREPARED_VIEWS,
           ...prepareRoutes([
-            { path: '404', element: <NotFoundPage />, handle: { title: 'route.NotFound' } },
+            {
+              path: '404',
+              ...lazyPage(
+                () => import('../shell/NotFoundPage.tsx'),
+                ({ NotFoundPage }) => <NotFoundPage />,
+              ),
+              handle: { title: 'route.NotFound' },
+            },
             { path: 'redirect/*', element: <RedirectPage /> },
           ]),
         ] as AppRoute[],

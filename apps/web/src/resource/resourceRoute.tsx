@@ -1,18 +1,21 @@
 import type { ReactNode } from 'react';
-import { Outlet, useParams, useResolvedPath, useSearchParams } from 'react-router';
+import { Outlet, useResolvedPath } from 'react-router';
 import type { AppRoute } from '../lib/routeTypes.ts';
-import { RequirePermission } from '../lib/RequirePermission.tsx';
-import { ResourceDetail, type DetailTab, type ResourceDetailProps } from './ResourceDetail.tsx';
-import { ResourceForm, type ResourceFormProps } from './ResourceForm.tsx';
-import { ResourceList, type ResourceListProps } from './ResourceList.tsx';
+import { lazyPage } from '../lib/lazyPage.tsx';
+import type { DetailTab, ResourceDetailProps } from './ResourceDetail.tsx';
+import type { ResourceFormProps } from './ResourceForm.tsx';
+import type { ResourceListProps } from './ResourceList.tsx';
+import type * as ResourcePages from './resourcePages.tsx';
 import { resourcePaths, ResourcePathsContext } from './resourcePaths.ts';
 import { permissionFor, permissionNameFromUrl, type ResourcePermissionName } from './resourceUrl.ts';
 
 /**
  * One resource's four pages (list, create, `:id/update`, `:id`: the JumpServer console) as one
  * declaration; a read-only resource (an audit log) declares no form and gets the list and detail.
+ * The route part (paths, titles, permissions) is in the route tree; the page part (columns, form,
+ * tabs) is loaded with the pages, so an area's pages are a chunk of their own.
  */
-export interface ResourcePagesConfig {
+export interface ResourceRouteConfig {
   /** The route segment, e.g. `users`. */
   path: string;
   /** The collection URL, e.g. `/api/v1/users/users/`. */
@@ -26,10 +29,25 @@ export interface ResourcePagesConfig {
   icon?: ReactNode;
   permissions?: Partial<ResourcePermissionName>;
   disableOrgsChange?: boolean;
+  /** No create or update pages (the page part then has no form). */
+  readOnly?: boolean;
+}
+
+/** The page part of a resource: what the list, form and detail pages show. */
+export interface ResourcePageParts {
   list: Omit<ResourceListProps, 'url' | 'permissions' | 'disableOrgsChange'>;
   /** Without a form the resource is read-only: no create or update pages. */
   form?: Omit<ResourceFormProps, 'url' | 'id'>;
   detail: { tabs: DetailTab[]; hasActivity?: boolean } & Pick<ResourceDetailProps, 'canUpdate' | 'canDelete'>;
+}
+
+export type ResourcePagesConfig = ResourceRouteConfig & ResourcePageParts;
+
+let preloaded: typeof ResourcePages | undefined;
+
+/** Pages loaded ahead (component tests load them with the test): whole configs then render at once. */
+export function preloadResourcePages(pages: typeof ResourcePages): void {
+  preloaded = pages;
 }
 
 /** Gives the pages below it their paths, from where the resource route is mounted. */
@@ -42,88 +60,74 @@ function ResourceScope() {
   );
 }
 
-function FormPage({ url, form }: { url: string; form: NonNullable<ResourcePagesConfig['form']> }) {
-  const { id } = useParams();
-  const [params] = useSearchParams();
-  return <ResourceForm key={`${id ?? 'new'}:${params.get('clone_from') ?? ''}`} url={url} id={id} {...form} />;
-}
-
-function DetailPage({ cfg }: { cfg: ResourcePagesConfig }) {
-  const { id } = useParams();
-  return (
-    <ResourceDetail
-      key={id}
-      url={cfg.url}
-      id={id!}
-      kind={cfg.kind}
-      permissions={cfg.permissions}
-      disableOrgsChange={cfg.disableOrgsChange}
-      {...cfg.detail}
-    />
-  );
-}
-
-export function resourceRoute(cfg: ResourcePagesConfig): AppRoute {
-  const name = permissionNameFromUrl(cfg.url, cfg.permissions);
+/**
+ * The resource's routes. With the whole config the pages are built from it (tests, small resources);
+ * with the route part and `load`, the page part and the page components are loaded when a page of
+ * the resource is first opened. Who may open each page is its `handle.permissions`, checked by the
+ * layout for every matched route (`shell/useShellContext.ts` `usePageAccess`).
+ */
+export function resourceRoute(cfg: ResourcePagesConfig): AppRoute;
+export function resourceRoute(route: ResourceRouteConfig, load: () => Promise<ResourcePageParts>): AppRoute;
+export function resourceRoute(route: ResourceRouteConfig, load?: () => Promise<ResourcePageParts>): AppRoute {
+  const loadParts = load ?? (() => Promise.resolve(route as ResourcePagesConfig));
+  const readOnly = load ? route.readOnly : !(route as ResourcePagesConfig).form;
+  const name = permissionNameFromUrl(route.url, route.permissions);
   const view = permissionFor(name, 'view');
   const add = permissionFor(name, 'add');
   const change = permissionFor(name, 'change');
-  const guard = (perm: string, page: ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
-  const n = cfg.routeName;
+  const page = (render: (pages: typeof ResourcePages, cfg: ResourcePagesConfig) => ReactNode) =>
+    !load && preloaded
+      ? { element: render(preloaded, route as ResourcePagesConfig) }
+      : lazyPage(
+          () => Promise.all([import('./resourcePages.tsx'), loadParts()]),
+          ([pages, parts]) => render(pages, { ...route, ...parts }),
+        );
+  const n = route.routeName;
   return {
-    path: cfg.path,
+    path: route.path,
     element: <ResourceScope />,
     handle: {
-      title: cfg.titles.list,
-      icon: cfg.icon,
+      title: route.titles.list,
+      icon: route.icon,
       permissions: [view],
       app: name.app,
       resource: name.resource,
-      disableOrgsChange: cfg.disableOrgsChange,
+      disableOrgsChange: route.disableOrgsChange,
     },
     children: [
       {
         index: true,
-        handle: { title: cfg.titles.list, name: `${n}List`, permissions: [view] },
-        element: guard(
-          view,
-          <ResourceList
-            url={cfg.url}
-            permissions={cfg.permissions}
-            disableOrgsChange={cfg.disableOrgsChange}
-            urlQuery
-            {...cfg.list}
-          />,
-        ),
+        handle: { title: route.titles.list, name: `${n}List`, permissions: [view] },
+        ...page(({ ListPage }, cfg) => <ListPage cfg={cfg} />),
       },
-      ...(cfg.form
-        ? [
+      ...(readOnly
+        ? []
+        : [
             {
               path: 'create',
               handle: {
-                title: cfg.titles.create ?? cfg.titles.list,
+                title: route.titles.create ?? route.titles.list,
                 name: `${n}Create`,
                 permissions: [add],
                 hidden: true,
               },
-              element: guard(add, <FormPage url={cfg.url} form={cfg.form} />),
+              ...page(({ FormPage }, cfg) => <FormPage url={cfg.url} form={cfg.form!} />),
             },
             {
               path: ':id/update',
               handle: {
-                title: cfg.titles.update ?? cfg.titles.detail,
+                title: route.titles.update ?? route.titles.detail,
                 name: `${n}Update`,
                 permissions: [change],
                 hidden: true,
               },
-              element: guard(change, <FormPage url={cfg.url} form={cfg.form} />),
+              ...page(({ FormPage }, cfg) => <FormPage url={cfg.url} form={cfg.form!} />),
             },
-          ]
-        : []),
+          ]),
       {
         path: ':id',
-        handle: { title: cfg.titles.detail, name: `${n}Detail`, permissions: [view], hidden: true },
-        element: guard(view, <DetailPage cfg={cfg} />),
+        handle: { title: route.titles.detail, name: `${n}Detail`, permissions: [view], hidden: true },
+        ...page(({ DetailPage }, cfg) => <DetailPage cfg={cfg} />),
       },
     ],
   };

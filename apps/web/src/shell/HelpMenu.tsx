@@ -9,9 +9,11 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../lib/appStore.ts';
-import { AboutDialog } from './AboutDialog.tsx';
+import { LazyWhen, lazyComponent } from '../lib/LazyWhen.tsx';
 import { helpEntries } from './navbarGates.ts';
 import styles from './Layout.module.css';
+
+const AboutDialog = lazyComponent(() => import('./AboutDialog.tsx').then((m) => m.AboutDialog));
 
 const external = (href: string, text: string) => (
   <a href={href} target="_blank" rel="noopener noreferrer">
@@ -59,7 +61,9 @@ export function HelpMenu() {
           <QuestionCircleOutlined />
         </button>
       </Dropdown>
-      <AboutDialog open={about} onClose={() => setAbout(false)} />
+      <LazyWhen when={about}>
+        <AboutDialog open={about} onClose={() => setAbout(false)} />
+      </LazyWhen>
     </>
   );
 }

@@ -1,12 +1,11 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Typography } from 'antd';
 import { viewOfPath } from '../app/views.ts';
+import { lazyComponent } from '../lib/LazyWhen.tsx';
 import type { ViewName } from '../lib/orgs.ts';
 import { Footer } from './Footer.tsx';
-import { ForbiddenPage } from '../lib/ForbiddenPage.tsx';
 import { Navbar } from './Navbar.tsx';
-import { NotFoundPage } from './NotFoundPage.tsx';
 import { PageBanners } from './PageBanners.tsx';
 import { contentMargin, deviceOfWidth, useShellStore } from './shellStore.ts';
 import { Sidebar } from './Sidebar.tsx';
@@ -14,6 +13,10 @@ import { TagsBar } from './TagsBar.tsx';
 import { useCurrentView, usePageAccess } from './useShellContext.ts';
 import { usePageTitle } from '../lib/usePageTitle.ts';
 import styles from './Layout.module.css';
+
+// The 403 and 404 pages (antd Result and its pictures) load only when shown.
+const ForbiddenPage = lazyComponent(() => import('../lib/ForbiddenPage.tsx').then((m) => m.ForbiddenPage));
+const NotFoundPage = lazyComponent(() => import('./NotFoundPage.tsx').then((m) => m.NotFoundPage));
 
 /** Follows the window width: below 992 px the layout is mobile and the sidebar closes. */
 function useDevice(): void {
@@ -67,7 +70,9 @@ export function Layout() {
             <PageBanners />
           </div>
         )}
-        <main className={styles.content}>{page}</main>
+        <main className={styles.content}>
+          <Suspense fallback={null}>{page}</Suspense>
+        </main>
         <Footer />
       </div>
     </div>

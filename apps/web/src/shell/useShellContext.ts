@@ -41,17 +41,31 @@ export function useMatchedMeta(): { handle: PreparedHandle; meta: ResolvedRouteM
     .map((handle) => ({ handle, meta: handle.resolved }));
 }
 
+export type PageAccess = 'ok' | 'forbidden' | 'notFound';
+
 /**
- * Whether the page may be shown: every matched route must be permitted (403 otherwise) and
- * licensed (404 otherwise). The hidden flag only keeps a route out of the menu.
+ * Whether a page may be shown: every matched route must be permitted (403 otherwise) and licensed
+ * (404 otherwise). The hidden flag only keeps a route out of the menu. This is the console's one
+ * route guard: pages do not wrap themselves in permission checks, their route metadata decides.
  */
-export function usePageAccess(): 'ok' | 'forbidden' | 'notFound' {
-  const matched = useMatchedMeta();
-  const ctx = useVisibility();
-  for (const { meta } of matched) {
+export function pageAccess(
+  matched: readonly ResolvedRouteMeta<PublicSettings>[],
+  ctx: VisibilityContext<PublicSettings>,
+): PageAccess {
+  for (const meta of matched) {
     const reason = routeHiddenReason({ ...meta, hidden: false }, ctx);
     if (reason === 'permission') return 'forbidden';
     if (reason === 'license') return 'notFound';
   }
   return 'ok';
+}
+
+/** `pageAccess` of the current page. */
+export function usePageAccess(): PageAccess {
+  const matched = useMatchedMeta();
+  const ctx = useVisibility();
+  return pageAccess(
+    matched.map((m) => m.meta),
+    ctx,
+  );
 }

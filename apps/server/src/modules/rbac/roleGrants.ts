@@ -19,7 +19,7 @@ import type { DB } from '../../platform/db/schema.ts';
  * create, update, bulk update and import; the role-binding routes): **no one grants a role or a
  * permission they could not grant through the roles pages**.
  * - binding a role of a scope needs `rbac.add_<scope>rolebinding` (the user form drops the role
- *   fields of a caller without it, api-contract §4.1.1);
+ *   fields of a caller without it);
  * - a system role is granted only with the caller's system-level permissions (its permissions
  *   apply in every organisation), an org role with the caller's permissions in the request's org;
  * - every permission of the role must be one the caller holds there; SystemAdmin (everything) is

@@ -209,7 +209,7 @@ export const userResource: ResourceDef = {
 
 /**
  * The role fields of a write (create, update, bulk, import): dropped when the caller may not bind
- * roles of their scope (api-contract §4.1.1), refused when they add a role the caller could not
+ * roles of their scope, refused when they add a role the caller could not
  * grant through the roles pages (modules/rbac/roleGrants.ts).
  */
 async function checkRoleFields(

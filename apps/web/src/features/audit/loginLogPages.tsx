@@ -1,8 +1,8 @@
 import { Tag } from 'antd';
-import { LoginOutlined } from '@ant-design/icons';
 import { DetailCard } from '../../resource/DetailCard.tsx';
 import type { CellFormatter } from '../../resource/formatters.tsx';
 import type { ResourcePagesConfig } from '../../resource/resourceRoute.tsx';
+import { loginLogRoute } from './loginLogRoute.tsx';
 
 /** Success in green, failure in red, as the audit lists show it. */
 const status: CellFormatter = ({ value }) => {
@@ -28,13 +28,7 @@ const FIELDS = [
  * left-side actions and no import; the detail is one card.
  */
 export const loginLogPages: ResourcePagesConfig = {
-  path: 'login-logs',
-  url: '/api/v1/audits/login-logs/',
-  permissions: { resource: 'userloginlog' },
-  routeName: 'LoginLog',
-  titles: { list: 'audit.route.LoginLogList', detail: 'audit.route.LoginLogDetail' },
-  kind: 'audit.kind.LoginLog',
-  icon: <LoginOutlined />,
+  ...loginLogRoute,
   list: {
     name: 'LoginLogList',
     columns: [...FIELDS, 'actions'],

@@ -2,7 +2,7 @@ import { Navigate } from 'react-router';
 import { FileSearchOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { resourceRoute } from '../../resource/resourceRoute.tsx';
-import { loginLogPages } from './loginLogPages.tsx';
+import { loginLogRoute } from './loginLogRoute.tsx';
 
 /**
  * The audit view , offered to users with audit organisations. Paths
@@ -17,7 +17,10 @@ export const auditRoute: AppRoute = {
     {
       path: 'audits',
       handle: { title: 'audit.route.Logs', icon: <FileSearchOutlined /> },
-      children: [{ index: true, element: <Navigate to="login-logs/" replace /> }, resourceRoute(loginLogPages)],
+      children: [
+        { index: true, element: <Navigate to="login-logs/" replace /> },
+        resourceRoute(loginLogRoute, () => import('./loginLogPages.tsx').then((m) => m.loginLogPages)),
+      ],
     },
   ],
 };

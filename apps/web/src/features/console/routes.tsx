@@ -1,20 +1,23 @@
 import { Navigate } from 'react-router';
 import { DashboardOutlined, HddOutlined, UserOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
-import { DashboardPage } from './dashboard/DashboardPage.tsx';
+import { lazyPage } from '../../lib/lazyPage.tsx';
 import { usersRoutes } from './users/routes.tsx';
 import { assetsRoutes } from './assets/routes.tsx';
 
 /**
  * The console's pages; each business area adds its routes here.
- * Paths follow the JumpServer console, so the derived metadata names the
+ * Paths follow the JumpServer console (e.g. `users/users/`), so the derived metadata names the
  * right permission; a route states only what differs (see `app/routeTypes.ts`).
  */
 const children: AppRoute[] = [
   { index: true, element: <Navigate to="dashboard" replace /> },
   {
     path: 'dashboard',
-    element: <DashboardPage />,
+    ...lazyPage(
+      () => import('./dashboard/DashboardPage.tsx'),
+      ({ DashboardPage }) => <DashboardPage />,
+    ),
     handle: {
       title: 'route.Dashboard',
       name: 'AdminDashboard',

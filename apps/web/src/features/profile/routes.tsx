@@ -1,12 +1,10 @@
 import { Navigate } from 'react-router';
 import { IdcardOutlined, SettingOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
-import { ImprovementPage } from './ImprovementPage.tsx';
-import { ProfileInfoPage } from './ProfileInfoPage.tsx';
-import { ProfileSettingPage } from './ProfileSettingPage.tsx';
+import { lazyPage } from '../../lib/lazyPage.tsx';
 
 /**
- * The profile view : every signed-in user's own pages, outside any
+ * The profile view (spec 02 "Profile children"): every signed-in user's own pages, outside any
  * organisation. `/profile` goes to the info page; the improvement page is not in the menu.
  */
 const open = { permissions: [] as string[], showOrganization: false };
@@ -18,17 +16,26 @@ export const profileRoute: AppRoute = {
     { index: true, element: <Navigate to="info" replace /> },
     {
       path: 'info',
-      element: <ProfileInfoPage />,
+      ...lazyPage(
+        () => import('./ProfileInfoPage.tsx'),
+        ({ ProfileInfoPage }) => <ProfileInfoPage />,
+      ),
       handle: { title: 'profile.route.info', name: 'UserProfile', icon: <IdcardOutlined />, ...open },
     },
     {
       path: 'setting',
-      element: <ProfileSettingPage />,
+      ...lazyPage(
+        () => import('./ProfileSettingPage.tsx'),
+        ({ ProfileSettingPage }) => <ProfileSettingPage />,
+      ),
       handle: { title: 'profile.route.setting', name: 'ProfileSetting', icon: <SettingOutlined />, ...open },
     },
     {
       path: 'improvement',
-      element: <ImprovementPage />,
+      ...lazyPage(
+        () => import('./ImprovementPage.tsx'),
+        ({ ImprovementPage }) => <ImprovementPage />,
+      ),
       handle: { title: 'profile.route.improvement', name: 'Improvement', hidden: true, ...open },
     },
   ],

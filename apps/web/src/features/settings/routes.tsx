@@ -2,10 +2,10 @@ import { Navigate } from 'react-router';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { resourceRoute } from '../../resource/resourceRoute.tsx';
-import { LicensePage } from './license/LicensePage.tsx';
-import { orgPages } from './orgs/orgPages.tsx';
+import { lazyPage } from '../../lib/lazyPage.tsx';
+import { orgRoute } from './orgs/orgRoute.tsx';
 
-const orgs = resourceRoute(orgPages);
+const orgs = resourceRoute(orgRoute, () => import('./orgs/orgPages.tsx').then((m) => m.orgPages));
 
 /**
  * The settings view: its own layout without the org selector. Built so
@@ -24,7 +24,10 @@ export const settingsRoute: AppRoute = {
     { ...orgs, handle: { ...orgs.handle!, licenseRequired: true } },
     {
       path: 'license',
-      element: <LicensePage />,
+      ...lazyPage(
+        () => import('./license/LicensePage.tsx'),
+        ({ LicensePage }) => <LicensePage />,
+      ),
       handle: {
         title: 'settings.route.License',
         name: 'License',

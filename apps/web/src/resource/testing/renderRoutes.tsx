@@ -4,6 +4,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { ALL_PERMISSIONS, DEFAULT_ORG_ID, type Profile } from '@gatehouse/contract';
 import { useAppStore } from '../../lib/appStore.ts';
+import * as resourcePages from '../resourcePages.tsx';
+import { preloadResourcePages } from '../resourceRoute.tsx';
+
+// Loaded with the test, not when a route first matches: the pages then render as soon as routed.
+preloadResourcePages(resourcePages);
 
 export interface RenderOptions {
   perms?: readonly string[];

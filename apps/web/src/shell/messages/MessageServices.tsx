@@ -1,8 +1,16 @@
+import { LazyWhen, lazyComponent } from '../../lib/LazyWhen.tsx';
+import { useShellStore } from '../shellStore.ts';
 import { useSiteMessageSocket } from './useSiteMessageSocket.ts';
-import { MessageDrawer } from './MessageDrawer.tsx';
 
-/** The live unread count and the drawer, mounted once with the navbar. */
+const MessageDrawer = lazyComponent(() => import('./MessageDrawer.tsx').then((m) => m.MessageDrawer));
+
+/** The live unread count and the drawer (loaded the first time it opens), mounted once with the navbar. */
 export function MessageServices() {
   useSiteMessageSocket();
-  return <MessageDrawer />;
+  const open = useShellStore((s) => s.messagesOpen);
+  return (
+    <LazyWhen when={open}>
+      <MessageDrawer />
+    </LazyWhen>
+  );
 }

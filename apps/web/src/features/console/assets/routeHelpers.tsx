@@ -1,27 +1,19 @@
-import type { ReactNode } from 'react';
 import type { AppRoute } from '../../../lib/routeTypes.ts';
-import { RequirePermission } from '../../../lib/RequirePermission.tsx';
+import type { lazyPage } from '../../../lib/lazyPage.tsx';
 
-/** A resource route whose create and update pages are `form` (a page reading its query), keeping their guards. */
-export function withFormPage(route: AppRoute, form: ReactNode): AppRoute {
+type LazyPage = ReturnType<typeof lazyPage>;
+
+/** A resource route whose create and update pages are `form` (a page reading its query). */
+export function withFormPage(route: AppRoute, form: LazyPage): AppRoute {
   return {
     ...route,
     children: route.children?.map((child) =>
-      child.path === 'create' || child.path === ':id/update'
-        ? { ...child, element: <RequirePermission perms={child.handle?.permissions ?? []}>{form}</RequirePermission> }
-        : child,
+      child.path === 'create' || child.path === ':id/update' ? { ...child, ...form } : child,
     ),
   };
 }
 
-/** A resource route whose list (index) page is `list`, keeping its guard. */
-export function withListPage(route: AppRoute, list: ReactNode): AppRoute {
-  return {
-    ...route,
-    children: route.children?.map((child) =>
-      child.index
-        ? { ...child, element: <RequirePermission perms={child.handle?.permissions ?? []}>{list}</RequirePermission> }
-        : child,
-    ),
-  };
+/** A resource route whose list (index) page is `list`. */
+export function withListPage(route: AppRoute, list: LazyPage): AppRoute {
+  return { ...route, children: route.children?.map((child) => (child.index ? { ...child, ...list } : child)) };
 }

@@ -1,21 +1,40 @@
-import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { DatabaseOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../../lib/routeTypes.ts';
+import { lazyPage } from '../../../lib/lazyPage.tsx';
 import { resourceRoute } from '../../../resource/resourceRoute.tsx';
-import { RequirePermission } from '../../../lib/RequirePermission.tsx';
-import { AssetListPage } from './assetList/AssetListPage.tsx';
 import { ASSET_CATEGORY_ROUTES } from './categories.ts';
-import { AssetDetailPage } from './detail/AssetDetailPage.tsx';
-import { domainPages } from './domains/domainPages.tsx';
-import { AssetFormPage } from './form/AssetFormPage.tsx';
-import { labelPages } from './labels/labelPages.tsx';
-import { PlatformFormPage } from './platforms/PlatformFormPage.tsx';
-import { PlatformListPage } from './platforms/PlatformListPage.tsx';
-import { platformPages } from './platforms/platformPages.tsx';
+import type { AssetFormPageProps } from './form/AssetFormPage.tsx';
+import { domainRoute } from './domains/domainRoute.tsx';
+import { labelRoute } from './labels/labelRoute.tsx';
+import { platformRoute } from './platforms/platformRoute.tsx';
 import { withFormPage, withListPage } from './routeHelpers.tsx';
 
-const guard = (perm: string, page: ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
+/** The assets app's pages, each loaded when its route is first opened (their permissions are the routes'). */
+const assetForm = (props: AssetFormPageProps) =>
+  lazyPage(
+    () => import('./form/AssetFormPage.tsx'),
+    ({ AssetFormPage }) => <AssetFormPage key={props.url} {...props} />,
+  );
+const assetList = lazyPage(
+  () => import('./assetList/AssetListPage.tsx'),
+  ({ AssetListPage }) => <AssetListPage />,
+);
+const assetDetail = lazyPage(
+  () => import('./detail/AssetDetailPage.tsx'),
+  ({ AssetDetailPage }) => <AssetDetailPage />,
+);
+const platforms = resourceRoute(platformRoute, () =>
+  import('./platforms/platformPages.tsx').then((m) => m.platformPages),
+);
+const platformForm = lazyPage(
+  () => import('./platforms/PlatformFormPage.tsx'),
+  ({ PlatformFormPage }) => <PlatformFormPage />,
+);
+const platformList = lazyPage(
+  () => import('./platforms/PlatformListPage.tsx'),
+  ({ PlatformListPage }) => <PlatformListPage />,
+);
 
 /** `/console/assets/<category>s/create` and `/:id/update`: HostCreate … CustomUpdate. */
 const categoryRoutes: AppRoute[] = ASSET_CATEGORY_ROUTES.map((c) => ({
@@ -38,7 +57,7 @@ const categoryRoutes: AppRoute[] = ASSET_CATEGORY_ROUTES.map((c) => ({
         permissions: ['assets.add_asset'],
         activeMenu: '/console/assets/assets',
       },
-      element: guard('assets.add_asset', <AssetFormPage key={c.path} category={c.category} url={c.url} />),
+      ...assetForm({ category: c.category, url: c.url }),
     },
     {
       path: ':id/update',
@@ -49,12 +68,12 @@ const categoryRoutes: AppRoute[] = ASSET_CATEGORY_ROUTES.map((c) => ({
         permissions: ['assets.change_asset'],
         activeMenu: '/console/assets/assets',
       },
-      element: guard('assets.change_asset', <AssetFormPage key={c.path} category={c.category} url={c.url} />),
+      ...assetForm({ category: c.category, url: c.url }),
     },
   ],
 }));
 
-const gatewayForm = <AssetFormPage category="host" url="/api/v1/assets/gateways/" gateway />;
+const gatewayForm = assetForm({ category: 'host', url: '/api/v1/assets/gateways/', gateway: true });
 
 /** The console's assets app: `/console/assets/*`. */
 export const assetsRoutes: AppRoute[] = [
@@ -73,7 +92,7 @@ export const assetsRoutes: AppRoute[] = [
       {
         index: true,
         handle: { title: 'assets.route.AssetList', name: 'AssetList', permissions: ['assets.view_asset'] },
-        element: guard('assets.view_asset', <AssetListPage />),
+        ...assetList,
       },
       {
         path: ':id',
@@ -83,13 +102,13 @@ export const assetsRoutes: AppRoute[] = [
           hidden: true,
           permissions: ['assets.view_asset'],
         },
-        element: guard('assets.view_asset', <AssetDetailPage />),
+        ...assetDetail,
       },
     ],
   },
   ...categoryRoutes,
-  withListPage(withFormPage(resourceRoute(platformPages), <PlatformFormPage />), <PlatformListPage />),
-  resourceRoute(domainPages),
+  withListPage(withFormPage(platforms, platformForm), platformList),
+  resourceRoute(domainRoute, () => import('./domains/domainPages.tsx').then((m) => m.domainPages)),
   {
     path: 'gateways',
     handle: {
@@ -109,7 +128,7 @@ export const assetsRoutes: AppRoute[] = [
           hidden: true,
           permissions: ['assets.add_gateway'],
         },
-        element: guard('assets.add_gateway', gatewayForm),
+        ...gatewayForm,
       },
       {
         path: ':id/update',
@@ -119,9 +138,9 @@ export const assetsRoutes: AppRoute[] = [
           hidden: true,
           permissions: ['assets.change_gateway'],
         },
-        element: guard('assets.change_gateway', gatewayForm),
+        ...gatewayForm,
       },
     ],
   },
-  resourceRoute(labelPages),
+  resourceRoute(labelRoute, () => import('./labels/labelPages.tsx').then((m) => m.labelPages)),
 ];

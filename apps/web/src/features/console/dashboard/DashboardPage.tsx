@@ -1,9 +1,8 @@
 import { Card, Descriptions, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../../lib/appStore.ts';
-import { RequirePermission } from '../../../lib/RequirePermission.tsx';
 
-/** The console dashboard; needs rbac.view_console. */
+/** The console dashboard; its route needs rbac.view_console (`features/console/routes.tsx`). */
 export function DashboardPage() {
   const { t } = useTranslation();
   const profile = useAppStore((s) => s.profile);
@@ -11,16 +10,14 @@ export function DashboardPage() {
   if (!profile) return null;
   const roles = [...profile.system_roles, ...profile.org_roles];
   return (
-    <RequirePermission perms="rbac.view_console">
-      <Card title={t('common.welcome', { name: profile.name })} data-testid="dashboard-welcome">
-        <Descriptions column={1} size="small">
-          <Descriptions.Item label={t('common.currentOrg')}>{org?.name}</Descriptions.Item>
-          <Descriptions.Item label={t('common.roles')}>
-            {roles.length ? roles.map((r) => <Tag key={r.id}>{r.display_name}</Tag>) : t('common.none')}
-          </Descriptions.Item>
-          <Descriptions.Item label={t('common.lastLogin')}>{profile.last_login ?? t('common.none')}</Descriptions.Item>
-        </Descriptions>
-      </Card>
-    </RequirePermission>
+    <Card title={t('common.welcome', { name: profile.name })} data-testid="dashboard-welcome">
+      <Descriptions column={1} size="small">
+        <Descriptions.Item label={t('common.currentOrg')}>{org?.name}</Descriptions.Item>
+        <Descriptions.Item label={t('common.roles')}>
+          {roles.length ? roles.map((r) => <Tag key={r.id}>{r.display_name}</Tag>) : t('common.none')}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('common.lastLogin')}>{profile.last_login ?? t('common.none')}</Descriptions.Item>
+      </Descriptions>
+    </Card>
   );
 }

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
-import { TeamOutlined } from '@ant-design/icons';
 import { DetailCard } from '../../../resource/DetailCard.tsx';
 import type { CellFormatter } from '../../../resource/formatters.tsx';
 import { ResourceList } from '../../../resource/ResourceList.tsx';
 import { resourcePaths } from '../../../resource/resourcePaths.ts';
 import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
+import { groupRoute } from './groupRoute.tsx';
 import { groupFieldSpecs } from './fields.ts';
 
 /** A group's member count, linking to its members tab. */
@@ -16,18 +16,7 @@ const userPaths = resourcePaths('/console/users/users');
 
 /** User groups: `/console/users/groups/` over `/api/v1/users/groups/`. */
 export const groupPages: ResourcePagesConfig = {
-  path: 'groups',
-  url: '/api/v1/users/groups/',
-  permissions: { resource: 'usergroup' },
-  routeName: 'UserGroup',
-  titles: {
-    list: 'users.route.UserGroupList',
-    create: 'users.route.UserGroupCreate',
-    update: 'users.route.UserGroupUpdate',
-    detail: 'users.route.UserGroupDetail',
-  },
-  kind: 'users.kind.UserGroup',
-  icon: <TeamOutlined />,
+  ...groupRoute,
   list: {
     name: 'UserGroupList',
     columns: ['name', 'users', 'comment'],

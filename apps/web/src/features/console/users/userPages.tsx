@@ -1,8 +1,8 @@
 import { Space } from 'antd';
-import { UserOutlined } from '@ant-design/icons';
 import { DetailCard } from '../../../resource/DetailCard.tsx';
 import type { CellFormatter } from '../../../resource/formatters.tsx';
 import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
+import { userRoute } from './userRoute.tsx';
 import { userFieldSpecs } from './fields.ts';
 import { InviteUsers } from './InviteUsers.tsx';
 import { UserRolesCard } from './roles/UserRolesCard.tsx';
@@ -14,17 +14,7 @@ const phone: CellFormatter = ({ value }) => {
 
 /** Users: `/console/users/users/` over `/api/v1/users/users/`. */
 export const userPages: ResourcePagesConfig = {
-  path: 'users',
-  url: '/api/v1/users/users/',
-  routeName: 'User',
-  titles: {
-    list: 'users.route.UserList',
-    create: 'users.route.UserCreate',
-    update: 'users.route.UserUpdate',
-    detail: 'users.route.UserDetail',
-  },
-  kind: 'users.kind.User',
-  icon: <UserOutlined />,
+  ...userRoute,
   list: {
     name: 'UserList',
     columnsExclude: [

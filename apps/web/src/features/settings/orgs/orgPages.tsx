@@ -1,4 +1,3 @@
-import { ApartmentOutlined } from '@ant-design/icons';
 import type { Profile } from '@gatehouse/contract';
 import { useAppStore } from '../../../lib/appStore.ts';
 import { http } from '../../../lib/http.ts';
@@ -6,6 +5,7 @@ import { count, ORG_COUNTS } from './orgCounts.ts';
 import { OrgInfoCard } from './OrgInfoCard.tsx';
 import { ResourceList } from '../../../resource/ResourceList.tsx';
 import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
+import { orgRoute } from './orgRoute.tsx';
 
 const countColumns = Object.fromEntries(
   ORG_COUNTS.map((k) => [k, { label: `settings.orgs.${k}`, formatter: count(k), width: 120 }]),
@@ -21,19 +21,7 @@ const isInternal = (row: Record<string, unknown>) => row.internal === true;
 
 /** Organisations (licensed): `/settings/orgs/` over `/api/v1/orgs/orgs/`. */
 export const orgPages: ResourcePagesConfig = {
-  path: 'orgs',
-  url: '/api/v1/orgs/orgs/',
-  permissions: { app: 'orgs', resource: 'organization' },
-  routeName: 'Organization',
-  titles: {
-    list: 'settings.route.OrganizationList',
-    create: 'settings.route.OrganizationCreate',
-    update: 'settings.route.OrganizationUpdate',
-    detail: 'settings.route.OrganizationDetail',
-  },
-  kind: 'settings.kind.Organization',
-  icon: <ApartmentOutlined />,
-  disableOrgsChange: true,
+  ...orgRoute,
   list: {
     name: 'OrganizationList',
     columns: ['name', ...ORG_COUNTS, 'comment'],

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
-import { ClusterOutlined } from '@ant-design/icons';
 import { App } from 'antd';
 import { DetailCard } from '../../../../resource/DetailCard.tsx';
 import type { CellFormatter } from '../../../../resource/formatters.tsx';
 import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import type { ResourcePagesConfig } from '../../../../resource/resourceRoute.tsx';
+import { domainRoute } from './domainRoute.tsx';
 import type { ResourceObject } from '../../../../resource/types.ts';
 import { http } from '../../../../lib/http.ts';
 import { assetDetailPath } from '../categories.ts';
@@ -66,17 +66,7 @@ function GatewayList({ domain }: { domain: ResourceObject }) {
 
 /** Domains. */
 export const domainPages: ResourcePagesConfig = {
-  path: 'domains',
-  url: '/api/v1/assets/domains/',
-  routeName: 'Domain',
-  titles: {
-    list: 'assets.route.DomainList',
-    create: 'assets.route.DomainCreate',
-    update: 'assets.route.DomainUpdate',
-    detail: 'assets.route.DomainDetail',
-  },
-  kind: 'assets.kind.Domain',
-  icon: <ClusterOutlined />,
+  ...domainRoute,
   list: {
     name: 'DomainList',
     columns: ['name', 'assets', 'gateways', 'comment'],

@@ -1,8 +1,8 @@
 import { Tag } from 'antd';
-import { TagsOutlined } from '@ant-design/icons';
 import { DetailCard } from '../../../../resource/DetailCard.tsx';
 import type { CellFormatter } from '../../../../resource/formatters.tsx';
 import type { ResourcePagesConfig } from '../../../../resource/resourceRoute.tsx';
+import { labelRoute } from './labelRoute.tsx';
 import { labelColour } from '../fields/labelParse.ts';
 
 /** The label as its coloured `name:value` tag. */
@@ -14,17 +14,7 @@ const assetNames: CellFormatter = ({ value }) =>
 
 /** Labels: `name` is not a link; the colour follows the name. */
 export const labelPages: ResourcePagesConfig = {
-  path: 'labels',
-  url: '/api/v1/assets/labels/',
-  routeName: 'Label',
-  titles: {
-    list: 'assets.route.LabelList',
-    create: 'assets.route.LabelCreate',
-    update: 'assets.route.LabelUpdate',
-    detail: 'assets.route.LabelDetail',
-  },
-  kind: 'assets.kind.Label',
-  icon: <TagsOutlined />,
+  ...labelRoute,
   list: {
     name: 'LabelList',
     columnsExclude: ['category', 'assets'],

@@ -13,8 +13,7 @@ import {
   platformProtocolChoices,
   typeOptions,
 } from './platformChoices.ts';
-
-export const PLATFORMS_URL = '/api/v1/assets/platforms/';
+import { PLATFORMS_URL } from './platformRoute.tsx';
 
 interface SelectProps {
   value?: string;

@@ -3,7 +3,7 @@ import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import { useResourcePaths } from '../../../../resource/resourcePaths.ts';
 import { TabPage } from '../../../../resource/TabPage.tsx';
 import { categoryOptions } from './platformChoices.ts';
-import { PLATFORMS_URL } from './PlatformFormPage.tsx';
+import { PLATFORMS_URL } from './platformRoute.tsx';
 import { platformPages } from './platformPages.tsx';
 
 /** Platforms by category: one tab per category; Create starts in the tab's category. */

@@ -1,27 +1,16 @@
-import { CloudServerOutlined } from '@ant-design/icons';
 import { DetailCard } from '../../../../resource/DetailCard.tsx';
 import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import type { ResourcePagesConfig } from '../../../../resource/resourceRoute.tsx';
+import { platformRoute } from './platformRoute.tsx';
 import type { ResourceObject } from '../../../../resource/types.ts';
 import { assetDetailPath } from '../categories.ts';
 import { protocolTags } from '../detail/formatters.tsx';
-import { PLATFORMS_URL } from './PlatformFormPage.tsx';
 
 const editable = (row: ResourceObject) => !row.internal;
 
 /** Platforms: builtin ones are read-only (the server answers 403 "Internal platform"). */
 export const platformPages: ResourcePagesConfig = {
-  path: 'platforms',
-  url: PLATFORMS_URL,
-  routeName: 'Platform',
-  titles: {
-    list: 'assets.route.PlatformList',
-    create: 'assets.route.PlatformCreate',
-    update: 'assets.route.PlatformUpdate',
-    detail: 'assets.route.PlatformDetail',
-  },
-  kind: 'assets.kind.Platform',
-  icon: <CloudServerOutlined />,
+  ...platformRoute,
   list: {
     name: 'PlatformList',
     columnsExclude: ['automation', 'custom_fields'],

@@ -3,7 +3,7 @@ import { Alert, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import { ResourceForm } from '../../../../resource/ResourceForm.tsx';
-import { ROLES_PATH } from './RoleListPage.tsx';
+import { ROLES_PATH } from './rolesPath.ts';
 import { rolesUrl, useRoleScope } from './roleScope.ts';
 
 /**

@@ -7,7 +7,7 @@ import { resourcePaths } from '../../../../resource/resourcePaths.ts';
 import { TabPage, type TabItem } from '../../../../resource/TabPage.tsx';
 import { rolesUrl, type RoleScope } from './roleScope.ts';
 
-export const ROLES_PATH = '/console/users/roles';
+import { ROLES_PATH } from './rolesPath.ts';
 const paths = resourcePaths(ROLES_PATH);
 const isBuiltin = (row: Record<string, unknown>) => row.builtin === true;
 

@@ -3,10 +3,8 @@ import { SafetyOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../../../lib/routeTypes.ts';
 import { resourcePaths, ResourcePathsContext } from '../../../../resource/resourcePaths.ts';
 import { GlobalOrg } from '../../../../lib/GlobalOrg.tsx';
-import { RequirePermission } from '../../../../lib/RequirePermission.tsx';
-import { RoleDetailPage } from './RoleDetailPage.tsx';
-import { RoleFormPage } from './RoleFormPage.tsx';
-import { RoleListPage, ROLES_PATH } from './RoleListPage.tsx';
+import { lazyPage } from '../../../../lib/lazyPage.tsx';
+import { ROLES_PATH } from './rolesPath.ts';
 
 const VIEW = 'rbac.view_orgrole | rbac.view_systemrole';
 const ADD = 'rbac.add_orgrole | rbac.add_systemrole';
@@ -23,7 +21,18 @@ function RolesScope() {
   );
 }
 
-const guard = (perm: string, page: React.ReactNode) => <RequirePermission perms={perm}>{page}</RequirePermission>;
+const roleList = lazyPage(
+  () => import('./RoleListPage.tsx'),
+  ({ RoleListPage }) => <RoleListPage />,
+);
+const roleForm = lazyPage(
+  () => import('./RoleFormPage.tsx'),
+  ({ RoleFormPage }) => <RoleFormPage />,
+);
+const roleDetail = lazyPage(
+  () => import('./RoleDetailPage.tsx'),
+  ({ RoleDetailPage }) => <RoleDetailPage />,
+);
 
 /** `/console/users/roles/*`: licensed, in the global org, the org selector locked. */
 export const rolesRoute: AppRoute = {
@@ -42,22 +51,22 @@ export const rolesRoute: AppRoute = {
     {
       index: true,
       handle: { title: 'roles.route.RoleList', name: 'RoleList', permissions: [VIEW] },
-      element: guard(VIEW, <RoleListPage />),
+      ...roleList,
     },
     {
       path: 'create',
       handle: { title: 'roles.route.RoleCreate', name: 'RoleCreate', permissions: [ADD], hidden: true },
-      element: guard(ADD, <RoleFormPage />),
+      ...roleForm,
     },
     {
       path: ':id/update',
       handle: { title: 'roles.route.RoleUpdate', name: 'RoleUpdate', permissions: [CHANGE], hidden: true },
-      element: guard(CHANGE, <RoleFormPage />),
+      ...roleForm,
     },
     {
       path: ':id',
       handle: { title: 'roles.route.RoleDetail', name: 'RoleDetail', permissions: [VIEW], hidden: true },
-      element: guard(VIEW, <RoleDetailPage />),
+      ...roleDetail,
     },
   ],
 };
