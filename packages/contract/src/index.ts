@@ -5,3 +5,4 @@ export * from './permissions.ts';
 export * from './types.ts';
 export * from './i18nText.ts';
 export * from './routeMeta.ts';
+export * from './acls.ts';

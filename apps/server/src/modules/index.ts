@@ -21,6 +21,7 @@ import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
 import { registerAssetsModule } from './assets/routes.ts';
 import { registerHealthRoutes } from './health/healthRoutes.ts';
+import { registerAclsModule } from './acls/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -46,4 +47,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerPublicSettingsRoutes(app);
   registerCurrentOrgRoutes(app);
   registerAssetsModule(app);
+  registerAclsModule(app);
 }

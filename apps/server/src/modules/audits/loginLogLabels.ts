@@ -1,4 +1,5 @@
 import { text, type I18nText, type Language } from '@gatehouse/contract';
+import { M as ACL } from '../acls/aclMessages.ts';
 
 /** Display texts of the login log's reason and backend codes (JumpServer's LoginFailed reasons). */
 const REASONS: Record<string, I18nText> = {
@@ -13,6 +14,8 @@ const REASONS: Record<string, I18nText> = {
   mfa_failed: text('MFA failed', 'MFA 认证失败', 'MFA 認証に失敗しました'),
   block_mfa: text('MFA blocked', 'MFA 被锁定', 'MFA がブロックされました'),
   mfa_code_format: text('MFA failed', 'MFA 认证失败', 'MFA 認証に失敗しました'),
+  acl_not_allow: ACL.reason_acl_not_allow,
+  login_acl_review: ACL.reason_login_acl_review,
   mfa_type_unsupported: text('MFA type not supported', '不支持的 MFA 类型', 'サポートされていない MFA タイプ'),
 };
 

@@ -7,10 +7,15 @@ import { findUserWithPassword } from '../users/userRepo.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 import { Lockout } from './lockout.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
+import { checkLoginAcl } from '../acls/loginAcl.ts';
 
 export type LoginOutcome =
   | { ok: true; user: AuthUser }
-  | { ok: false; error: 'password_failed' | 'block_login' | 'user_inactive' | 'user_expired'; msg: string };
+  | {
+      ok: false;
+      error: 'password_failed' | 'block_login' | 'user_inactive' | 'user_expired' | 'acl_not_allow' | 'login_acl_review';
+      msg: string;
+    };
 
 /** Checks the password (below) and writes a failure to the login log (api-contract §2.11). */
 export async function checkPasswordLogin(
@@ -58,6 +63,8 @@ async function checkPassword(req: FastifyRequest, username: string, password: st
   if (!toBool(found.is_active)) return { ok: false, error: 'user_inactive', msg: t(req.lang, 'user_inactive') };
   if (new Date(found.date_expired).getTime() <= Date.now())
     return { ok: false, error: 'user_expired', msg: t(req.lang, 'user_expired') };
+  const acl = await checkLoginAcl(req, found.id);
+  if (acl) return { ok: false, error: acl.error, msg: acl.msg };
   await lockout.succeed(username, req.ip);
   const { password: _hash, ...user } = found;
   void _hash;

@@ -296,7 +296,7 @@ describe('selectors', () => {
   });
 });
 
-const rule = (o: Partial<AclRule> & { name: string }): AclRule & { reviewers?: unknown[] } => ({
+const rule = (o: Partial<AclRule> & { name: string; reviewers?: unknown[] }): AclRule & { reviewers?: unknown[] } => ({
   id: o.name,
   priority: 50,
   action: 'reject',
