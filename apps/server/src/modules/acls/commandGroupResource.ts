@@ -32,7 +32,6 @@ export const commandGroupResource: ResourceDef = {
       required: true,
       helpText: M.help_content,
       maxLength: 65536,
-      validate: [(v, ctx) => (String(v ?? '').trim() ? undefined : am(ctx.req.lang, 'content_empty'))],
     }),
     ignore_case: f.bool(M.field_ignore_case, { default: true }),
     pattern: f.computed('string', M.field_pattern, (r) => groupPattern({ type: r.type, content: r.content })),
