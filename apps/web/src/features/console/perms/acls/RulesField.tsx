@@ -11,11 +11,13 @@ interface Rules {
 
 export interface RulesFieldProps {
   value?: string | Rules;
-  onChange?(value: Rules): void;
+  /** Sends JSON text, as the form holds `json` fields (the payload parses it). */
+  onChange?(value: string): void;
 }
 
 /** A rule's `rules`: the IP group (one item per line or comma) and the weekly time-period grid. */
-export function RulesField({ value, onChange }: RulesFieldProps) {
+export function RulesField({ value, onChange: emit }: RulesFieldProps) {
+  const onChange = (v: Rules) => emit?.(JSON.stringify(v));
   const { t } = useTranslation();
   const rules = parseJsonValue<Rules>(value) ?? { ip_group: ['*'], time_period: [] };
   const ipText = (rules.ip_group ?? []).join('\n');
@@ -28,7 +30,7 @@ export function RulesField({ value, onChange }: RulesFieldProps) {
           data-testid="ip-group"
           defaultValue={ipText}
           onChange={(e) =>
-            onChange?.({
+            onChange({
               ...rules,
               ip_group: e.target.value
                 .split(/[\n,]/)
@@ -39,7 +41,7 @@ export function RulesField({ value, onChange }: RulesFieldProps) {
         />
       </Form.Item>
       <Form.Item label={t('acls.rules.timePeriod')} extra={t('acls.rules.timePeriodHelp')} layout="vertical">
-        <WeekGrid value={rules.time_period} onChange={(time_period) => onChange?.({ ...rules, time_period })} />
+        <WeekGrid value={rules.time_period} onChange={(time_period) => onChange({ ...rules, time_period })} />
       </Form.Item>
     </div>
   );

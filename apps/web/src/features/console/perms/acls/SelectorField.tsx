@@ -51,7 +51,8 @@ export interface SelectorFieldProps {
   attrs: string[];
   optionLabel?: OptionLabel;
   value?: string | Selector;
-  onChange?(value: Selector): void;
+  /** Sends JSON text, as the form holds `json` fields (the payload parses it). */
+  onChange?(value: string): void;
 }
 
 /** Labels of chosen ids, so a saved rule shows names rather than uuids. */
@@ -70,20 +71,21 @@ function useSeed(url: string, ids: string[]) {
  * The original's JSON many-to-many selector (users or assets): all, specific objects, or
  * attribute rules that must all hold (`groups includes Ops`, `address address in 10.0.0.0/8`).
  */
-export function SelectorField({ url, attrs, optionLabel, value, onChange }: SelectorFieldProps) {
+export function SelectorField({ url, attrs, optionLabel, value, onChange: emit }: SelectorFieldProps) {
   const { t } = useTranslation();
+  const onChange = (v: Selector) => emit?.(JSON.stringify(v));
   const sel = parseJsonValue<Selector>(value) ?? { type: 'all' };
   const ids = sel.type === 'ids' ? sel.ids : [];
   const seed = useSeed(url, ids);
   const rules = sel.type === 'attrs' ? sel.attrs : [];
-  const setRules = (next: AttrRule[]) => onChange?.({ type: 'attrs', attrs: next });
+  const setRules = (next: AttrRule[]) => onChange({ type: 'attrs', attrs: next });
   return (
     <div data-testid="selector-field">
       <Radio.Group
         value={sel.type}
         onChange={(e) => {
           const type = e.target.value as Selector['type'];
-          onChange?.(
+          onChange(
             type === 'all'
               ? { type }
               : type === 'ids'
@@ -101,7 +103,7 @@ export function SelectorField({ url, attrs, optionLabel, value, onChange }: Sele
           seed={seed}
           optionLabel={optionLabel}
           value={ids}
-          onChange={(v) => onChange?.({ type: 'ids', ids: Array.isArray(v) ? v : v ? [v] : [] })}
+          onChange={(v) => onChange({ type: 'ids', ids: Array.isArray(v) ? v : v ? [v] : [] })}
         />
       )}
       {sel.type === 'attrs' && (

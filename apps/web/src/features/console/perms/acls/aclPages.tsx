@@ -93,11 +93,12 @@ const assetsGroup = { title: 'acls.group.Assets', fields: ['assets'] };
 const accountsGroup = { title: 'acls.group.Accounts', fields: ['accounts'] };
 const rulesGroup = { title: 'acls.group.Rules', fields: ['rules'] };
 const actionGroup = { title: 'acls.group.Action', fields: ['action', 'reviewers'] };
+/** New rules start with everyone, every asset and account, any address, the whole week (JSON text, as the form holds it). */
 const initial = {
-  users: { type: 'all' },
-  assets: { type: 'all' },
+  users: JSON.stringify({ type: 'all' }),
+  assets: JSON.stringify({ type: 'all' }),
   accounts: ['@ALL'],
-  rules: { ip_group: ['*'], time_period: ALL_WEEK },
+  rules: JSON.stringify({ ip_group: ['*'], time_period: ALL_WEEK }),
 };
 const listColumns = (cols: string[]) => ({
   columnsShow: { default: [...cols, 'actions'], min: ['name', 'actions'] },
