@@ -85,7 +85,7 @@ describe('login ACLs in the console', () => {
 
     // The rule's Users tab lists who it picks.
     await page.goto(`/ui/console/perms/login-acls/${rule!.id}?activeTab=AclUsers`);
-    await page.getByTestId('match-users').getByText('acl_e2e').waitFor();
+    await page.getByTestId('match-users').getByRole('cell', { name: 'acl_e2e', exact: true }).waitFor();
     await screenshot(page, 'acls-login-acl-users');
     await page.goto(`/ui/console/perms/login-acls/${rule!.id}`);
     await page.getByText('127.0.0.1').first().waitFor();
@@ -104,7 +104,7 @@ describe('login ACLs in the console', () => {
     await other.close();
     const logs = await api<Row[]>('GET', '/api/v1/audits/login-logs/?username=acl_e2e');
     expect(logs[0]).toMatchObject({ reason: 'acl_not_allow', reason_display: 'Rejected by a login ACL' });
-  });
+  }, 180_000);
 });
 
 describe('command groups in the console', () => {
@@ -126,5 +126,5 @@ describe('command groups in the console', () => {
     await page.goto('/ui/console/perms/cmd-acls/?activeTab=CommandGroupList');
     await page.getByTestId('resource-list').getByText('e2e danger').waitFor();
     await screenshot(page, 'acls-cmd-acls-groups-tab');
-  });
+  }, 120_000);
 });

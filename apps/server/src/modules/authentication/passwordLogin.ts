@@ -13,7 +13,8 @@ export type LoginOutcome =
   | { ok: true; user: AuthUser }
   | {
       ok: false;
-      error: 'password_failed' | 'block_login' | 'user_inactive' | 'user_expired' | 'acl_not_allow' | 'login_acl_review';
+      error:
+        'password_failed' | 'block_login' | 'user_inactive' | 'user_expired' | 'acl_not_allow' | 'login_acl_review';
       msg: string;
     };
 
