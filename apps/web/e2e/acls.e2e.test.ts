@@ -128,3 +128,36 @@ describe('command groups in the console', () => {
     await screenshot(page, 'acls-cmd-acls-groups-tab');
   }, 120_000);
 });
+
+describe('the other kinds of rules in the console', () => {
+  it('shows the forms of command filters, asset logins and connect methods with their editors', async () => {
+    await page.goto('/ui/console/perms/cmd-acls/create');
+    await form().waitFor();
+    expect(await page.getByTestId('selector-field').count()).toBe(2);
+    await item('Accounts').getByText('@ALL').waitFor();
+    await item('Command groups').waitFor();
+    await screenshot(page, 'acls-cmd-acl-create');
+
+    await page.goto('/ui/console/perms/login-asset-acls/create');
+    await form().waitFor();
+    expect(await page.getByTestId('selector-field').count()).toBe(2);
+    await page.getByTestId('week-grid').waitFor();
+    const assets = page.getByTestId('selector-field').nth(1);
+    await assets.getByText('By attributes').click();
+    await assets.getByRole('combobox', { name: 'Attribute' }).waitFor();
+    await screenshot(page, 'acls-login-asset-acl-create');
+
+    await page.goto('/ui/console/perms/connect-method-acls/create');
+    await form().waitFor();
+    await item('Name').locator('input').fill('e2e no mstsc');
+    await item('Connect methods').locator('.ant-select').click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle('mstsc').click();
+    await page.keyboard.press('Escape');
+    await screenshot(page, 'acls-connect-method-acl-create');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(/\/ui\/console\/perms\/connect-method-acls\/(\?.*)?$/);
+    const [rule] = await api<Row[]>('GET', '/api/v1/acls/connect-method-acls/?name=e2e no mstsc');
+    expect(rule).toMatchObject({ connect_methods: ['mstsc'], action: { value: 'reject' }, users: { type: 'all' } });
+    await api('DELETE', `/api/v1/acls/connect-method-acls/${rule!.id}/`);
+  }, 120_000);
+});

@@ -288,6 +288,14 @@ describe('command groups and command filter ACLs', () => {
       'This field may not be blank.',
     );
     expect((await post(`${A}/command-groups/`, { name: 'x', content: 'ls' }, ROOT_ORG_ID)).statusCode).toBe(400);
+    const slow = await post(`${A}/command-groups/`, { name: 'slow', type: 'regex', content: '(a+)+$' });
+    expect(slow.json().content[0]).toContain('repeats a group that itself repeats');
+    const slowTest = await admin.post(
+      `${A}/command-groups/test/`,
+      { type: 'regex', content: '(a+)+$', command: 'aaaa!' },
+      EN,
+    );
+    expect(slowTest.statusCode).toBe(400);
   });
 
   it('tests a command against a group as edited', async () => {

@@ -46,7 +46,13 @@ export const commandGroupResource: ResourceDef = {
       const content = String(data.content ?? ctx.before?.content ?? '');
       if (type !== 'regex') return undefined;
       const bad = invalidRegexLine(content);
-      return bad ? { content: [am(ctx.req.lang, 'regex_invalid', { error: bad.error, line: bad.line })] } : undefined;
+      return bad
+        ? {
+            content: [
+              am(ctx.req.lang, bad.nested ? 'regex_nested' : 'regex_invalid', { error: bad.error, line: bad.line }),
+            ],
+          }
+        : undefined;
     },
   },
 };

@@ -96,7 +96,10 @@ function registerCommandTestRoute(app: FastifyInstance): void {
       if (!content.trim()) errors.content = [am(req.lang, 'content_empty')];
       if (!command.trim()) errors.command = [am(req.lang, 'command_required')];
       const bad = type === 'regex' ? invalidRegexLine(content) : undefined;
-      if (bad) errors.content = [am(req.lang, 'regex_invalid', { error: bad.error, line: bad.line })];
+      if (bad)
+        errors.content = [
+          am(req.lang, bad.nested ? 'regex_nested' : 'regex_invalid', { error: bad.error, line: bad.line }),
+        ];
       if (Object.keys(errors).length) throw new ApiError(400, errors);
       const group = { type, content, ignore_case: ignoreCase } as const;
       const text = matchCommand(group, command);

@@ -47,14 +47,57 @@ export function groupPattern(g: Pick<CommandGroupLike, 'type' | 'content'>): str
   return parts.join('|');
 }
 
-/** The first line whose regex does not compile, with the engine's message; undefined when all do. */
-export function invalidRegexLine(content: string): { line: string; error: string } | undefined {
+/**
+ * Whether a regex repeats a group that itself repeats (`(a+)+`, `(\w*\s?)*`): JavaScript's
+ * backtracking engine can take exponential time on such a pattern, so one request could stall
+ * the server. The gateway's engine does not need them; they are refused on save and in tests.
+ */
+export function hasNestedQuantifier(source: string): boolean {
+  const stack: boolean[] = [];
+  let quantifiedInside = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '\\') {
+      i++;
+      const next = source[i + 1];
+      if (next && '*+{'.includes(next)) quantifiedInside = true;
+      continue;
+    }
+    if (ch === '[') {
+      while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1;
+      const next = source[i + 1];
+      if (next && '*+{'.includes(next)) quantifiedInside = true;
+      continue;
+    }
+    if (ch === '(') {
+      stack.push(quantifiedInside);
+      quantifiedInside = false;
+      continue;
+    }
+    if (ch === ')') {
+      const inner = quantifiedInside;
+      quantifiedInside = stack.pop() ?? false;
+      const q = source[i + 1];
+      if (q && '*+{'.includes(q)) {
+        if (inner) return true;
+        quantifiedInside = true;
+      } else if (inner) quantifiedInside = true;
+      continue;
+    }
+    if ('*+{'.includes(ch) && i > 0) quantifiedInside = true;
+  }
+  return false;
+}
+
+/** The first line whose regex does not compile or could run away, with why; undefined when all are fine. */
+export function invalidRegexLine(content: string): { line: string; error: string; nested?: true } | undefined {
   for (const line of lines(content)) {
     try {
       new RegExp(line);
     } catch (e) {
       return { line, error: (e as Error).message };
     }
+    if (hasNestedQuantifier(line)) return { line, error: 'nested quantifier', nested: true };
   }
   return undefined;
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { groupPattern, invalidRegexLine, matchCommand, plainCommandRegex } from './commandGroup.ts';
+import {
+  groupPattern,
+  hasNestedQuantifier,
+  invalidRegexLine,
+  matchCommand,
+  plainCommandRegex,
+} from './commandGroup.ts';
 import { invalidIpItem, ipInGroup, parseIpItem } from './ipGroup.ts';
 import { byPriority, decide, type AclRule } from './rules.ts';
 import { checkSelector, selects, selectsAccount } from './selector.ts';
@@ -221,6 +227,19 @@ describe('command groups', () => {
     expect(matchCommand(g, 'echo rm -rf')).toBeUndefined();
     expect(invalidRegexLine('ok\n(unclosed')).toMatchObject({ line: '(unclosed' });
     expect(invalidRegexLine('ok\n^a+$')).toBeUndefined();
+  });
+
+  it('refuses regexes that repeat a repeating group (they can take exponential time)', () => {
+    for (const bad of ['(a+)+$', '(\\w*\\s?)*x', '([a-z]+)*', '((ab)+)+', '(?:x\\d+){2,}'])
+      expect(hasNestedQuantifier(bad), bad).toBe(true);
+    for (const ok of ['^rm\\s+-rf', '(ab)+', '(a|b)*', '\\d+', '[+*]+', '(?:x+)?', 'a{2,3}b+', '\\(a+\\)+'])
+      expect(hasNestedQuantifier(ok), ok).toBe(false);
+    expect(invalidRegexLine('ok\n(a+)+$')).toEqual({ line: '(a+)+$', error: 'nested quantifier', nested: true });
+    expect(
+      checkSelector({ type: 'attrs', attrs: [{ name: 'name', match: 'regex', value: '(a+)+' }] }, ['name']),
+    ).toEqual({
+      error: { code: 'selector_attr_regex', value: '(a+)+' },
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { hasNestedQuantifier } from './commandGroup.ts';
 import { ipInGroup } from './ipGroup.ts';
 
 /**
@@ -75,6 +76,8 @@ export function checkSelector(
           } catch {
             return { error: { code: 'selector_attr_regex', value: String(r.value ?? '') } };
           }
+          if (hasNestedQuantifier(String(r.value ?? '')))
+            return { error: { code: 'selector_attr_regex', value: String(r.value ?? '') } };
         }
         out.push({ name, match, value: r.value ?? '' });
       }
