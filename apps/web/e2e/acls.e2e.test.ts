@@ -134,8 +134,8 @@ describe('the other kinds of rules in the console', () => {
     await page.goto('/ui/console/perms/cmd-acls/create');
     await form().waitFor();
     expect(await page.getByTestId('selector-field').count()).toBe(2);
-    await item('Accounts').getByText('@ALL').waitFor();
-    await item('Command groups').waitFor();
+    await item('Accounts').getByText('@ALL', { exact: true }).waitFor();
+    await item('Command group').waitFor();
     await screenshot(page, 'acls-cmd-acl-create');
 
     await page.goto('/ui/console/perms/login-asset-acls/create');
