@@ -296,6 +296,8 @@ describe('command groups and command filter ACLs', () => {
       EN,
     );
     expect(slowTest.statusCode).toBe(400);
+    const long = await admin.post(`${A}/command-groups/test/`, { content: 'rm', command: 'x'.repeat(4097) }, EN);
+    expect(long.json()).toEqual({ command: ['A command to test has at most 4096 characters.'] });
   });
 
   it('tests a command against a group as edited', async () => {

@@ -81,6 +81,8 @@ function parse(raw: unknown): Selector | undefined {
  * `{matched, text, pattern}`: the console's "test a command" box, on the group as edited (saved
  * or not), with the gateway's matcher.
  */
+const MAX_TEST_COMMAND = 4096;
+
 function registerCommandTestRoute(app: FastifyInstance): void {
   app.post(
     '/api/v1/acls/command-groups/test/',
@@ -95,6 +97,8 @@ function registerCommandTestRoute(app: FastifyInstance): void {
       const errors: Record<string, string[]> = {};
       if (!content.trim()) errors.content = [am(req.lang, 'content_empty')];
       if (!command.trim()) errors.command = [am(req.lang, 'command_required')];
+      else if (command.length > MAX_TEST_COMMAND)
+        errors.command = [am(req.lang, 'command_too_long', { n: MAX_TEST_COMMAND })];
       const bad = type === 'regex' ? invalidRegexLine(content) : undefined;
       if (bad)
         errors.content = [
