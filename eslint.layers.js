@@ -55,6 +55,7 @@ export const MODULE_ORDER = [
   'rbac',
   'xpack',
   'settings',
+  'acls',
   'notifications',
   'audits',
   'authentication',

@@ -6,3 +6,4 @@ export * from './types.ts';
 export * from './i18nText.ts';
 export * from './routeMeta.ts';
 export * from './username.ts';
+export * from './acls.ts';

@@ -25,6 +25,7 @@ import { registerIdentitySource } from '../http/identitySource.ts';
 import { usersIdentitySource } from './users/identitySource.ts';
 import { buildProfile } from './users/profile.ts';
 import { registerApiDocs } from './apidocs/routes.ts';
+import { registerAclsModule } from './acls/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -53,4 +54,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerPublicSettingsRoutes(app);
   registerCurrentOrgRoutes(app);
   registerAssetsModule(app);
+  registerAclsModule(app);
 }

@@ -1,6 +1,7 @@
 import { type I18nText, type Language } from '@gatehouse/contract';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type auditsMessages from '../../platform/i18n/locales/en/audits.json';
+import { M as ACL } from '../acls/aclMessages.ts';
 const M = catalogue<typeof auditsMessages>('audits');
 
 /** Display texts of the login log's reason and backend codes (JumpServer's LoginFailed reasons). */
@@ -12,6 +13,8 @@ const REASONS: Record<string, I18nText> = {
   mfa_failed: M.mfa_failed,
   block_mfa: M.block_mfa,
   mfa_code_format: M.mfa_failed,
+  acl_not_allow: ACL.reason_acl_not_allow,
+  login_acl_review: ACL.reason_login_acl_review,
   mfa_type_unsupported: M.mfa_type_unsupported,
 };
 

@@ -8,12 +8,20 @@ import { notifyUser } from '../notifications/systemMessages.ts';
 import { AddressLock, Lockout, type LockPolicy } from './lockout.ts';
 import { ta } from './authMessages.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
+import { checkLoginAcl } from '../acls/loginAcl.ts';
 
 export type LoginOutcome =
   | { ok: true; user: AuthUser }
   | {
       ok: false;
-      error: 'password_failed' | 'block_login' | 'block_ip' | 'user_inactive' | 'user_expired';
+      error:
+        | 'password_failed'
+        | 'block_login'
+        | 'block_ip'
+        | 'user_inactive'
+        | 'user_expired'
+        | 'acl_not_allow'
+        | 'login_acl_review';
       msg: string;
     };
 
@@ -111,6 +119,8 @@ async function checkPassword(req: FastifyRequest, username: string, password: st
   if (!toBool(user.is_active)) return { ok: false, error: 'user_inactive', msg: t(req.lang, 'user_inactive') };
   if (new Date(user.date_expired).getTime() <= Date.now())
     return { ok: false, error: 'user_expired', msg: t(req.lang, 'user_expired') };
+  const acl = await checkLoginAcl(req, user.id);
+  if (acl) return { ok: false, error: acl.error, msg: acl.msg };
   const { password: _hash, ...rest } = user;
   void _hash;
   await req.db

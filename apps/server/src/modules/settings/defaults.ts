@@ -3,6 +3,8 @@ import { DEFAULT_LOGIN_LIMIT_COUNT, DEFAULT_LOGIN_LIMIT_TIME_MINUTES, PRIMARY_CO
 /** Setting defaults; stored rows override them. */
 export const SETTING_DEFAULTS = {
   SITE_URL: 'http://127.0.0.1:8080',
+  /** IANA zone of time-based rules (access-control time periods); empty = the system's zone. */
+  TIME_ZONE: '',
   GLOBAL_ORG_DISPLAY_NAME: '',
   HELP_DOCUMENT_URL: 'https://docs.jumpserver.org/zh/v3/',
   HELP_SUPPORT_URL: 'https://www.jumpserver.org/support/',

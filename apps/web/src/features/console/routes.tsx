@@ -4,11 +4,12 @@ import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 import { usersRoutes } from './users/routes.tsx';
 import { assetsRoutes } from './assets/routes.tsx';
+import { permsIcon, permsRoutes } from './perms/routes.tsx';
 
 /**
  * The console's pages; each business area adds its routes here.
  * Paths follow the JumpServer console (e.g. `users/users/`), so the derived metadata names the
- * right permission; a route states only what differs (see `app/routeTypes.ts`).
+ * right permission; a route states only what differs (see `lib/routeTypes.ts`).
  */
 const children: AppRoute[] = [
   { index: true, element: <Navigate to="dashboard" replace /> },
@@ -28,6 +29,7 @@ const children: AppRoute[] = [
   },
   { path: 'users', handle: { title: 'route.Users', icon: <UserOutlined /> }, children: usersRoutes },
   { path: 'assets', handle: { title: 'assets.route.Assets', icon: <HddOutlined /> }, children: assetsRoutes },
+  { path: 'perms', handle: { title: 'acls.route.Perms', icon: permsIcon }, children: permsRoutes },
 ];
 
 /** The console view; the shell (app/routes.tsx) frames it with the layout. */
