@@ -20,6 +20,7 @@ import { registerImportParsers } from '../resource/importParse.ts';
 import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
 import { registerAssetsModule } from './assets/routes.ts';
+import { registerAccountsModule } from './accounts/routes.ts';
 import { registerHealthRoutes } from './health/healthRoutes.ts';
 
 /** Every API module; each registers its own routes. */
@@ -46,4 +47,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerPublicSettingsRoutes(app);
   registerCurrentOrgRoutes(app);
   registerAssetsModule(app);
+  registerAccountsModule(app);
 }

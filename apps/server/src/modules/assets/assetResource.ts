@@ -7,6 +7,29 @@ import { CATEGORY_FIELDS, COMMON_FIELDS, labelFilter } from './assetFields.ts';
 import { assetValidate, assetWriteHooks, prepareAssets } from './assetHooks.ts';
 import { assetsUnder } from './assetParsers.ts';
 import { protocolsForExport } from './exportCells.ts';
+import { accountsOfAsset, createAssetAccounts } from '../accounts/assetAccounts.ts';
+import { ACCOUNT_MESSAGES } from '../accounts/accountMessages.ts';
+import type { Row, WriteEvent } from '../../resource/types.ts';
+
+/** `accounts` of an asset write: a list of account objects, created with the asset (modules/accounts). */
+const accountsField: FieldDef = {
+  type: 'list',
+  label: ACCOUNT_MESSAGES.field_accounts,
+  column: false,
+  noExport: true,
+  child: { type: 'nested object' },
+  async parse(v, ctx) {
+    if (!Array.isArray(v) || v.some((i) => !i || typeof i !== 'object' || Array.isArray(i)))
+      return { error: ACCOUNT_MESSAGES.accounts_list[ctx.req.lang] };
+    return { value: v };
+  },
+};
+
+async function withAccounts(e: WriteEvent, then?: (e: WriteEvent) => Promise<void> | void): Promise<void> {
+  await then?.(e);
+  if (Array.isArray(e.data.accounts) && e.data.accounts.length)
+    await createAssetAccounts(e.ctx, e.id, e.data.accounts as Row[]);
+}
 
 /**
  * Asset endpoints (api-contract §4.3): `assets/` over every category (no create), one endpoint per
@@ -118,6 +141,7 @@ export function assetResource(kind: AssetKind): ResourceDef {
   const fields: Record<string, FieldDef> = {
     ...common,
     ...extra,
+    accounts: accountsField,
     comment: comment!,
     created_by: created_by!,
     date_created: date_created!,
@@ -150,9 +174,15 @@ export function assetResource(kind: AssetKind): ResourceDef {
     async prepare(rows, ctx) {
       await prepareAssets(rows, ctx);
       protocolsForExport(rows, ctx);
+      // One asset answered on its own (detail, create, update) carries its accounts (no secrets).
+      const params = ctx.req.params as { id?: string } | undefined;
+      if (rows.length === 1 && (params?.id || ctx.req.method !== 'GET'))
+        rows[0]!.accounts = await accountsOfAsset(ctx, String(rows[0]!.id));
     },
     hooks: {
       ...assetWriteHooks,
+      afterCreate: (e) => withAccounts(e, assetWriteHooks.afterCreate),
+      afterUpdate: (e) => withAccounts(e, assetWriteHooks.afterUpdate),
       beforeValidate(_body, ctx, before) {
         if (!kind.category && !before) throw new ApiError(400, { error: am(ctx.req.lang, 'create_directly') });
       },
