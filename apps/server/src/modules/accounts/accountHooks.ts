@@ -242,6 +242,10 @@ async function recordHistory({ ctx, id, data }: WriteEvent): Promise<void> {
       history_user: actorOf(ctx.req),
     })
     .execute();
+  ctx.req.log.info(
+    { account: id, version: Number(row.version), user: ctx.req.user?.username },
+    'account secret changed',
+  );
 }
 
 const KEPT_ON_UPDATE = ['secret', 'passphrase', 'spec_info', 'privileged', 'is_active', 'comment', 'su_from', 'params'];

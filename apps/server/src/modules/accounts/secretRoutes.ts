@@ -47,6 +47,7 @@ export function withReadableSecrets(def: ResourceDef): ResourceDef {
 
 async function logView(req: FastifyRequest, def: ResourceDef, id: string, name: string, orgId: string | undefined) {
   await recordOperation(req.db, req, { action: 'view', def, resourceId: id, resourceName: name, orgId, diff: [] });
+  req.log.info({ model: def.model, id: id || undefined, user: req.user?.username, ip: req.ip }, 'secret viewed');
 }
 
 function registerSecretReads(app: FastifyInstance, base: ResourceDef, url: string, perm: string): void {

@@ -27,7 +27,7 @@ export function checkSshKey(
   lang: Language,
   key: string,
   passphrase: string | undefined,
-): { fingerprint?: string; error?: string } {
+): { fingerprint?: string; error?: string; field?: 'secret' | 'passphrase' } {
   let parsed: ReturnType<typeof ssh2.utils.parseKey>;
   try {
     parsed = ssh2.utils.parseKey(key, passphrase || undefined);
@@ -36,7 +36,7 @@ export function checkSshKey(
   }
   if (parsed instanceof Error) {
     if (/passphrase|decrypt|bad decrypt/i.test(parsed.message))
-      return { error: acm(lang, passphrase ? 'passphrase_wrong' : 'passphrase_missing') };
+      return { error: acm(lang, passphrase ? 'passphrase_wrong' : 'passphrase_missing'), field: 'passphrase' };
     return { error: acm(lang, 'ssh_key_invalid') };
   }
   const one = Array.isArray(parsed) ? parsed[0] : parsed;
@@ -65,15 +65,10 @@ export function checkSecret(
   }
   if (type === 'ssh_key') {
     const r = checkSshKey(lang, secret, passphrase);
-    if (r.error) return { field: /passphrase/.test(r.error) ? 'passphrase' : 'secret', error: r.error };
+    if (r.error) return { field: r.field ?? 'secret', error: r.error };
     return { ok: { specInfo: { ssh_key_fingerprint: r.fingerprint! } } };
   }
   return { ok: { specInfo: {} } };
-}
-
-/** A passphrase only matters to an encrypted key; the error of a wrong one is the passphrase's. */
-export function passphraseField(lang: Language, error: string): boolean {
-  return error === acm(lang, 'passphrase_wrong') || error === acm(lang, 'passphrase_missing');
 }
 
 export function seal(req: FastifyRequest, plain: string): string {
