@@ -2,6 +2,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { runUsersBench } from './usersBench.ts';
 import { runAssetsBench } from './assetsBench.ts';
+import { runAccountsBench } from './accountsBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -21,9 +22,18 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
   }
 }
 
+/** BENCH_ONLY=users,assets,accounts runs some scenarios only (default: all). */
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = [
+  ['users', runUsersBench],
+  ['assets', runAssetsBench],
+  ['accounts', runAccountsBench],
+].filter(([name]) => !only || only.includes(name as string)) as [
+  string,
+  (url?: string, schema?: string) => Promise<void>,
+][];
+
 console.log('# Gatehouse benchmarks');
-await runUsersBench();
-await runAssetsBench();
+for (const [, run] of scenarios) await run();
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (pgUrl) await withPgSchema(pgUrl, (schema) => runUsersBench(pgUrl, schema));
-if (pgUrl) await withPgSchema(pgUrl, (schema) => runAssetsBench(pgUrl, schema));
+if (pgUrl) for (const [, run] of scenarios) await withPgSchema(pgUrl, (schema) => run(pgUrl, schema));
