@@ -1,9 +1,10 @@
 import { Navigate } from 'react-router';
-import { DashboardOutlined, HddOutlined, UserOutlined } from '@ant-design/icons';
+import { DashboardOutlined, HddOutlined, KeyOutlined, UserOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../app/routeTypes.ts';
 import { DashboardPage } from './dashboard/DashboardPage.tsx';
 import { usersRoutes } from './users/routes.tsx';
 import { assetsRoutes } from './assets/routes.tsx';
+import { accountsRoutes } from './accounts/routes.tsx';
 
 /**
  * The console's pages (spec 02 §2 "Console children"); each business area adds its routes here.
@@ -25,6 +26,7 @@ const children: AppRoute[] = [
   },
   { path: 'users', handle: { title: 'route.Users', icon: <UserOutlined /> }, children: usersRoutes },
   { path: 'assets', handle: { title: 'assets.route.Assets', icon: <HddOutlined /> }, children: assetsRoutes },
+  { path: 'accounts', handle: { title: 'accounts.route.Accounts', icon: <KeyOutlined /> }, children: accountsRoutes },
 ];
 
 /** The console view; the shell (app/routes.tsx) frames it with the layout. */
