@@ -40,8 +40,7 @@ export function AccountTable({ asset }: { asset?: { id: string; name?: string } 
   const rowActions = useAccountActions(dialogs);
   const canAdd = hasPermission(held, 'accounts.add_account') && orgId !== ROOT_ORG_ID;
   const extraQuery = useMemo(
-    (): Record<string, string> | undefined =>
-      asset ? { asset: asset.id } : node ? { node_id: node.id } : undefined,
+    (): Record<string, string> | undefined => (asset ? { asset: asset.id } : node ? { node_id: node.id } : undefined),
     [asset, node],
   );
   const reload = () => void queryClient.invalidateQueries({ queryKey: ['resource-list', ACCOUNTS] });
