@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
@@ -127,6 +128,15 @@ describe('the account vault', () => {
     await page.goto('/ui/console/accounts/accounts/');
     await row('vault-key').waitFor();
     await screenshot(page, 'accounts-list');
+    // The secrets export: a warning, then the file (the re-verification above still holds).
+    await page.getByTestId('export-secrets').click();
+    const warn = page.getByRole('dialog', { name: 'Export the accounts with their secrets?' });
+    const download = page.waitForEvent('download');
+    await warn.getByRole('button', { name: 'OK' }).click();
+    const file = await (await download).path();
+    const csv = fs.readFileSync(file, 'utf8');
+    expect(csv).toContain('vault-key');
+    expect(csv).toContain('Wrong-pass-1');
     await page.goto('/ui/console/accounts/accounts/?activeTab=virtual');
     await page.getByTestId('virtual-accounts').getByText('@USER').waitFor();
     const key = (await api<Account[]>('GET', `/api/v1/accounts/accounts/?name=vault-key`))[0]!;

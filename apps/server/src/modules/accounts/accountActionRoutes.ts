@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
+import { recordOperation } from '../../resource/audit.ts';
 import { findVisible } from '../../resource/routes.ts';
 import { serializeRows } from '../../resource/serialize.ts';
 import { validateObject, type FieldErrors } from '../../resource/validate.ts';
@@ -143,7 +144,7 @@ async function usernameSuggestions(req: FastifyRequest): Promise<string[]> {
 async function clearSecret(req: FastifyRequest) {
   const ids = idList(((req.body ?? {}) as Row).account_ids);
   if (!ids?.length) throw new ApiError(400, { account_ids: [acm(req.lang, 'account_ids_required')] });
-  let q = req.db.selectFrom('accounts_account').select(['id', 'version']).where('id', 'in', ids);
+  let q = req.db.selectFrom('accounts_account').select(['id', 'version', 'name', 'org_id']).where('id', 'in', ids);
   if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
   const rows = await q.execute();
   const now = new Date().toISOString();
@@ -154,6 +155,16 @@ async function clearSecret(req: FastifyRequest) {
         .set({ secret: null, passphrase: null, spec_info: '{}', version: Number(r.version) + 1, date_updated: now })
         .where('id', '=', r.id)
         .execute();
+    // Audited like any write: the operate log shows the secret as changed (masked).
+    for (const r of rows)
+      await recordOperation(ctx.db, req, {
+        action: 'update',
+        def: accountResource,
+        resourceId: r.id,
+        resourceName: r.name,
+        orgId: r.org_id,
+        diff: [{ field: 'secret', before: '******', after: '' }],
+      });
   });
   return { msg: 'ok', count: rows.length };
 }

@@ -283,6 +283,13 @@ describe('reading secrets', () => {
       payload: { account_ids: [acc.id] },
     });
     expect(cleared.statusCode).toBe(200);
+    const log = await t.deps.database.db
+      .selectFrom('audits_operatelog')
+      .select(['action', 'diff'])
+      .where('resource_id', '=', acc.id)
+      .orderBy('datetime', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(log).toEqual({ action: 'update', diff: JSON.stringify([{ field: 'secret', before: '******', after: '' }]) });
     const after = (await admin.get(`${SECRETS}${acc.id}/`)).json();
     expect(after).toMatchObject({ secret: null, has_secret: false, version: 4 });
     const h2 = (await admin.get(`${SECRETS}${acc.id}/histories/`)).json();

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button } from 'antd';
+import { App, Button } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
@@ -11,7 +11,10 @@ import { NodeTree } from '../assets/nodeTree/NodeTree.tsx';
 import type { NodeItem } from '../assets/nodeTree/treeState.ts';
 import { ConnectivityTag } from '../assets/detail/ConnectivityTag.tsx';
 import styles from '../assets/assetList/assetList.module.css';
-import { ACCOUNTS } from './accountApi.ts';
+import { http } from '../../../lib/http.ts';
+import { errorMessage } from '../../../resource/errorMessage.ts';
+import { download } from '../../../resource/exportUrl.ts';
+import { ACCOUNTS, ACCOUNT_SECRETS } from './accountApi.ts';
 import { AccountDialog } from './AccountDialog.tsx';
 import { SecretHistoryDialog, ViewSecretDialog } from './SecretDialog.tsx';
 import { useAccountActions, useAccountDialogs } from './useAccountActions.tsx';
@@ -32,6 +35,7 @@ const connectivityCell: CellFormatter = ({ value }) => (
 export function AccountTable({ asset }: { asset?: { id: string; name?: string } }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const { modal, message } = App.useApp();
   const orgId = useAppStore((s) => s.currentOrg?.id ?? '');
   const held = useAppStore((s) => s.perms);
   const [node, setNode] = useState<NodeItem | null>(null);
@@ -43,9 +47,35 @@ export function AccountTable({ asset }: { asset?: { id: string; name?: string } 
     (): Record<string, string> | undefined => (asset ? { asset: asset.id } : node ? { node_id: node.id } : undefined),
     [asset, node],
   );
+  const canExport = hasPermission(held, 'accounts.view_accountsecret');
+  // The secrets export (console-reference §3.7): a warning first; the server asks for re-verification.
+  const exportSecrets = () =>
+    modal.confirm({
+      title: t('accounts.export.title'),
+      content: t('accounts.export.tip'),
+      onOk: async () => {
+        const href = `${ACCOUNT_SECRETS}?${new URLSearchParams({ ...(extraQuery ?? {}), format: 'csv' }).toString()}`;
+        try {
+          await http.raw('GET', href, { probe: true });
+          download(href);
+        } catch (e) {
+          void message.error(errorMessage(e, t));
+        }
+      },
+    });
   const reload = () => void queryClient.invalidateQueries({ queryKey: ['resource-list', ACCOUNTS] });
   const list = (
     <>
+      {canExport && (
+        <Button
+          size="small"
+          style={{ marginBottom: 8, marginRight: 8 }}
+          onClick={exportSecrets}
+          data-testid="export-secrets"
+        >
+          {t('accounts.action.exportSecrets')}
+        </Button>
+      )}
       {canAdd && (
         <Button
           size="small"
