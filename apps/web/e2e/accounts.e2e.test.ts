@@ -143,5 +143,18 @@ describe('the account vault', () => {
     await page.goto(`/ui/console/accounts/accounts/${key.id}`);
     await page.getByTestId('account-view-secret').waitFor();
     await screenshot(page, 'accounts-detail');
+
+    // Templates: the list, and the form with its secret strategy.
+    await api('POST', '/api/v1/accounts/account-templates/', {
+      name: 'e2e-template',
+      username: 'deploy',
+      secret_strategy: 'random',
+    });
+    await page.goto('/ui/console/accounts/account-template/');
+    await row('e2e-template').waitFor();
+    await screenshot(page, 'accounts-templates');
+    await page.goto('/ui/console/accounts/account-template/create');
+    await page.getByText('Secret strategy').waitFor();
+    await screenshot(page, 'accounts-template-form');
   }, 180_000);
 });
