@@ -62,6 +62,7 @@ export const MODULE_ORDER = [
   'ops',
   'users',
   'assets',
+  'accounts',
 ];
 
 export const moduleZones = MODULE_ORDER.slice(0, -1).map((name, i) => ({

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { runUsersBench } from './usersBench.ts';
 import { runAssetsBench } from './assetsBench.ts';
 import { runBundleBench } from './bundleBench.ts';
+import { runAccountsBench } from './accountsBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -24,13 +25,20 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
   }
 }
 
+/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts runs some scenarios only (default: all). */
+const only = (process.env.BENCH_ONLY ?? process.argv[2])?.split(',').map((s) => s.trim());
+const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = [
+  ['users', runUsersBench],
+  ['assets', runAssetsBench],
+  ['accounts', runAccountsBench],
+].filter(([name]) => !only || only.includes(name as string)) as [
+  string,
+  (url?: string, schema?: string) => Promise<void>,
+][];
+
 console.log('# Gatehouse benchmarks');
-const only = process.argv[2];
-const withinBudget = await runBundleBench();
+const withinBudget = !only || only.includes('bundle') ? await runBundleBench() : true;
 if (!withinBudget) process.exitCode = 1;
-if (only === 'bundle') process.exit();
-await runUsersBench();
-await runAssetsBench();
+for (const [, run] of scenarios) await run();
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (pgUrl) await withPgSchema(pgUrl, (schema) => runUsersBench(pgUrl, schema));
-if (pgUrl) await withPgSchema(pgUrl, (schema) => runAssetsBench(pgUrl, schema));
+if (pgUrl) for (const [, run] of scenarios) await withPgSchema(pgUrl, (schema) => run(pgUrl, schema));

@@ -1,5 +1,5 @@
 /**
- * Access-control rule constants shared by the server and the console (api-contract §4.13).
+ * Access-control rule constants shared by the server and the console.
  * Priority 1-100, the lower the value the earlier a rule applies.
  */
 export const ACL_PRIORITY_MIN = 1;

@@ -180,7 +180,25 @@ describe('authorisation matrix', () => {
       await admin.get(`/api/v1/rbac/org-role-bindings/?user__username=m_orgadmin`, { 'x-jms-org': orgA })
     ).json()[0];
     expect(binding).toBeDefined();
-    const foreign = [group.id];
+    const hostB = (
+      await admin.post(
+        '/api/v1/assets/hosts/',
+        { name: 'host-b', address: '10.0.0.2', platform: 'Linux' },
+        { 'x-jms-org': orgB },
+      )
+    ).json();
+    const accountB = (
+      await admin.post(
+        '/api/v1/accounts/accounts/',
+        { asset: hostB.id, username: 'root-b', secret: 'Secret-of-b-1' },
+        { 'x-jms-org': orgB },
+      )
+    ).json();
+    const templateB = (
+      await admin.post('/api/v1/accounts/account-templates/', { name: 'tpl-b', username: 'b' }, { 'x-jms-org': orgB })
+    ).json();
+    expect([hostB.id, accountB.id, templateB.id].every(Boolean)).toBe(true);
+    const foreign = [group.id, hostB.id, accountB.id, templateB.id];
     const idRoutes = t.app.routeTable.filter((r) => r.url.includes(':') && r.method !== 'OPTIONS');
     const listRoutes = t.app.routeTable.filter((r) => !r.url.includes(':') && r.method === 'GET');
     const leaks: string[] = [];

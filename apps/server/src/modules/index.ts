@@ -20,6 +20,7 @@ import { registerImportParsers } from '../resource/importParse.ts';
 import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
 import { registerAssetsModule } from './assets/routes.ts';
+import { registerAccountsModule } from './accounts/routes.ts';
 import { registerHealthRoutes } from './health/healthRoutes.ts';
 import { registerIdentitySource } from '../http/identitySource.ts';
 import { usersIdentitySource } from './users/identitySource.ts';
@@ -55,4 +56,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerCurrentOrgRoutes(app);
   registerAssetsModule(app);
   registerAclsModule(app);
+  registerAccountsModule(app);
 }

@@ -7,7 +7,8 @@ import type { ResourceDef, Row } from './types.ts';
 
 /** Operate log and activity of every write: who, what, the before/after diff. */
 
-export type OperateAction = 'create' | 'update' | 'delete';
+/** `view`: a secret was revealed (accounts). */
+export type OperateAction = 'create' | 'update' | 'delete' | 'view';
 
 export interface DiffItem {
   field: string;

@@ -84,7 +84,11 @@ async function create(def: ResourceDef, req: FastifyRequest, reply: FastifyReply
     return reply.code(400).send(many ? errors : errors[0]);
   }
   const out: Row[] = [];
-  for (const r of results) if (r.ok) out.push(await serializeOne(def, ctx, await createObject(def, ctx, r.data)));
+  for (const r of results) {
+    if (!r.ok) continue;
+    const row = (await def.hooks?.createInstead?.(r.data, ctx, def)) ?? (await createObject(def, ctx, r.data));
+    out.push(await serializeOne(def, ctx, row));
+  }
   return reply.code(201).send(many ? out : out[0]);
 }
 

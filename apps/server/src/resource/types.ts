@@ -192,6 +192,11 @@ export interface ResourceDef {
     beforeValidate?: (body: unknown, ctx: ResourceCtx, before?: Row) => Promise<void> | void;
     /** Fills stored columns not covered by fields (e.g. defaults computed from other fields). */
     beforeInsert?: (values: Row, data: Row, ctx: ResourceCtx) => Promise<void> | void;
+    /**
+     * After validation of a create: returns the row to answer with instead of creating one (e.g.
+     * an existing account kept or updated by `on_invalid`), or undefined to create as usual.
+     */
+    createInstead?: (data: Row, ctx: ResourceCtx, def: ResourceDef) => Promise<Row | undefined>;
     afterCreate?: (e: WriteEvent) => Promise<void> | void;
     afterUpdate?: (e: WriteEvent) => Promise<void> | void;
     /** Throws an ApiError to refuse. */

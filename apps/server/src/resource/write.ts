@@ -59,7 +59,9 @@ async function writeLinks(def: ResourceDef, ctx: ResourceCtx, id: string | numbe
   }
 }
 
-async function inTransaction<T>(ctx: ResourceCtx, fn: (c: ResourceCtx) => Promise<T>): Promise<T> {
+/** Runs in a transaction: the caller's when it already is one (a write nested in another), else a new one. */
+export async function inTransaction<T>(ctx: ResourceCtx, fn: (c: ResourceCtx) => Promise<T>): Promise<T> {
+  if (ctx.db.isTransaction) return fn(ctx);
   return ctx.db.transaction().execute((trx: Kysely<DB>) => fn({ ...ctx, db: trx }));
 }
 

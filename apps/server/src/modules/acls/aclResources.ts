@@ -24,7 +24,7 @@ import { loadAssets, loadUsers } from './subjects.ts';
 import { commandGroupResource } from './commandGroupResource.ts';
 
 /**
- * The four kinds of rules (api-contract §4.13). Login and connect-method rules live outside
+ * The four kinds of rules. Login and connect-method rules live outside
  * organisations (system-only permissions); login-asset and command-filter rules in one.
  * Ordering `priority, -is_active, name`: the list shows rules in the order they apply.
  */

@@ -4,7 +4,7 @@ import { am, M } from './aclMessages.ts';
 import { groupPattern, invalidRegexLine } from './matcher/commandGroup.ts';
 
 /**
- * Command groups (api-contract §4.13): plain commands or regular expressions, one per line.
+ * Command groups: plain commands or regular expressions, one per line.
  * `pattern` shows the regex the gateway receives (plain commands turned into a regex by
  * matcher/commandGroup.ts).
  */

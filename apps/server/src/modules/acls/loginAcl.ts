@@ -5,7 +5,7 @@ import { decide, systemTimeZone, type AclRule } from './matcher/rules.ts';
 import { loadUsers } from './subjects.ts';
 
 /**
- * The login rules at sign-in (api-contract §2.1, after the password and the user's state, before
+ * The login rules at sign-in (after the password and the user's state, before
  * a session or token exists): the first rule that applies decides. `reject` refuses; `review`
  * refuses too, with its own message, until approvals (tickets) exist; `accept` or no rule lets
  * the sign-in go on. Time periods are read in the `TIME_ZONE` setting's zone (the system's by default).

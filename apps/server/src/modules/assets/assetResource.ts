@@ -14,6 +14,32 @@ import { CATEGORY_FIELDS, COMMON_FIELDS, labelFilter } from './assetFields.ts';
 import { assetValidate, assetWriteHooks, prepareAssets } from './assetHooks.ts';
 import { assetsUnder } from './assetParsers.ts';
 import { protocolsForExport } from './exportCells.ts';
+import { assetAccounts } from './assetAccountsPort.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type accountMessages from '../../platform/i18n/locales/en/accounts.json';
+import type { Row, WriteEvent } from '../../resource/types.ts';
+
+const ACCOUNT_MESSAGES = catalogue<typeof accountMessages>('accounts');
+
+/** `accounts` of an asset write: a list of account objects, created with the asset (modules/accounts). */
+const accountsField: FieldDef = {
+  type: 'list',
+  label: ACCOUNT_MESSAGES.field_accounts,
+  column: false,
+  noExport: true,
+  child: { type: 'nested object' },
+  async parse(v, ctx) {
+    if (!Array.isArray(v) || v.some((i) => !i || typeof i !== 'object' || Array.isArray(i)))
+      return { error: ACCOUNT_MESSAGES.accounts_list[ctx.req.lang] };
+    return { value: v };
+  },
+};
+
+async function withAccounts(e: WriteEvent, then?: (e: WriteEvent) => Promise<void> | void): Promise<void> {
+  await then?.(e);
+  if (Array.isArray(e.data.accounts) && e.data.accounts.length)
+    await assetAccounts(e.ctx)?.create(e.ctx, e.id, e.data.accounts as Row[]);
+}
 
 /**
  * Asset endpoints: `assets/` over every category (no create), one endpoint per
@@ -91,6 +117,7 @@ export function assetResource(kind: AssetKind): ResourceDef {
   const fields: Record<string, FieldDef> = {
     ...common,
     ...extra,
+    accounts: accountsField,
     comment: comment!,
     created_by: created_by!,
     date_created: date_created!,
@@ -106,8 +133,6 @@ export function assetResource(kind: AssetKind): ResourceDef {
     label: kind.label,
     orgScoped: true,
     fields,
-    // The accounts area stores an asset's accounts; until it lands, an asset create with accounts is refused.
-    unsupportedFields: ['accounts'],
     fieldsMini: ['id', 'name', 'address'],
     fieldsSmall: ['id', 'name', 'address', 'platform', 'protocols', 'is_active', 'connectivity'],
     defaultOrder: ['name'],
@@ -125,9 +150,15 @@ export function assetResource(kind: AssetKind): ResourceDef {
     async prepare(rows, ctx) {
       await prepareAssets(rows, ctx);
       protocolsForExport(rows, ctx);
+      // One asset answered on its own (detail, create, update) carries its accounts (no secrets).
+      const params = ctx.req.params as { id?: string } | undefined;
+      if (rows.length === 1 && (params?.id || ctx.req.method !== 'GET'))
+        rows[0]!.accounts = (await assetAccounts(ctx)?.ofAsset(ctx, String(rows[0]!.id))) ?? [];
     },
     hooks: {
       ...assetWriteHooks,
+      afterCreate: (e) => withAccounts(e, assetWriteHooks.afterCreate),
+      afterUpdate: (e) => withAccounts(e, assetWriteHooks.afterUpdate),
       beforeValidate(_body, ctx, before) {
         if (!kind.category && !before) throw new ApiError(400, { error: am(ctx.req.lang, 'create_directly') });
       },

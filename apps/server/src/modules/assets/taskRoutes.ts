@@ -24,8 +24,11 @@ export interface TaskState {
   date_finished: string | null;
 }
 
-const TTL = 24 * 3600;
-const key = (id: string) => `gh:task:${id}`;
+export const TASK_TTL = 24 * 3600;
+const TTL = TASK_TTL;
+/** Where a task's state lives in the cache (also for the account tasks of modules/accounts). */
+export const taskKey = (id: string) => `gh:task:${id}`;
+const key = taskKey;
 
 async function runTest(app: FastifyInstance, task: TaskState, assetIds: string[], log: TaskLogWriter): Promise<void> {
   const { cache } = app.deps;

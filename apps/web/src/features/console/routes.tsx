@@ -1,10 +1,11 @@
 import { Navigate } from 'react-router';
-import { DashboardOutlined, HddOutlined, UserOutlined } from '@ant-design/icons';
+import { DashboardOutlined, HddOutlined, KeyOutlined, UserOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 import { usersRoutes } from './users/routes.tsx';
 import { assetsRoutes } from './assets/routes.tsx';
 import { permsIcon, permsRoutes } from './perms/routes.tsx';
+import { accountsRoutes } from './accounts/routes.tsx';
 
 /**
  * The console's pages; each business area adds its routes here.
@@ -29,6 +30,7 @@ const children: AppRoute[] = [
   },
   { path: 'users', handle: { title: 'route.Users', icon: <UserOutlined /> }, children: usersRoutes },
   { path: 'assets', handle: { title: 'assets.route.Assets', icon: <HddOutlined /> }, children: assetsRoutes },
+  { path: 'accounts', handle: { title: 'accounts.route.Accounts', icon: <KeyOutlined /> }, children: accountsRoutes },
   { path: 'perms', handle: { title: 'acls.route.Perms', icon: permsIcon }, children: permsRoutes },
 ];
 

@@ -1,7 +1,7 @@
 import type { CreateTableBuilder, Kysely } from 'kysely';
 
 /**
- * Access-control rules (api-contract §4.13): login rules and connect-method rules (outside
+ * Access-control rules: login rules and connect-method rules (outside
  * organisations), login-asset and command-filter rules and command groups (in an organisation).
  * Selectors, rules and account lists are JSON text; reviewers and command groups are link tables
  * that go with their rule.

@@ -16,6 +16,7 @@ import { labelColour } from '../fields/labelParse.ts';
 import { QuickActions } from './QuickActions.tsx';
 import { SpecInfoCards } from './SpecInfoCard.tsx';
 import { connectivity, protocolTags } from './formatters.tsx';
+import { AccountTable } from '../../accounts/AccountTable.tsx';
 
 const URL = '/api/v1/assets/assets/';
 type Rel = { id: string; name?: string; value?: string };
@@ -135,6 +136,12 @@ export function AssetDetailPage() {
                 }}
               />
             ),
+          },
+          {
+            name: 'Accounts',
+            title: 'assets.tab.Accounts',
+            hidden: () => !hasPermission(useAppStore.getState().perms, 'accounts.view_account'),
+            render: (obj) => <AccountTable asset={{ id: obj.id, name: obj.name }} />,
           },
         ]}
       />

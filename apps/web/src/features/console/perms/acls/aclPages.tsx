@@ -15,7 +15,7 @@ import { RulesField } from './RulesField.tsx';
 import { ASSET_ATTRS, SelectorField, USER_ATTRS } from './SelectorField.tsx';
 
 /**
- * The five kinds of access-control rules (console-reference §3.11) as declarations over
+ * The five kinds of access-control rules as declarations over
  * `resource/`: their form groups, the selector, rules and command editors, and the detail tabs
  * (rule detail, the users and assets a rule picks).
  */

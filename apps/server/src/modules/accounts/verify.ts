@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import ssh2 from 'ssh2';
+import { ROOT_ORG_ID } from '@gatehouse/contract';
+import { ApiError } from '../../http/errors.ts';
+import { requirePerm } from '../../http/permissions.ts';
+import { openTaskLog, type TaskLogWriter } from '../ops/taskLog.ts';
+import { TASK_TTL, taskKey } from '../assets/taskRoutes.ts';
+import { targetOf } from '../assets/connectivity.ts';
+import { acm } from './accountMessages.ts';
+import { unseal } from './secrets.ts';
+
+/**
+ * `POST accounts/tasks/`: `test`/`verify` logs in over SSH with each account's
+ * own secret (password, or key with its passphrase) on its asset's SSH port; success is
+ * connectivity `ok`, anything else `err`. The task runs after the answer, its state in the cache
+ * like the asset connectivity test (read back through `ops/celery/task/<id>/`), its progress in
+ * the task log. The secret goes to the SSH client only; log lines name the account, never the secret.
+ */
+const TIMEOUT_MS = 8000;
+
+export interface AccountTaskState {
+  id: string;
+  name: string;
+  state: 'PENDING' | 'STARTED' | 'SUCCESS' | 'FAILURE';
+  user_id: string;
+  total: number;
+  done: number;
+  results: { account: string; name: string; connectivity: string; error?: string }[];
+  date_start: string;
+  date_finished: string | null;
+}
+
+export interface SshLogin {
+  host: string;
+  port: number;
+  username: string;
+  password?: string;
+  privateKey?: string;
+  passphrase?: string;
+}
+
+/** One SSH login; undefined when it succeeded, else why not. */
+export function sshLogin(o: SshLogin, timeout = TIMEOUT_MS): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const c = new ssh2.Client();
+    let settled = false;
+    const done = (err?: string) => {
+      if (settled) return;
+      settled = true;
+      c.end();
+      resolve(err);
+    };
+    c.on('ready', () => done());
+    c.on('error', (e: Error) => done(e.message));
+    c.on('close', () => done('connection closed before authentication'));
+    try {
+      c.connect({
+        host: o.host,
+        port: o.port,
+        username: o.username,
+        readyTimeout: timeout,
+        tryKeyboard: false,
+        ...(o.password !== undefined ? { password: o.password } : {}),
+        ...(o.privateKey !== undefined ? { privateKey: o.privateKey } : {}),
+        ...(o.passphrase ? { passphrase: o.passphrase } : {}),
+      });
+    } catch (e) {
+      done((e as Error).message);
+    }
+  });
+}
+
+async function verifyOne(req: FastifyRequest, accountId: string, log: TaskLogWriter) {
+  const db = req.server.deps.database.db;
+  const a = await db.selectFrom('accounts_account').selectAll().where('id', '=', accountId).executeTakeFirst();
+  if (!a) return undefined;
+  const asset = await db
+    .selectFrom('assets_asset')
+    .select(['name', 'address'])
+    .where('id', '=', a.asset_id)
+    .executeTakeFirstOrThrow();
+  const ssh = await db
+    .selectFrom('assets_protocol')
+    .select(['name', 'port'])
+    .where('asset_id', '=', a.asset_id)
+    .where('name', '=', 'ssh')
+    .executeTakeFirst();
+  await log.write(`>>> ${a.name}(${a.username})@${asset.name} (${asset.address})`);
+  let error: string | undefined;
+  const secret = unseal(req, a.secret);
+  if (!ssh) error = acm(req.lang, 'verify_no_ssh');
+  else if (a.secret_type !== 'password' && a.secret_type !== 'ssh_key')
+    error = acm(req.lang, 'verify_unsupported_type');
+  else if (!secret) error = acm(req.lang, 'verify_no_secret');
+  else {
+    const t = targetOf(asset.address, { name: 'ssh', port: Number(ssh.port) });
+    await log.write(
+      `    ssh ${t.host}:${t.port} as ${a.username} with ${a.secret_type === 'password' ? 'password' : 'SSH key'}`,
+    );
+    error = await sshLogin({
+      host: t.host,
+      port: t.port,
+      username: a.username,
+      ...(a.secret_type === 'password'
+        ? { password: secret }
+        : { privateKey: secret, passphrase: unseal(req, a.passphrase) ?? '' }),
+    });
+  }
+  const connectivity = error ? 'err' : 'ok';
+  await log.write(`    ${error ? `failed: ${error}` : 'ok'}`);
+  await db
+    .updateTable('accounts_account')
+    .set({ connectivity, date_verified: new Date().toISOString() })
+    .where('id', '=', a.id)
+    .execute();
+  return { account: a.id, name: a.name, connectivity, ...(error ? { error } : {}) };
+}
+
+async function run(req: FastifyRequest, task: AccountTaskState, ids: string[], log: TaskLogWriter) {
+  const cache = req.server.deps.cache;
+  task.state = 'STARTED';
+  await cache.set(taskKey(task.id), task, TASK_TTL);
+  await log.write(`>>> Task ${task.name} started: ${ids.length} account(s)`);
+  try {
+    for (const id of ids) {
+      const r = await verifyOne(req, id, log);
+      task.done += 1;
+      if (r) task.results.push(r);
+      await cache.set(taskKey(task.id), task, TASK_TTL);
+    }
+    task.state = 'SUCCESS';
+  } catch (e) {
+    task.state = 'FAILURE';
+    await log.write(`!!! ${(e as Error).message}`);
+  }
+  task.date_finished = new Date().toISOString();
+  await cache.set(taskKey(task.id), task, TASK_TTL);
+  await log.write(`>>> Task ${task.state}: ${task.done}/${task.total}`);
+  await log.end();
+}
+
+async function startTask(req: FastifyRequest): Promise<{ task: string }> {
+  const body = (req.body ?? {}) as { action?: unknown; accounts?: unknown };
+  const lang = req.lang;
+  if (body.action === 'push') {
+    await requirePerm(req, 'accounts.push_account');
+    throw new ApiError(400, { error: acm(lang, 'push_unavailable') });
+  }
+  if (body.action !== 'test' && body.action !== 'verify')
+    throw new ApiError(400, { action: [acm(lang, 'action_invalid', { value: String(body.action) })] });
+  await requirePerm(req, 'accounts.verify_account');
+  if (!Array.isArray(body.accounts) || !body.accounts.length)
+    throw new ApiError(400, { accounts: [acm(lang, 'accounts_required')] });
+  const wanted = body.accounts.map(String);
+  let q = req.db.selectFrom('accounts_account').select('id').where('id', 'in', wanted);
+  if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
+  const found = new Set((await q.execute()).map((r) => r.id));
+  const ids = [...new Set(wanted)].filter((id) => found.has(id));
+  const task: AccountTaskState = {
+    id: randomUUID(),
+    name: 'verify-accounts-connectivity',
+    state: 'PENDING',
+    user_id: req.user!.id,
+    total: ids.length,
+    done: 0,
+    results: [],
+    date_start: new Date().toISOString(),
+    date_finished: null,
+  };
+  await req.server.deps.cache.set(taskKey(task.id), task, TASK_TTL);
+  const log = await openTaskLog(req.server.deps.cache, task.id, task.user_id);
+  void run(req, task, ids, log);
+  return { task: task.id };
+}
+
+export function registerAccountTaskRoutes(app: FastifyInstance): void {
+  app.post(
+    '/api/v1/accounts/accounts/tasks/',
+    { config: { perm: 'accounts.verify_account | accounts.push_account' } },
+    startTask,
+  );
+}

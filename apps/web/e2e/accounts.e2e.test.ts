@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { E2E_ADMIN_PASSWORD } from './server.ts';
+import { apiCall, launchBrowser, newContext, pickMenuItem, screenshot, signInAdmin } from './browser.ts';
+import { startAuthSshd, type AuthSshd } from '../../server/src/modules/accounts/authSshdTesting.ts';
+
+/**
+ * The account vault in the console: a password account and an SSH-key account added to a host
+ * whose SSH is a real OpenSSH started here, both tested, the secret viewed after re-verification,
+ * changed (the test then fails) and its former version seen in the history.
+ */
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+let sshd: AuthSshd;
+
+beforeAll(async () => {
+  sshd = await startAuthSshd();
+  browser = await launchBrowser();
+  ctx = await newContext(browser, inject('baseURL'), { width: 1400, height: 900 });
+  page = await ctx.newPage();
+  await signInAdmin(page, E2E_ADMIN_PASSWORD);
+});
+afterAll(async () => {
+  await browser?.close();
+  sshd?.stop();
+});
+
+interface Account {
+  id: string;
+  name: string;
+  connectivity: { value: string };
+}
+const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiCall<T>(ctx, method, url, data);
+/** The table row whose name link is `name` (the username column repeats names). */
+const row = (name: string): Locator =>
+  page.locator('tr.ant-table-row', { has: page.getByRole('link', { name, exact: true }) });
+
+async function rowAction(name: string, action: string): Promise<void> {
+  await row(name).locator('[data-action="more"]').click();
+  await pickMenuItem(page, action, true);
+}
+
+/** Starts the test of one account from its row; the task-log tab it opens is closed again. */
+async function testAccount(name: string, hostId: string): Promise<string> {
+  const before = await api<Account[]>('GET', `/api/v1/accounts/accounts/?asset=${hostId}&name=${name}`);
+  const popup = ctx.waitForEvent('page');
+  await rowAction(name, 'Test');
+  await (await popup).close();
+  let state = '-';
+  await expect
+    .poll(
+      async () => {
+        const [a] = await api<(Account & { date_verified: string | null })[]>(
+          'GET',
+          `/api/v1/accounts/accounts/?asset=${hostId}&name=${name}`,
+        );
+        state = a!.connectivity.value;
+        return (
+          a!.date_verified !== null && a!.date_verified !== (before[0] as { date_verified?: string }).date_verified
+        );
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  return state;
+}
+
+async function fillDialog(dialog: Locator, fields: { name: string; username?: string; secret: string; key?: boolean }) {
+  await dialog.getByTestId('account-name').fill(fields.name);
+  if (fields.username) await dialog.getByTestId('account-username').fill(fields.username);
+  if (fields.key) {
+    await dialog.getByTestId('account-secret-type').click();
+    await page.locator('.ant-select-item-option[title="SSH key"]').click();
+  }
+  await dialog.getByTestId('account-secret').fill(fields.secret);
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+describe('the account vault', () => {
+  it('adds, tests, reveals, changes and shows the history of accounts on a host', async () => {
+    const host = await api<{ id: string; name: string }>('POST', '/api/v1/assets/hosts/', {
+      name: 'vault-e2e-host',
+      address: '127.0.0.1',
+      platform: 'Linux',
+      protocols: [{ name: 'ssh', port: sshd.port }],
+    });
+    await page.goto(`/ui/console/assets/assets/${host.id}?activeTab=Accounts`);
+
+    await page.getByTestId('list-create').click();
+    const add = page.getByRole('dialog', { name: 'Add account' });
+    await fillDialog(add, { name: sshd.username, secret: sshd.password });
+    await row(sshd.username).waitFor();
+    await page.getByTestId('list-create').click();
+    await fillDialog(add, { name: 'vault-key', username: sshd.username, secret: sshd.privateKey, key: true });
+    await row('vault-key').waitFor();
+    await screenshot(page, 'accounts-asset-tab');
+
+    expect(await testAccount(sshd.username, host.id)).toBe('ok');
+    expect(await testAccount('vault-key', host.id)).toBe('ok');
+    await page.reload();
+    await expect.poll(() => row('vault-key').getByTestId('asset-connectivity').getAttribute('data-value')).toBe('ok');
+
+    // Viewing the secret asks who you are first.
+    await row(sshd.username).locator('[data-action="view"]').click();
+    const verify = page.getByRole('dialog', { name: 'Verify your identity' });
+    await verify.getByTestId('reverify-secret').fill(E2E_ADMIN_PASSWORD);
+    await verify.getByTestId('reverify-submit').click();
+    const shown = page.getByTestId('secret-value');
+    await expect.poll(() => shown.textContent()).toBe(sshd.password);
+    await screenshot(page, 'accounts-view-secret');
+    await page.getByRole('dialog', { name: 'Account secret' }).getByRole('button', { name: 'Close' }).click();
+
+    // A wrong secret: the next test says Unreachable, and the history keeps the right one.
+    await rowAction(sshd.username, 'Update');
+    const edit = page.getByRole('dialog', { name: 'Update account' });
+    await edit.getByTestId('account-secret').fill('Wrong-pass-1');
+    await edit.getByRole('button', { name: 'OK' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    expect(await testAccount(sshd.username, host.id)).toBe('err');
+    await rowAction(sshd.username, 'Secret history');
+    const history = page.getByTestId('secret-history');
+    await expect.poll(() => history.getByTestId('history-secret').first().textContent()).toBe(sshd.password);
+    await screenshot(page, 'accounts-secret-history');
+
+    await page.goto('/ui/console/accounts/accounts/');
+    await row('vault-key').waitFor();
+    await screenshot(page, 'accounts-list');
+    // The secrets export: a warning, then the file (the re-verification above still holds).
+    await page.getByTestId('export-secrets').click();
+    const warn = page.getByRole('dialog', { name: 'Export the accounts with their secrets?' });
+    const download = page.waitForEvent('download');
+    await warn.getByRole('button', { name: 'OK' }).click();
+    const file = await (await download).path();
+    const csv = fs.readFileSync(file, 'utf8');
+    expect(csv).toContain('vault-key');
+    expect(csv).toContain('Wrong-pass-1');
+    await page.goto('/ui/console/accounts/accounts/?activeTab=virtual');
+    await page.getByTestId('virtual-accounts').getByText('@USER').waitFor();
+    const key = (await api<Account[]>('GET', `/api/v1/accounts/accounts/?name=vault-key`))[0]!;
+    await page.goto(`/ui/console/accounts/accounts/${key.id}`);
+    await page.getByTestId('account-view-secret').waitFor();
+    await screenshot(page, 'accounts-detail');
+
+    // Templates: the list, and the form with its secret strategy.
+    await api('POST', '/api/v1/accounts/account-templates/', {
+      name: 'e2e-template',
+      username: 'deploy',
+      secret_strategy: 'random',
+    });
+    await page.goto('/ui/console/accounts/account-template/');
+    await row('e2e-template').waitFor();
+    await screenshot(page, 'accounts-templates');
+    await page.goto('/ui/console/accounts/account-template/create');
+    await page.getByText('Secret strategy').waitFor();
+    await screenshot(page, 'accounts-template-form');
+  }, 180_000);
+});

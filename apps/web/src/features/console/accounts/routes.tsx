@@ -1,0 +1,87 @@
+import { Navigate } from 'react-router';
+import { TeamOutlined } from '@ant-design/icons';
+import type { AppRoute } from '../../../lib/routeTypes.ts';
+import { resourceRoute } from '../../../resource/resourceRoute.tsx';
+import { lazyPage } from '../../../lib/lazyPage.tsx';
+import { templatePages } from './templatePages.tsx';
+
+const view = 'accounts.view_account';
+
+// Who may open each page is its handle.permissions, checked by the layout; the pages load when opened.
+const accountList = lazyPage(
+  () => import('./AccountListPage.tsx'),
+  ({ AccountListPage }) => <AccountListPage />,
+);
+const accountDetail = lazyPage(
+  () => import('./AccountDetailPage.tsx'),
+  ({ AccountDetailPage }) => <AccountDetailPage />,
+);
+const virtualDetail = lazyPage(
+  () => import('./VirtualAccountPage.tsx'),
+  ({ VirtualAccountPage }) => <VirtualAccountPage />,
+);
+const virtualUpdate = lazyPage(
+  () => import('./VirtualAccountPage.tsx'),
+  ({ VirtualAccountPage }) => <VirtualAccountPage edit />,
+);
+
+/** The console's accounts app: `/console/accounts/*`. */
+export const accountsRoutes: AppRoute[] = [
+  { index: true, element: <Navigate to="accounts/" replace /> },
+  {
+    path: 'accounts',
+    handle: {
+      title: 'accounts.route.AccountList',
+      icon: <TeamOutlined />,
+      app: 'accounts',
+      resource: 'account',
+      permissions: [view],
+    },
+    children: [
+      {
+        index: true,
+        handle: { title: 'accounts.route.AccountList', name: 'AccountList', permissions: [view] },
+        ...accountList,
+      },
+      {
+        path: ':id',
+        handle: {
+          title: 'accounts.route.AccountDetail',
+          name: 'AssetAccountDetail',
+          hidden: true,
+          permissions: [view],
+        },
+        ...accountDetail,
+      },
+    ],
+  },
+  {
+    path: 'virtual-accounts',
+    handle: {
+      title: 'accounts.route.VirtualAccountList',
+      hidden: true,
+      app: 'accounts',
+      resource: 'virtualaccount',
+      permissions: ['accounts.view_virtualaccount'],
+    },
+    children: [
+      { index: true, element: <Navigate to="/console/accounts/accounts/?activeTab=virtual" replace /> },
+      {
+        path: ':id',
+        handle: { title: 'accounts.route.VirtualAccountDetail', name: 'VirtualAccountDetail', hidden: true },
+        ...virtualDetail,
+      },
+      {
+        path: ':id/update',
+        handle: {
+          title: 'accounts.route.VirtualAccountUpdate',
+          name: 'VirtualAccountUpdate',
+          hidden: true,
+          permissions: ['accounts.change_virtualaccount'],
+        },
+        ...virtualUpdate,
+      },
+    ],
+  },
+  resourceRoute(templatePages()),
+];
