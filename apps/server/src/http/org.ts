@@ -1,10 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { DEFAULT_ORG_ID, GLOBAL_ORG_NAME, ORG_COOKIE, ORG_HEADER, ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { DEFAULT_ORG_ID, GLOBAL_ORG_NAME, ORG_COOKIE, ORG_HEADER, ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from './errors.ts';
 import { effectivePerms, userBindings } from './rbac.ts';
 import type { DB } from '../platform/db/schema.ts';
 import type { OrgContext } from './context.ts';
+import { catalogue, tr } from '../platform/i18n/catalogue.ts';
+import type httpMessages from '../platform/i18n/locales/en/http.json';
+const M = catalogue<typeof httpMessages>('http');
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,11 +26,7 @@ async function loadOrg(db: Kysely<DB>, value: string): Promise<OrgContext | unde
 }
 
 const MSG = {
-  notMember: text(
-    'You are not a member of the organization "{org}": switch to one of your organizations',
-    '您不是组织 “{org}” 的成员：请切换到您所在的组织',
-    'あなたは組織 "{org}" のメンバーではありません。所属している組織に切り替えてください',
-  ),
+  notMember: M.notMember,
 };
 
 /**
@@ -88,7 +87,7 @@ export async function resolveOrg(req: FastifyRequest, globalOrgName: string): Pr
   if (index >= named.length || !refusable || req.routeOptions.config?.orgFallback) return fallback();
   throw new ApiError(403, {
     // What the caller sent, never the name of an org they may not see.
-    detail: MSG.notMember[req.lang].replace('{org}', raw),
+    detail: tr(req.lang, MSG.notMember, { org: raw }),
     code: 'org_not_member',
   });
 }

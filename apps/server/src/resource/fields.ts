@@ -1,18 +1,21 @@
-import { text, type I18nText } from '@gatehouse/contract';
+import { type I18nText } from '@gatehouse/contract';
 import type { Choice, FieldDef, FkDef, M2MDef } from './types.ts';
+import { catalogue } from '../platform/i18n/catalogue.ts';
+import type resourceMessages from '../platform/i18n/locales/en/resource.json';
+const M = catalogue<typeof resourceMessages>('resource');
 
 /** Short constructors for field declarations: `f.string(L.name, { required: true, search: true })`. */
 type Opts = Partial<FieldDef>;
 
 export const L = {
-  id: text('ID', 'ID', 'ID'),
-  name: text('Name', '名称', '名前'),
-  comment: text('Comment', '备注', '備考'),
-  created_by: text('Created by', '创建者', '作成者'),
-  updated_by: text('Updated by', '更新人', '更新者'),
-  date_created: text('Date created', '创建日期', '作成日'),
-  date_updated: text('Date updated', '更新日期', '更新日'),
-  is_active: text('Active', '激活', 'アクティブ'),
+  id: M.id,
+  name: M.name,
+  comment: M.comment,
+  created_by: M.created_by,
+  updated_by: M.updated_by,
+  date_created: M.date_created,
+  date_updated: M.date_updated,
+  is_active: M.is_active,
 };
 
 export const f = {

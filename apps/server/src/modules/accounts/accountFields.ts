@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { tr } from '../../platform/i18n/catalogue.ts';
 import { f, L } from '../../resource/fields.ts';
 import type { Choice, FieldDef, ResourceCtx } from '../../resource/types.ts';
 import { toBool } from '../../platform/db/schema.ts';
@@ -42,7 +43,7 @@ function secretInput(field: string) {
     if (typeof v !== 'string') return { error: M.secret_not_text[ctx.req.lang] };
     const plain = await decryptSecret(ctx.req, v, field);
     if (plain.length > SECRET_MAX_LENGTH)
-      return { error: M.secret_too_long[ctx.req.lang].replace('{n}', String(SECRET_MAX_LENGTH)) };
+      return { error: tr(ctx.req.lang, M.secret_too_long, { n: String(SECRET_MAX_LENGTH) }) };
     return { value: plain };
   };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ASSET_CATEGORIES, text, type CategoryValue } from '@gatehouse/contract';
+import { ASSET_CATEGORIES, type CategoryValue } from '@gatehouse/contract';
 import { f, L } from '../../resource/fields.ts';
 import type { AnyQuery, Choice, FieldDef, ResourceCtx } from '../../resource/types.ts';
 import { am } from './assetMessages.ts';
@@ -12,6 +12,9 @@ import {
   parsePlatform,
   parseProtocols,
 } from './assetParsers.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
+const M = catalogue<typeof assetsMessages>('assets');
 
 /** Field declarations of assets: the common ones and those of each category. */
 
@@ -20,9 +23,9 @@ export const TYPE_CHOICES: Choice[] = ASSET_CATEGORIES.flatMap((c) =>
   c.types.map((t) => ({ value: t.value, label: t.label })),
 );
 const CONNECTIVITY: Choice[] = [
-  { value: '-', label: text('Unknown', '未知', '不明') },
-  { value: 'ok', label: text('Ok', '成功', '成功') },
-  { value: 'err', label: text('Error', '错误', 'エラー') },
+  { value: '-', label: M.unknown },
+  { value: 'ok', label: M.ok_2 },
+  { value: 'err', label: M.error },
 ];
 
 const T = 'assets_asset';
@@ -56,14 +59,14 @@ export function labelFilter(q: AnyQuery, value: string, ctx: ResourceCtx): AnyQu
 export const COMMON_FIELDS: Record<string, FieldDef> = {
   id: f.id(),
   name: f.string(L.name, { required: true, unique: true, search: true, filter: true, order: true }),
-  address: f.string(text('IP/Host', '地址', 'アドレス'), {
+  address: f.string(M.ip_host, {
     required: true,
     maxLength: 767,
     search: true,
     filter: true,
   }),
   platform: f.fk(
-    text('Platform', '系统平台', 'プラットフォーム'),
+    M.platform,
     { table: 'assets_platform' },
     {
       required: true,
@@ -72,7 +75,7 @@ export const COMMON_FIELDS: Record<string, FieldDef> = {
       filter: platformFilter,
     },
   ),
-  protocols: f.list(text('Protocols', '协议组', 'プロトコル'), {
+  protocols: f.list(M.protocols, {
     column: false,
     parse: parseProtocols,
     child: { type: 'nested object' },
@@ -91,7 +94,7 @@ export const COMMON_FIELDS: Record<string, FieldDef> = {
       ),
   }),
   nodes: f.m2m(
-    text('Node', '节点', 'ノード'),
+    M.node,
     {
       table: 'assets_node',
       labelColumn: 'value',
@@ -100,9 +103,9 @@ export const COMMON_FIELDS: Record<string, FieldDef> = {
     },
     { parse: parseNodes, default: () => [] },
   ),
-  nodes_display: f.list(text('Node path', '节点路径', 'ノードパス'), { column: false, parse: parseNodePaths }),
+  nodes_display: f.list(M.node_path, { column: false, parse: parseNodePaths }),
   domain: f.fk(
-    text('Domain', '网域', 'ドメイン'),
+    M.domain,
     { table: 'assets_domain' },
     {
       parse: parseDomain,
@@ -118,7 +121,7 @@ export const COMMON_FIELDS: Record<string, FieldDef> = {
     },
   ),
   labels: f.m2m(
-    text('Label', '标签', 'ラベル'),
+    M.label,
     {
       table: 'assets_label',
       output: (r) => ({ id: r.id, name: r.name, value: r.value }),
@@ -127,20 +130,15 @@ export const COMMON_FIELDS: Record<string, FieldDef> = {
     { parse: parseLabels, filter: labelFilter },
   ),
   is_active: f.bool(L.is_active, { default: true, filter: true, order: true }),
-  category: f.choice(text('Category', '类别', 'カテゴリ'), CATEGORY_CHOICES, { readOnly: true, filter: true }),
-  type: f.choice(text('Type', '类型', '種類'), TYPE_CHOICES, { readOnly: true, filter: true }),
-  connectivity: f.choice(text('Connectivity', '可连接性', '接続性'), CONNECTIVITY, {
+  category: f.choice(M.category, CATEGORY_CHOICES, { readOnly: true, filter: true }),
+  type: f.choice(M.type, TYPE_CHOICES, { readOnly: true, filter: true }),
+  connectivity: f.choice(M.connectivity, CONNECTIVITY, {
     readOnly: true,
     filter: true,
     order: true,
   }),
-  date_verified: f.datetime(text('Date verified', '校验日期', '検証日'), { readOnly: true }),
-  auto_config: f.computed(
-    'nested object',
-    text('Auto config', '自动化配置', '自動設定'),
-    (r) => r.__auto_config ?? null,
-    { noExport: true },
-  ),
+  date_verified: f.datetime(M.date_verified, { readOnly: true }),
+  auto_config: f.computed('nested object', M.auto_config, (r) => r.__auto_config ?? null, { noExport: true }),
   comment: { ...f.comment(), search: true },
   created_by: f.createdBy(),
   date_created: f.dateCreated(),
@@ -153,46 +151,46 @@ const proxyCheck = (v: unknown, c: ResourceCtx) =>
 /** Fields each category adds (stored in nullable columns of the one asset table). */
 export const CATEGORY_FIELDS: Record<CategoryValue, Record<string, FieldDef>> = {
   host: {
-    gathered_info: f.json(text('Gathered info', '收集资产信息', '収集情報'), { readOnly: true, noExport: true }),
+    gathered_info: f.json(M.gathered_info, { readOnly: true, noExport: true }),
   },
   device: {},
   database: {
-    db_name: f.string(text('Default database', '默认数据库', 'デフォルトデータベース'), {
+    db_name: f.string(M.default_database, {
       maxLength: 1024,
       default: '',
     }),
-    use_ssl: f.bool(text('Use SSL', '使用 SSL', 'SSL を使用'), { default: false }),
-    ca_cert: f.text(text('CA cert', 'CA 证书', 'CA 証明書'), { writeOnly: true, default: '' }),
-    client_cert: f.text(text('Client cert', '客户端证书', 'クライアント証明書'), { writeOnly: true, default: '' }),
-    client_key: f.text(text('Client key', '客户端密钥', 'クライアントキー'), { writeOnly: true, default: '' }),
-    allow_invalid_cert: f.bool(text('Allow invalid cert', '忽略证书校验', '無効な証明書を許可'), { default: false }),
+    use_ssl: f.bool(M.use_ssl, { default: false }),
+    ca_cert: f.text(M.ca_cert, { writeOnly: true, default: '' }),
+    client_cert: f.text(M.client_cert, { writeOnly: true, default: '' }),
+    client_key: f.text(M.client_key, { writeOnly: true, default: '' }),
+    allow_invalid_cert: f.bool(M.allow_invalid_cert, { default: false }),
   },
   cloud: {},
   web: {
     autofill: f.choice(
-      text('Autofill', '自动代填', '自動入力'),
+      M.autofill,
       [
-        { value: 'no', label: text('Disabled', '禁用', '無効') },
-        { value: 'basic', label: text('Basic', '基本', '基本') },
-        { value: 'script', label: text('Script', '脚本', 'スクリプト') },
+        { value: 'no', label: M.disabled },
+        { value: 'basic', label: M.basic },
+        { value: 'script', label: M.script },
       ],
       { default: 'basic' },
     ),
-    username_selector: f.string(text('Username selector', '用户名选择器', 'ユーザー名セレクタ'), {
+    username_selector: f.string(M.username_selector, {
       default: 'name=username',
     }),
-    password_selector: f.string(text('Password selector', '密码选择器', 'パスワードセレクタ'), {
+    password_selector: f.string(M.password_selector, {
       default: 'name=password',
     }),
-    submit_selector: f.string(text('Submit selector', '确认按钮选择器', '送信セレクタ'), {
+    submit_selector: f.string(M.submit_selector, {
       default: 'id=login_button',
     }),
-    script: f.json(text('Script', '脚本', 'スクリプト'), { default: [] }),
+    script: f.json(M.script, { default: [] }),
   },
   gpt: {
-    proxy: f.string(text('Proxy', '代理', 'プロキシ'), { default: '', validate: [proxyCheck] }),
+    proxy: f.string(M.proxy_2, { default: '', validate: [proxyCheck] }),
   },
   custom: {
-    custom_info: f.json(text('Custom info', '自定义属性', 'カスタム情報'), { default: {} }),
+    custom_info: f.json(M.custom_info, { default: {} }),
   },
 };

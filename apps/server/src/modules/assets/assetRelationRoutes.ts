@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { t } from '../../http/messages.ts';
 import { ApiError } from '../../http/errors.ts';
 import { findVisible, permFor } from '../../resource/routes.ts';
 import { listQuery } from '../../resource/query.ts';
@@ -58,7 +59,7 @@ export function registerAssetRelationRoutes(app: FastifyInstance): void {
     async (req) => {
       const gateway = await findVisible(GATEWAYS, ctxOf(req), req.params.id);
       const ids = await visibleAssetIds(req, [String(gateway.id)]);
-      if (!ids.length) throw new ApiError(404, { detail: 'Not found.' });
+      if (!ids.length) throw new ApiError(404, { detail: t(req.lang, 'not_found') });
       return start(req, ids, 'test');
     },
   );

@@ -1,12 +1,5 @@
 import { sql } from 'kysely';
-import {
-  ASSET_CATEGORIES,
-  ROOT_ORG_ID,
-  assetsApiPath,
-  text,
-  type CategoryValue,
-  type I18nText,
-} from '@gatehouse/contract';
+import { ASSET_CATEGORIES, ROOT_ORG_ID, assetsApiPath, type CategoryValue, type I18nText } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { am } from './assetMessages.ts';
@@ -18,6 +11,8 @@ import { assetAccounts } from './assetAccountsPort.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type accountMessages from '../../platform/i18n/locales/en/accounts.json';
 import type { Row, WriteEvent } from '../../resource/types.ts';
+import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
+const M = catalogue<typeof assetsMessages>('assets');
 
 const ACCOUNT_MESSAGES = catalogue<typeof accountMessages>('accounts');
 
@@ -95,7 +90,7 @@ interface AssetKind {
 
 /** `assets/`, one kind per category of the contract's table (ASSET_CATEGORIES), then `gateways/`. */
 export const ASSET_KINDS: AssetKind[] = [
-  { model: 'asset', url: assetsApiPath(), label: text('Asset', '资产', '資産') },
+  { model: 'asset', url: assetsApiPath(), label: M.asset },
   ...ASSET_CATEGORIES.map((c) => ({
     model: c.value,
     url: assetsApiPath(c.value),
@@ -105,7 +100,7 @@ export const ASSET_KINDS: AssetKind[] = [
   {
     model: 'gateway',
     url: '/api/v1/assets/gateways/',
-    label: text('Gateway', '网关', 'ゲートウェイ'),
+    label: M.gateway,
     category: 'host',
     gateway: true,
   },
@@ -123,8 +118,7 @@ export function assetResource(kind: AssetKind): ResourceDef {
     date_created: date_created!,
     date_updated: date_updated!,
   };
-  if (kind.category === 'web' || kind.category === 'cloud')
-    fields.address = { ...fields.address!, label: text('URL', 'URL', 'URL') };
+  if (kind.category === 'web' || kind.category === 'cloud') fields.address = { ...fields.address!, label: M.url };
   return {
     model: kind.model,
     app: 'assets',

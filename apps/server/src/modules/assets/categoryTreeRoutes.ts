@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ROOT_ORG_ID, categoriesFor, text, translator } from '@gatehouse/contract';
+import { ROOT_ORG_ID, categoriesFor, translator } from '@gatehouse/contract';
 import { requirePerm } from '../../http/permissions.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import type { Row } from '../../resource/types.ts';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
+const M = catalogue<typeof assetsMessages>('assets');
 
 /**
  * `GET /api/v1/assets/nodes/category/tree/`: without `key`, the type tree
@@ -11,7 +14,7 @@ import { currentLicence } from '../xpack/licenceRoutes.ts';
  * `key=<platform id>&assets=1`, that platform's assets as tree nodes.
  */
 type Q = Record<string, string | undefined>;
-const tr = translator({ root: text('All types', '所有类型', 'すべてのタイプ') });
+const tr = translator({ root: M.root });
 const yes = (v: string | undefined) => v === '1' || v === 'true';
 
 function orgAssets(req: FastifyRequest) {

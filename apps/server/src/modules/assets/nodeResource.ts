@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
-import { text } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { f } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { am } from './assetMessages.ts';
 import { childNamed, fullValues, inSubtree, nextChildKey, nodeDb, orgRoot } from './nodeStore.ts';
 import { DEPTH_MAX, ensureParent, pathExists, searchFullValue, SEGMENT_MAX, segmentsOf } from './nodePaths.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
+const M = catalogue<typeof assetsMessages>('assets');
 
 /**
  * Nodes (`/api/v1/assets/nodes/`): created at the org root by `value`, or anywhere by
@@ -42,19 +44,19 @@ export const nodeResource: ResourceDef = {
   app: 'assets',
   url: '/api/v1/assets/nodes/',
   table: 'assets_node',
-  label: text('Node', '节点', 'ノード'),
+  label: M.node,
   orgScoped: true,
   defaultOrder: ['key'],
   fieldsMini: ['id', 'key', 'value'],
   fields: {
     id: f.id(),
-    key: f.string(text('Key', '键', 'キー'), { readOnly: true, filter: true, order: true }),
+    key: f.string(M.key, { readOnly: true, filter: true, order: true }),
     // Required unless full_value is given (checked by the validate hook).
-    value: f.string(text('Value', '值', '値'), { filter: true, order: true }),
-    name: f.computed('string', text('Name', '名称', '名前'), (r) => r.value),
+    value: f.string(M.value, { filter: true, order: true }),
+    name: f.computed('string', M.name, (r) => r.value),
     // Computed by prepare from the ancestors' values; written only on create (the node's path).
-    full_value: f.text(text('Full value', '全称', 'フルパス'), { column: false, maxLength: 4096 }),
-    assets_amount: f.computed('integer', text('Assets amount', '资产数量', '資産数'), (r) => Number(r.assets_amount)),
+    full_value: f.text(M.full_value, { column: false, maxLength: 4096 }),
+    assets_amount: f.computed('integer', M.assets_amount, (r) => Number(r.assets_amount)),
   },
   async prepare(rows, ctx) {
     const full = await fullValues(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { t } from '../../http/messages.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
@@ -107,7 +108,7 @@ export function registerAssetTaskRoutes(app: FastifyInstance): void {
   const perm = { config: { perm: 'assets.test_assetconnectivity' } };
   app.post<{ Params: { id: string } }>('/api/v1/assets/assets/:id/tasks/', perm, async (req) => {
     const ids = await visibleAssetIds(req, [req.params.id]);
-    if (!ids.length) throw new ApiError(404, { detail: 'Not found.' });
+    if (!ids.length) throw new ApiError(404, { detail: t(req.lang, 'not_found') });
     return start(req, ids, (req.body as { action?: unknown } | undefined)?.action);
   });
   app.post('/api/v1/assets/assets/tasks/', perm, async (req) => {
@@ -118,7 +119,7 @@ export function registerAssetTaskRoutes(app: FastifyInstance): void {
   // Self-service: the task's starter reads it (others need ops.view_taskmonitor).
   app.get<{ Params: { id: string } }>('/api/v1/ops/celery/task/:id/', async (req) => {
     const task = await req.server.deps.cache.get<TaskState>(key(req.params.id));
-    if (!req.user) throw new ApiError(401, { detail: 'Authentication credentials were not provided.' });
+    if (!req.user) throw new ApiError(401, { detail: t(req.lang, 'not_authenticated') });
     if (!task || (task.user_id !== req.user.id && !(await can(req, 'ops.view_taskmonitor'))))
       throw new ApiError(404, { detail: am(req.lang, 'task_not_found') });
     return task;

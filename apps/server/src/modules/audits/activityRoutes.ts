@@ -1,18 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ROOT_ORG_ID, SYSTEM_ORG_ID, text, type Language } from '@gatehouse/contract';
+import { t } from '../../http/messages.ts';
+import { ROOT_ORG_ID, SYSTEM_ORG_ID, type Language } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { defOf } from '../../resource/registry.ts';
 import { findVisible } from '../../resource/routes.ts';
 import { formatDateTime } from '../../http/datetime.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type auditsMessages from '../../platform/i18n/locales/en/audits.json';
+const M = catalogue<typeof auditsMessages>('audits');
 
 /**
  * `GET /api/v1/audits/activities/?resource_id=`: the newest 30 activities of
  * an object in the last 30 days, and `GET operate-logs/<id>/?type=action_detail` for the diff.
  */
 const ACTIONS: Record<string, { en: string; zh: string; ja: string }> = {
-  create: text('created', '创建了', 'が作成しました'),
-  update: text('updated', '更新了', 'が更新しました'),
-  delete: text('deleted', '删除了', 'が削除しました'),
+  create: M.create,
+  update: M.update,
+  delete: M.delete,
 };
 
 const LIMIT = 30;
@@ -101,7 +105,11 @@ export function registerActivityRoutes(app: FastifyInstance): void {
       let log = await q.executeTakeFirst();
       if (log?.org_id === SYSTEM_ORG_ID && !(await visibleHere(req, log.resource_type, log.resource_id)))
         log = undefined;
-      if (!log) throw new ApiError(404, { detail: 'OperateLog object does not exist.', code: 'object_does_not_exist' });
+      if (!log)
+        throw new ApiError(404, {
+          detail: t(req.lang, 'object_not_found', { model: 'OperateLog' }),
+          code: 'object_does_not_exist',
+        });
       const def = defOf(log.resource_type);
       const diff = (JSON.parse(log.diff) as { field: string; before: string; after: string }[]).map((d) => ({
         field: def?.fields[d.field]?.label[req.lang] ?? d.field,

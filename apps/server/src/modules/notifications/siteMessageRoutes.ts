@@ -81,7 +81,11 @@ async function list(req: FastifyRequest) {
 
 async function retrieve(req: FastifyRequest<{ Params: { id: string } }>) {
   const row = await rowsQuery(req).where('m.id', '=', req.params.id).executeTakeFirst();
-  if (!row) throw new ApiError(404, { detail: 'SiteMessage object does not exist.', code: 'object_does_not_exist' });
+  if (!row)
+    throw new ApiError(404, {
+      detail: t(req.lang, 'object_not_found', { model: 'SiteMessage' }),
+      code: 'object_does_not_exist',
+    });
   return serialize(req, row);
 }
 
@@ -141,8 +145,7 @@ async function send(req: FastifyRequest<{ Body: SendBody }>, reply: FastifyReply
       .execute();
     for (const r of members) recipients.add(r.user_id);
   }
-  if (!isBroadcast && recipients.size === 0)
-    throw validationError({ non_field_errors: ['No recipient: give user_ids, group_ids or is_broadcast.'] });
+  if (!isBroadcast && recipients.size === 0) throw validationError({ non_field_errors: [t(req.lang, 'no_recipient')] });
   await sendSiteMessage(req.db, req.server.deps.bus, {
     subject,
     message,

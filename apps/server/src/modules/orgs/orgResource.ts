@@ -1,26 +1,15 @@
 import { sql } from 'kysely';
-import { DEFAULT_ORG_ID, INTERNAL_ORG_IDS, ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { DEFAULT_ORG_ID, INTERNAL_ORG_IDS, ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError, permissionDenied } from '../../http/errors.ts';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { orgLifecycle } from './orgLifecycle.ts';
+import { catalogue, tr } from '../../platform/i18n/catalogue.ts';
+import type orgsMessages from '../../platform/i18n/locales/en/orgs.json';
 
 /** Organisations (`/api/v1/orgs/orgs/`, the JumpServer API): system-level, with resource counts. */
 
-const MSG = {
-  virtual: text('Can not delete virtual org', '不能删除虚拟组织', '仮想組織は削除できません'),
-  current: text(
-    'You cannot delete the organization you are working in: switch to another first',
-    '不能删除当前所在的组织：请先切换到其他组织',
-    '作業中の組織は削除できません。先に別の組織に切り替えてください',
-  ),
-  notEmpty: text(
-    'The organization still holds {what}: remove them first',
-    '该组织仍包含{what}：请先移除',
-    'この組織にはまだ{what}があります。先に削除してください',
-  ),
-  noBulk: text('Organizations are deleted one at a time', '组织只能逐个删除', '組織は 1 つずつ削除してください'),
-};
+const MSG = catalogue<typeof orgsMessages>('orgs');
 
 /**
  * Tables counted per org; tables that do not exist yet (later areas) count as zero. An org's root
@@ -32,12 +21,12 @@ const COUNTED: [
   label: { en: string; zh: string; ja: string },
   where?: ReturnType<typeof sql.raw>,
 ][] = [
-  ['groups_amount', 'users_usergroup', text('user groups', '用户组', 'ユーザーグループ')],
-  ['assets_amount', 'assets_asset', text('assets', '资产', '資産')],
-  ['nodes_amount', 'assets_node', text('nodes', '节点', 'ノード'), sql.raw(`AND parent_key <> ''`)],
-  ['domains_amount', 'assets_domain', text('domains', '网域', 'ドメイン')],
-  ['gateways_amount', 'assets_gateway', text('gateways', '网关', 'ゲートウェイ')],
-  ['asset_perms_amount', 'perms_assetpermission', text('asset permissions', '资产授权', '資産権限')],
+  ['groups_amount', 'users_usergroup', MSG.user_groups],
+  ['assets_amount', 'assets_asset', MSG.assets],
+  ['nodes_amount', 'assets_node', MSG.nodes, sql.raw(`AND parent_key <> ''`)],
+  ['domains_amount', 'assets_domain', MSG.domains],
+  ['gateways_amount', 'assets_gateway', MSG.gateways],
+  ['asset_perms_amount', 'perms_assetpermission', MSG.asset_permissions],
 ];
 
 async function existingTables(ctx: ResourceCtx): Promise<Set<string>> {
@@ -74,22 +63,17 @@ export const orgResource: ResourceDef = {
   app: 'orgs',
   url: '/api/v1/orgs/orgs/',
   table: 'orgs_organization',
-  label: text('Organization', '组织', '組織'),
+  label: MSG.organization,
   orgScoped: false,
   defaultOrder: ['name'],
   fieldsMini: ['id', 'name'],
   fields: {
     id: f.id(),
     name: f.string(L.name, { required: true, unique: true, search: true, filter: true, order: true }),
-    resource_statistics: f.computed(
-      'nested object',
-      text('Resource statistics', '资源统计', 'リソース統計'),
-      (r) => r.__stats,
-      { noExport: true },
-    ),
-    is_default: f.computed('boolean', text('Default', '默认', 'デフォルト'), (r) => r.id === DEFAULT_ORG_ID),
-    is_root: f.computed('boolean', text('Root', '全局', 'ルート'), (r) => r.id === ROOT_ORG_ID),
-    internal: f.computed('boolean', text('Builtin', '内置', '組み込み'), (r) => INTERNAL_ORG_IDS.includes(r.id)),
+    resource_statistics: f.computed('nested object', MSG.resource_statistics, (r) => r.__stats, { noExport: true }),
+    is_default: f.computed('boolean', MSG.default, (r) => r.id === DEFAULT_ORG_ID),
+    is_root: f.computed('boolean', MSG.root, (r) => r.id === ROOT_ORG_ID),
+    internal: f.computed('boolean', MSG.builtin, (r) => INTERNAL_ORG_IDS.includes(r.id)),
     comment: f.comment(),
     created_by: f.createdBy(),
     date_created: f.dateCreated(),
@@ -117,13 +101,10 @@ export const orgResource: ResourceDef = {
         throw new ApiError(400, { detail: MSG.virtual[lang], code: 'internal_org' });
       if (row.id === ctx.req.org.id) throw permissionDenied(ctx.req, MSG.current[lang]);
       const stats = (await statistics(ctx, [row.id])).get(row.id)!;
-      const held = [
-        ['users_amount', text('users', '用户', 'ユーザー')] as const,
-        ...COUNTED.map(([k, , l]) => [k, l] as const),
-      ]
+      const held = [['users_amount', MSG.users] as const, ...COUNTED.map(([k, , l]) => [k, l] as const)]
         .filter(([k]) => Number(stats[k]) > 0)
         .map(([, l]) => l[lang]);
-      if (held.length) throw permissionDenied(ctx.req, MSG.notEmpty[lang].replace('{what}', held.join(', ')));
+      if (held.length) throw permissionDenied(ctx.req, tr(lang, MSG.notEmpty, { what: held.join(', ') }));
     },
     async afterDelete(rows, ctx) {
       const ids = rows.map((r) => String(r.id));

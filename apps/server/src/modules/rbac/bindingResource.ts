@@ -1,28 +1,16 @@
 import { sql } from 'kysely';
-import { text } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { f } from '../../resource/fields.ts';
 import type { AnyQuery, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { displayName, SCOPE_CHOICES } from './roleResource.ts';
 import { bindingPerm, refuseGrant } from './roleGrants.ts';
 import { guardUserTarget } from './userGuard.ts';
+import { catalogue, tr } from '../../platform/i18n/catalogue.ts';
+import type rbacMessages from '../../platform/i18n/locales/en/rbac.json';
 
 /** Role bindings: `role-bindings/`, `system-role-bindings/`, `org-role-bindings/`. */
 
-const MSG = {
-  bound: text('Has bound this role', '已经绑定了该角色', 'このロールは既に割り当てられています'),
-  lastSystem: text(
-    'A user needs at least one system role',
-    '用户至少需要一个系统角色',
-    'ユーザーには少なくとも 1 つのシステムロールが必要です',
-  ),
-  lastOrg: text(
-    'User last role in org, can not be delete, you can remove user from org instead',
-    '用户在组织中的最后一个角色，不能删除，可以将用户从组织中移除',
-    'ユーザーの組織内の最後のロールは削除できません。代わりに組織からユーザーを削除してください',
-  ),
-  scope: text('The role must be a {scope} role', '角色必须是{scope}角色', 'ロールは{scope}ロールである必要があります'),
-};
+const MSG = catalogue<typeof rbacMessages>('rbac');
 
 const joinFilter =
   (column: string, table: 'users_user' | 'rbac_role', key: string) => (q: AnyQuery, value: string, ctx: ResourceCtx) =>
@@ -43,7 +31,7 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
     app: 'rbac',
     url,
     table: 'rbac_rolebinding',
-    label: text('Role binding', '角色绑定', 'ロールの割り当て'),
+    label: MSG.role_binding,
     orgScoped: scope === 'org',
     defaultOrder: ['date_created'],
     nameOf: (r) => `${r.user_id} → ${r.role_id}`,
@@ -51,7 +39,7 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
     fields: {
       id: f.id(),
       user: f.fk(
-        text('User', '用户', 'ユーザー'),
+        MSG.user,
         {
           table: 'users_user',
           output: (u) => ({ id: u.id, name: u.name, username: u.username }),
@@ -59,7 +47,7 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
         { required: true, filter: true },
       ),
       role: f.fk(
-        text('Role', '角色', 'ロール'),
+        MSG.role,
         {
           table: 'rbac_role',
           output: (r, c) => ({ id: r.id, name: r.name, display_name: displayName(r, c.req.lang) }),
@@ -67,7 +55,7 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
         },
         { required: true, filter: true },
       ),
-      scope: f.choice(text('Scope', '范围', '範囲'), SCOPE_CHOICES, { readOnly: true, filter: true }),
+      scope: f.choice(MSG.scope_2, SCOPE_CHOICES, { readOnly: true, filter: true }),
       created_by: f.createdBy(),
       date_created: f.dateCreated(),
     },
@@ -88,7 +76,7 @@ export function bindingResource(scope: 'system' | 'org' | 'any'): ResourceDef {
         if (!role) return undefined;
         const wantedScope = scope !== 'any' ? scope : ctx.before ? ctx.before.scope : undefined;
         if (wantedScope && role.scope !== wantedScope)
-          return { role: [MSG.scope[ctx.req.lang].replace('{scope}', wantedScope)] };
+          return { role: [tr(ctx.req.lang, MSG.scope, { scope: wantedScope })] };
         // The same rules as the user form's role fields (roleGrants.ts, userGuard.ts); moving a
         // binding away from a user is an action on that user too.
         await guardUserTarget(ctx.req, userId, bindingPerm(role.scope));

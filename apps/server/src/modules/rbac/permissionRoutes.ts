@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { grantablePermissions, permissionId, text, type Language, type RoleScope } from '@gatehouse/contract';
+import { grantablePermissions, permissionId, type Language, type RoleScope } from '@gatehouse/contract';
 import { findVisible } from '../../resource/routes.ts';
 import type { ResourceDef, Row } from '../../resource/types.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { rolePermissionNames, roleResource } from './roleResource.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type rbacMessages from '../../platform/i18n/locales/en/rbac.json';
+const M = catalogue<typeof rbacMessages>('rbac');
 
 /**
  * `permissions/` and the permission trees used to edit a role: root → app →
@@ -11,20 +14,20 @@ import { rolePermissionNames, roleResource } from './roleResource.ts';
  * chkDisabled, meta: {type}}`; builtin roles are shown but cannot be edited.
  */
 const APP_LABELS: Record<string, { en: string; zh: string; ja: string }> = {
-  users: text('Users', '用户管理', 'ユーザー'),
-  rbac: text('Roles', '角色', 'ロール'),
-  orgs: text('Organizations', '组织', '組織'),
-  assets: text('Assets', '资产管理', '資産'),
-  accounts: text('Accounts', '账号管理', 'アカウント'),
-  perms: text('Permissions', '权限管理', '権限'),
-  acls: text('ACLs', '访问控制', 'ACL'),
-  terminal: text('Terminal', '终端管理', 'ターミナル'),
-  audits: text('Audits', '日志审计', '監査'),
-  ops: text('Job center', '作业中心', 'ジョブセンター'),
-  tickets: text('Tickets', '工单', 'チケット'),
-  settings: text('Settings', '系统设置', '設定'),
-  notifications: text('Notifications', '通知', '通知'),
-  authentication: text('Authentication', '认证', '認証'),
+  users: M.users,
+  rbac: M.rbac,
+  orgs: M.orgs,
+  assets: M.assets,
+  accounts: M.accounts,
+  perms: M.perms,
+  acls: M.acls,
+  terminal: M.terminal,
+  audits: M.audits,
+  ops: M.ops,
+  tickets: M.tickets,
+  settings: M.settings,
+  notifications: M.notifications,
+  authentication: M.authentication,
 };
 
 function parts(perm: string): { app: string; action: string; model: string } {

@@ -5,7 +5,6 @@ import {
   BUILTIN_ROLE_LABELS,
   BUILTIN_ROLES,
   ROOT_ORG_ID,
-  text,
   type BuiltinRoleName,
   type Language,
   type RoleScope,
@@ -13,6 +12,8 @@ import {
 import { can, requestPerms } from '../../http/permissions.ts';
 import { effectivePerms } from '../../http/rbac.ts';
 import type { DB } from '../../platform/db/schema.ts';
+import { catalogue, tr } from '../../platform/i18n/catalogue.ts';
+import type rbacMessages from '../../platform/i18n/locales/en/rbac.json';
 
 /**
  * The one rule for every write of a role binding (the user form's `system_roles`/`org_roles` on
@@ -26,14 +27,7 @@ import type { DB } from '../../platform/db/schema.ts';
  *   therefore granted by superusers only.
  */
 
-const MSG = {
-  exceeds: text(
-    'You cannot grant the role "{role}": it holds permissions you do not have',
-    '不能授予角色 “{role}”：该角色包含您没有的权限',
-    'ロール "{role}" を付与できません：あなたが持っていない権限が含まれています',
-  ),
-  unknown: text('Role "{role}" does not exist', '角色 “{role}” 不存在', 'ロール "{role}" は存在しません'),
-};
+const MSG = catalogue<typeof rbacMessages>('rbac');
 
 export const bindingPerm = (scope: RoleScope): string => `rbac.add_${scope}rolebinding`;
 
@@ -76,9 +70,9 @@ export async function refuseGrant(
   const heldSet = new Set(held);
   for (const id of roleIds) {
     const role = await permissionsOf(req.db, id, req.lang);
-    if (!role) return MSG.unknown[req.lang].replace('{role}', id);
+    if (!role) return tr(req.lang, MSG.unknown, { role: id });
     if (id === BUILTIN_ROLE_IDS.SystemAdmin || role.perms.some((p) => !heldSet.has(p)))
-      return MSG.exceeds[req.lang].replace('{role}', role.name);
+      return tr(req.lang, MSG.exceeds, { role: role.name });
   }
   return undefined;
 }

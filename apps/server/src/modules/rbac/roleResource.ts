@@ -5,7 +5,6 @@ import {
   grantablePermissions,
   permissionById,
   permissionId,
-  text,
   type BuiltinRoleName,
   type RoleScope,
 } from '@gatehouse/contract';
@@ -13,36 +12,16 @@ import { permissionDenied } from '../../http/errors.ts';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { toBool } from '../../platform/db/schema.ts';
+import { catalogue, tr } from '../../platform/i18n/catalogue.ts';
+import type rbacMessages from '../../platform/i18n/locales/en/rbac.json';
+const MSG = catalogue<typeof rbacMessages>('rbac');
 
 /** Roles: `roles/` (both scopes), `system-roles/`, `org-roles/`. */
 
 export const SCOPE_CHOICES = [
-  { value: 'system', label: text('System', '系统', 'システム') },
-  { value: 'org', label: text('Organization', '组织', '組織') },
+  { value: 'system', label: MSG.system },
+  { value: 'org', label: MSG.organization },
 ];
-
-const MSG = {
-  builtin: text(
-    'Builtin roles cannot be changed or deleted',
-    '内置角色不能修改或删除',
-    '組み込みロールは変更・削除できません',
-  ),
-  bound: text(
-    'The role is bound to users: remove the bindings first',
-    '该角色已绑定用户：请先解除绑定',
-    'このロールはユーザーに割り当てられています。先に割り当てを解除してください',
-  ),
-  unique: text(
-    'A role with this name already exists in this scope',
-    '该范围内已存在同名角色',
-    'この範囲に同じ名前のロールが既に存在します',
-  ),
-  badPerm: text(
-    'Permission "{id}" cannot be granted to a role of this scope',
-    '权限 “{id}” 不能授予该范围的角色',
-    '権限 "{id}" はこの範囲のロールに付与できません',
-  ),
-};
 
 export function displayName(row: Row, lang: 'en' | 'zh' | 'ja'): string {
   return toBool(row.builtin) ? (BUILTIN_ROLE_LABELS[row.name as BuiltinRoleName]?.[lang] ?? row.name) : row.name;
@@ -71,7 +50,7 @@ async function savePermissions(ctx: ResourceCtx, roleId: string, ids: number[]):
 }
 
 function refuseBuiltin(ctx: ResourceCtx, row: Row | undefined): void {
-  if (row && toBool(row.builtin)) throw permissionDenied(ctx.req, MSG.builtin[ctx.req.lang]);
+  if (row && toBool(row.builtin)) throw permissionDenied(ctx.req, MSG.roleResource_builtin[ctx.req.lang]);
 }
 
 export function roleResource(scope: RoleScope | 'any'): ResourceDef {
@@ -84,12 +63,7 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
     app: 'rbac',
     url,
     table: 'rbac_role',
-    label:
-      scope === 'system'
-        ? text('System role', '系统角色', 'システムロール')
-        : scope === 'org'
-          ? text('Org role', '组织角色', '組織ロール')
-          : text('Role', '角色', 'ロール'),
+    label: scope === 'system' ? MSG.system_role : scope === 'org' ? MSG.org_role : MSG.role,
     orgScoped: false,
     defaultOrder: ['-builtin', 'name'],
     fieldsMini: ['id', 'name', 'display_name'],
@@ -97,24 +71,20 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
     fields: {
       id: f.id(),
       name: f.string(L.name, { required: true, search: true, filter: true, order: true }),
-      display_name: f.computed('string', text('Display name', '显示名称', '表示名'), (r, c) =>
-        displayName(r, c.req.lang),
-      ),
+      display_name: f.computed('string', MSG.display_name, (r, c) => displayName(r, c.req.lang)),
       scope: f.choice(
-        text('Scope', '范围', '範囲'),
+        MSG.scope_2,
         SCOPE_CHOICES,
         scope === 'any' ? { required: true, filter: true } : { readOnly: true, filter: true },
       ),
-      users_amount: f.computed('integer', text('Users amount', '用户数量', 'ユーザー数'), (r) =>
-        Number(r.__users ?? 0),
-      ),
-      builtin: f.computed('boolean', text('Builtin', '内置', '組み込み'), (r) => toBool(r.builtin), {
+      users_amount: f.computed('integer', MSG.users_amount, (r) => Number(r.__users ?? 0)),
+      builtin: f.computed('boolean', MSG.roleResource_builtin, (r) => toBool(r.builtin), {
         filter: true,
         column: 'builtin',
         read: undefined,
         order: true,
       }),
-      permissions: f.list(text('Permissions', '授权', '権限'), {
+      permissions: f.list(MSG.permissions, {
         writeOnly: true,
         column: false,
         child: { type: 'integer' },
@@ -152,13 +122,14 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
             .where('name', '=', String(data.name))
             .where('scope', '=', s);
           if (ctx.id) q = q.where('id', '!=', ctx.id);
-          if (await q.executeTakeFirst()) return { name: [MSG.unique[ctx.req.lang]] };
+          if (await q.executeTakeFirst()) return { name: [MSG.roleResource_unique[ctx.req.lang]] };
         }
         if (data.permissions !== undefined) {
           const ids = JSON.parse(String(data.permissions)) as unknown[];
           const allowed = new Set(grantablePermissions(s).map(permissionId));
           const bad = ids.find((id) => typeof id !== 'number' || !allowed.has(id));
-          if (bad !== undefined) return { permissions: [MSG.badPerm[ctx.req.lang].replace('{id}', String(bad))] };
+          if (bad !== undefined)
+            return { permissions: [tr(ctx.req.lang, MSG.roleResource_badPerm, { id: String(bad) })] };
         }
         return undefined;
       },
@@ -197,7 +168,7 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
           .select('id')
           .where('role_id', '=', row.id)
           .executeTakeFirst();
-        if (bound) throw permissionDenied(ctx.req, MSG.bound[ctx.req.lang]);
+        if (bound) throw permissionDenied(ctx.req, MSG.roleResource_bound[ctx.req.lang]);
       },
     },
   };

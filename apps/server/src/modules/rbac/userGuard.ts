@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { BUILTIN_ROLE_IDS, ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { BUILTIN_ROLE_IDS, ROOT_ORG_ID } from '@gatehouse/contract';
 import { permissionDenied } from '../../http/errors.ts';
 import { requestPerms } from '../../http/permissions.ts';
 import { effectivePerms, userBindings } from '../../http/rbac.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type rbacMessages from '../../platform/i18n/locales/en/rbac.json';
 
 /**
  * The one rule for every action on a user (update, bulk update, password set, MFA reset, unblock,
@@ -15,18 +17,7 @@ import { effectivePerms, userBindings } from '../../http/rbac.ts';
  *   administer: that would be a sign-in into that org). A user in no org is the system's.
  */
 
-const MSG = {
-  superuser: text(
-    'Only a super administrator can change or delete a super administrator',
-    '只有超级管理员可以修改或删除超级管理员',
-    'スーパー管理者を変更・削除できるのはスーパー管理者のみです',
-  ),
-  otherOrgs: text(
-    'This user also belongs to organizations you do not administer: ask an administrator of all of them',
-    '该用户还属于您未管理的组织：请联系管理所有这些组织的管理员',
-    'このユーザーはあなたが管理していない組織にも所属しています。すべての組織の管理者に依頼してください',
-  ),
-};
+const MSG = catalogue<typeof rbacMessages>('rbac');
 
 export async function guardUserTarget(req: FastifyRequest, targetId: string, perm: string): Promise<void> {
   const caller = await requestPerms(req);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { catalogue, tr } from '../../platform/i18n/catalogue.ts';
+import type usersMessages from '../../platform/i18n/locales/en/users.json';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
@@ -8,6 +10,8 @@ import type { ResourceCtx } from '../../resource/types.ts';
 import { groupResource } from './groupResource.ts';
 import { userResource } from './userResource.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
+
+const M = catalogue<typeof usersMessages>('users');
 
 /**
  * Group membership (`users-groups-relations/`, `add-all-users/`):
@@ -68,7 +72,7 @@ export function registerGroupRelations(app: FastifyInstance): void {
     const q = req.query as { user?: string; usergroup?: string };
     if (!q.user || !q.usergroup || matches.length !== 1)
       throw new ApiError(400, {
-        detail: 'Exactly one relation must match user and usergroup',
+        detail: tr(req.lang, M.relation_exactly_one),
         code: 'relation_not_unique',
       });
     await req.db.deleteFrom('users_user_groups').where('id', '=', matches[0]!.id).execute();

@@ -1,8 +1,11 @@
 import { sql } from 'kysely';
-import { ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type usersMessages from '../../platform/i18n/locales/en/users.json';
+const M = catalogue<typeof usersMessages>('users');
 
 /** User groups (`/api/v1/users/groups/`, the JumpServer API): org-scoped; members are users of the org. */
 export const groupResource: ResourceDef = {
@@ -10,7 +13,7 @@ export const groupResource: ResourceDef = {
   app: 'users',
   url: '/api/v1/users/groups/',
   table: 'users_usergroup',
-  label: text('User group', '用户组', 'ユーザーグループ'),
+  label: M.user_group,
   orgScoped: true,
   fieldsMini: ['id', 'name'],
   fieldsSmall: ['id', 'name', 'comment'],
@@ -18,7 +21,7 @@ export const groupResource: ResourceDef = {
   fields: {
     id: f.id(),
     name: f.string(L.name, { required: true, unique: true, search: true, filter: true, order: true }),
-    users: f.m2m(text('User', '用户', 'ユーザー'), {
+    users: f.m2m(M.user, {
       table: 'users_user',
       through: { table: 'users_user_groups', left: 'usergroup_id', right: 'user_id' },
       choosable: (q, ctx) =>
@@ -26,9 +29,7 @@ export const groupResource: ResourceDef = {
           ? q
           : q.where(sql.ref('users_user.id'), 'in', orgMemberIds(ctx.db, ctx.req.org.id)),
     }),
-    users_amount: f.computed('integer', text('Users amount', '用户数量', 'ユーザー数'), (r) =>
-      Number(r.__users_amount ?? 0),
-    ),
+    users_amount: f.computed('integer', M.users_amount, (r) => Number(r.__users_amount ?? 0)),
     comment: f.comment(),
     created_by: f.createdBy(),
     date_created: f.dateCreated(),

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ROOT_ORG_ID, SYSTEM_ORG_ID, text, translator } from '@gatehouse/contract';
+import { ROOT_ORG_ID, SYSTEM_ORG_ID, translator } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { actorOf, recordOperation } from '../../resource/audit.ts';
 import { jsType } from '../../resource/coerce.ts';
 import { rt } from '../../resource/messages.ts';
 import { orgRolesCallerCannotBind } from './bindableOrgRoles.ts';
 import { userResource } from './userResource.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type usersMessages from '../../platform/i18n/locales/en/users.json';
 
 /**
  * `POST /api/v1/users/users/invite/` `{"users": [ids], "org_roles": [ids]}`: existing users join
@@ -17,20 +19,7 @@ import { userResource } from './userResource.ts';
 export const INVITE_MAX_USERS = 200;
 export const INVITE_MAX_ROLES = 20;
 
-const M = {
-  not_valid_org: text('Not a valid org', '不是有效的组织', '有効な組織ではありません'),
-  empty: text('This list may not be empty.', '列表不能为空。', 'このリストは空にできません。'),
-  too_many: text(
-    'Ensure this field has no more than {n} elements.',
-    '请确保该字段不超过 {n} 个元素。',
-    'このフィールドの要素は {n} 個以下にしてください。',
-  ),
-  id_type: text(
-    'Expected an id (a string) in the list.',
-    '列表中应为 id（字符串）。',
-    'リストには id（文字列）が必要です。',
-  ),
-};
+const M = catalogue<typeof usersMessages>('users');
 const msg = translator(M);
 
 type Lang = 'en' | 'zh' | 'ja';

@@ -1,16 +1,15 @@
 import type { FastifyRequest } from 'fastify';
-import { text, type Language } from '@gatehouse/contract';
+import { type Language } from '@gatehouse/contract';
 import { verifyPassword } from '../../platform/crypto/password.ts';
+import { catalogue, tr } from '../../platform/i18n/catalogue.ts';
+import type usersMessages from '../../platform/i18n/locales/en/users.json';
+const M = catalogue<typeof usersMessages>('users');
 
 /** Former passwords (the last OLD_PASSWORD_HISTORY_LIMIT_COUNT are refused). */
-const HISTORY_MSG = text(
-  'The new password cannot be the last {n} passwords',
-  '新密码不能是最近 {n} 次的密码',
-  '新しいパスワードは直近 {n} 回のパスワードにできません',
-);
+const HISTORY_MSG = M.the_new_password_cannot_be_the;
 
 export function historyMessage(lang: Language, n: number): string {
-  return HISTORY_MSG[lang].replace('{n}', String(n));
+  return tr(lang, HISTORY_MSG, { n: String(n) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { text, type I18nText, type Language } from '@gatehouse/contract';
+import { type Language } from '@gatehouse/contract';
 import { ApiError, validationError } from '../../http/errors.ts';
 import { t } from '../../http/messages.ts';
 import { requestPerms } from '../../http/permissions.ts';
@@ -15,6 +15,8 @@ import { historyMessage, isRecentPassword } from './passwordHistory.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { buildProfile } from './profile.ts';
 import { findActiveUser, findUserWithPassword } from '../authentication/userLookup.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type usersMessages from '../../platform/i18n/locales/en/users.json';
 
 /**
  * The signed-in user's own password and profile flags:
@@ -24,24 +26,7 @@ import { findActiveUser, findUserWithPassword } from '../authentication/userLook
  * - `PUT|PATCH /api/v1/users/profile/` the writable profile fields:
  *   `is_first_login`, `phone`, `wechat`, `comment`, `mfa_level` (kept at 2 when MFA is forced).
  */
-const MESSAGES = {
-  old_password_error: text('Old password error', '原来密码错误', '古いパスワードが間違っています'),
-  inconsistent: text(
-    'The newly set password is inconsistent',
-    '两次密码不一致',
-    '新しく設定したパスワードが一致しません',
-  ),
-  not_local: text(
-    'Only local users can change their password here.',
-    '只有本地用户可以在此修改密码。',
-    'ここでパスワードを変更できるのはローカルユーザーのみです。',
-  ),
-  invalid_choice: text(
-    '"{value}" is not a valid choice.',
-    '“{value}” 不是合法选项。',
-    '"{value}" は有効な選択肢ではありません。',
-  ),
-} satisfies Record<string, I18nText>;
+const MESSAGES = catalogue<typeof usersMessages>('users');
 
 const tm = (lang: Language, key: keyof typeof MESSAGES, params: Record<string, string> = {}) =>
   MESSAGES[key][lang].replace(/\{(\w+)\}/g, (m, n: string) => params[n] ?? m);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { recordOperation } from '../../resource/audit.ts';
 import { findVisible } from '../../resource/routes.ts';
@@ -13,17 +13,12 @@ import { userResource } from './userResource.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 import { endCredentials } from '../../http/bearerTokens.ts';
 import { guardUserTarget } from '../rbac/userGuard.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type usersMessages from '../../platform/i18n/locales/en/users.json';
 
 /** The user actions of the JumpServer console, each behind its permission. */
 
-const MSG = {
-  notValidOrg: text('Not a valid org', '不是有效的组织', '有効な組織ではありません'),
-  resetSelf: text(
-    'You cannot reset your own MFA here: use your profile',
-    '不能在此重置自己的 MFA：请在个人信息中操作',
-    'ここで自分の MFA はリセットできません。プロフィールを使用してください',
-  ),
-};
+const MSG = catalogue<typeof usersMessages>('users');
 
 type IdReq = FastifyRequest<{ Params: { id: string } }>;
 const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });

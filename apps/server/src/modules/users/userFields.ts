@@ -2,7 +2,6 @@ import {
   BUILTIN_ROLE_LABELS,
   ROOT_ORG_ID,
   USERNAME_MESSAGES,
-  text,
   usernameProblem,
   type BuiltinRoleName,
 } from '@gatehouse/contract';
@@ -11,6 +10,9 @@ import type { FieldDef, ResourceCtx, Row, Validator } from '../../resource/types
 import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
 import { MFA_LEVEL_LABELS, SOURCE_LABELS } from './labels.ts';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type usersMessages from '../../platform/i18n/locales/en/users.json';
+const M = catalogue<typeof usersMessages>('users');
 
 /** Field declarations of the user, shared by the resource and its actions. */
 
@@ -29,11 +31,7 @@ function roleOutput(r: Row, ctx: ResourceCtx): Row {
 const now = () => Date.now();
 const isExpired = (row: Row) => new Date(row.date_expired).getTime() <= now();
 
-const ORG_ROLES_IN_GLOBAL_ORG = text(
-  'Org roles are given inside an organisation: switch to one first',
-  '组织角色只能在组织内设置，请先切换到一个组织',
-  '組織ロールは組織内でのみ設定できます。先に組織を切り替えてください',
-);
+const ORG_ROLES_IN_GLOBAL_ORG = M.org_roles_are_given_inside_an;
 
 /** Org roles bind to the request's org: the global org is no organisation to bind in. */
 const notInGlobalOrg: Validator = (v, c) =>
@@ -82,7 +80,7 @@ export const USER_FIELDS: Record<string, FieldDef> = {
     order: true,
     validate: [(v, c) => (EMOJI_RE.test(String(v)) ? NO_EMOJI_MSG[c.req.lang] : undefined)],
   }),
-  username: f.string(text('Username', '用户名', 'ユーザー名'), {
+  username: f.string(M.username, {
     required: true,
     unique: true,
     search: true,
@@ -95,7 +93,7 @@ export const USER_FIELDS: Record<string, FieldDef> = {
       },
     ],
   }),
-  email: f.email(text('Email', '邮箱', 'メール'), {
+  email: f.email(M.email, {
     required: true,
     unique: true,
     search: true,
@@ -104,28 +102,24 @@ export const USER_FIELDS: Record<string, FieldDef> = {
   }),
   password: {
     type: 'string',
-    label: text('Password', '密码', 'パスワード'),
+    label: M.password_label,
     writeOnly: true,
     maxLength: 1024,
     column: false,
   },
   password_strategy: f.choice(
-    text('Password strategy', '密码策略', 'パスワード戦略'),
+    M.password_strategy,
     [
       {
         value: 'email',
-        label: text(
-          'Reset link will be generated and sent to the user',
-          '生成重置密码链接，通过邮件发送给用户',
-          'リセットリンクが生成され、ユーザーに送信されます',
-        ),
+        label: M.reset_link_will_be_generated_and,
       },
-      { value: 'custom', label: text('Set password', '设置密码', 'パスワードを設定') },
+      { value: 'custom', label: M.set_password },
     ],
     { writeOnly: true, column: false, default: 'email', noExport: true },
   ),
   groups: f.m2m(
-    text('User group', '用户组', 'ユーザーグループ'),
+    M.user_group,
     {
       table: 'users_usergroup',
       through: { table: 'users_user_groups', left: 'user_id', right: 'usergroup_id' },
@@ -145,65 +139,49 @@ export const USER_FIELDS: Record<string, FieldDef> = {
         ),
     },
   ),
-  system_roles: roleField(text('System roles', '系统角色', 'システムロール'), 'system'),
-  org_roles: roleField(text('Org roles', '组织角色', '組織ロール'), 'org'),
-  source: f.choice(text('Source', '来源', 'ソース'), choices(SOURCE_LABELS), {
+  system_roles: roleField(M.system_roles, 'system'),
+  org_roles: roleField(M.org_roles, 'org'),
+  source: f.choice(M.source, choices(SOURCE_LABELS), {
     default: 'local',
     filter: true,
     order: true,
   }),
-  mfa_level: f.choice(text('MFA', 'MFA', 'MFA'), choices(MFA_LEVEL_LABELS, true), { default: 0 }),
+  mfa_level: f.choice(M.mfa, choices(MFA_LEVEL_LABELS, true), { default: 0 }),
   is_active: f.bool(L.is_active, { default: true, filter: true, order: true }),
-  need_update_password: f.bool(text('Need update password', '下次登录须修改密码', '次回ログイン時にパスワードを変更'), {
+  need_update_password: f.bool(M.need_update_password, {
     default: false,
   }),
-  date_expired: f.datetime(text('Date expired', '失效日期', '有効期限'), {
+  date_expired: f.datetime(M.date_expired, {
     default: () => defaultDateExpired(),
     order: true,
   }),
-  phone: f.string(text('Phone', '手机', '電話'), { default: '' }),
-  wechat: f.string(text('WeChat', '微信', 'WeChat'), { default: '' }),
+  phone: f.string(M.phone, { default: '' }),
+  wechat: f.string(M.wechat, { default: '' }),
   comment: f.comment(),
-  is_valid: f.computed('boolean', text('Is valid', '账号有效', '有効'), (r) => toBool(r.is_active) && !isExpired(r)),
-  is_expired: f.computed('boolean', text('Is expired', '已过期', '期限切れ'), isExpired),
-  is_first_login: f.computed('boolean', text('Is first login', '首次登录', '初回ログイン'), (r) =>
-    toBool(r.is_first_login),
-  ),
-  is_service_account: f.computed('boolean', text('Is service account', '服务账号', 'サービスアカウント'), (r) =>
-    toBool(r.is_service_account),
-  ),
-  is_superuser: f.computed('boolean', text('Super administrator', '超级管理员', 'スーパー管理者'), (r) =>
-    Boolean(r.__superuser),
-  ),
-  is_org_admin: f.computed('boolean', text('Org admin', '组织管理员', '組織管理者'), (r) => Boolean(r.__org_admin)),
-  mfa_enabled: f.computed('boolean', text('MFA enabled', 'MFA 已启用', 'MFA 有効'), (r) => Number(r.mfa_level) > 0),
-  mfa_force_enabled: f.computed(
-    'boolean',
-    text('MFA force enabled', '强制 MFA', 'MFA 強制'),
-    (r) => Number(r.mfa_level) === 2,
-  ),
-  is_otp_secret_key_bound: f.computed('boolean', text('OTP bound', '已绑定 OTP', 'OTP バインド済み'), (r) =>
-    Boolean(r.otp_secret_key),
-  ),
-  login_blocked: f.computed('boolean', text('Login blocked', '登录被锁定', 'ログインブロック'), (r) =>
-    Boolean(r.__blocked),
-  ),
-  date_joined: f.computed('datetime', text('Date joined', '创建日期', '登録日'), undefined, {
+  is_valid: f.computed('boolean', M.is_valid, (r) => toBool(r.is_active) && !isExpired(r)),
+  is_expired: f.computed('boolean', M.is_expired, isExpired),
+  is_first_login: f.computed('boolean', M.is_first_login, (r) => toBool(r.is_first_login)),
+  is_service_account: f.computed('boolean', M.is_service_account, (r) => toBool(r.is_service_account)),
+  is_superuser: f.computed('boolean', M.super_administrator, (r) => Boolean(r.__superuser)),
+  is_org_admin: f.computed('boolean', M.org_admin, (r) => Boolean(r.__org_admin)),
+  mfa_enabled: f.computed('boolean', M.mfa_enabled, (r) => Number(r.mfa_level) > 0),
+  mfa_force_enabled: f.computed('boolean', M.mfa_force_enabled, (r) => Number(r.mfa_level) === 2),
+  is_otp_secret_key_bound: f.computed('boolean', M.otp_bound, (r) => Boolean(r.otp_secret_key)),
+  login_blocked: f.computed('boolean', M.login_blocked, (r) => Boolean(r.__blocked)),
+  date_joined: f.computed('datetime', M.date_joined, undefined, {
     column: 'date_joined',
     read: undefined,
     order: true,
   }),
-  last_login: f.computed('datetime', text('Last login', '最后登录', '最終ログイン'), undefined, {
+  last_login: f.computed('datetime', M.last_login, undefined, {
     column: 'last_login',
     read: undefined,
     order: true,
   }),
-  date_password_last_updated: f.computed(
-    'datetime',
-    text('Date password last updated', '最后更新密码日期', 'パスワード最終更新日'),
-    undefined,
-    { column: 'date_password_last_updated', read: undefined },
-  ),
+  date_password_last_updated: f.computed('datetime', M.date_password_last_updated, undefined, {
+    column: 'date_password_last_updated',
+    read: undefined,
+  }),
   created_by: f.createdBy(),
   updated_by: f.updatedBy(),
   date_updated: f.dateUpdated(),

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { BUILTIN_ROLE_IDS, ROOT_ORG_ID, text } from '@gatehouse/contract';
+import { BUILTIN_ROLE_IDS, ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { effectivePerms } from '../../http/rbac.ts';
 import { endCredentials } from '../../http/bearerTokens.ts';
@@ -13,26 +13,19 @@ import { notifyUser } from '../notifications/systemMessages.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { USER_FIELDS } from './userFields.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
+import { catalogue, tr } from '../../platform/i18n/catalogue.ts';
+import type usersMessages from '../../platform/i18n/locales/en/users.json';
 
 /** Users (`/api/v1/users/users/`, the JumpServer API): members of the current org (all in ROOT). */
 
-const MSG = {
-  self: text('You cannot change your own {field}', '不能修改自己的{field}', '自分の{field}は変更できません'),
-  deleteSelf: text('You cannot delete yourself', '不能删除自己', '自分自身を削除することはできません'),
-  deleteAll: text('Unable to delete all users', '无法删除所有用户', 'すべてのユーザーを削除することはできません'),
-  passwordRequired: text(
-    'Set a password, or choose the reset link strategy',
-    '请设置密码，或选择发送重置链接',
-    'パスワードを設定するか、リセットリンクを選択してください',
-  ),
-};
+const MSG = catalogue<typeof usersMessages>('users');
 
 export const userResource: ResourceDef = {
   model: 'user',
   app: 'users',
   url: '/api/v1/users/users/',
   table: 'users_user',
-  label: text('User', '用户', 'ユーザー'),
+  label: MSG.user,
   orgScoped: false,
   // Users' SSH public keys are not stored yet: a create or update that gives one is refused, not dropped.
   unsupportedFields: ['public_key'],
@@ -93,7 +86,7 @@ export const userResource: ResourceDef = {
     async validate(data, ctx) {
       const lang = ctx.req.lang;
       const selfMsg = (field: string) => ({
-        [field]: [MSG.self[lang].replace('{field}', USER_FIELDS[field]!.label[lang])],
+        [field]: [tr(lang, MSG.self, { field: USER_FIELDS[field]!.label[lang] })],
       });
       const roleError = await checkRoleFields(data, ctx);
       if (roleError) return roleError;
