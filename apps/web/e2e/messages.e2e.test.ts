@@ -57,9 +57,15 @@ describe('site messages', () => {
     const badge = bell.locator('.ant-badge-count');
     await expect.poll(() => badge.count()).toBe(0);
 
-    // The administrator sets a new password: the user hears of it, without a reload.
-    const changed = await csrfPost(admin, 'PATCH', `/api/v1/users/users/${id}/`, { password: 'Reader-pass2' });
-    expect(changed.status).toBe(200);
+    // The administrator writes to the user: the badge follows without a reload. (A password reset
+    // would also write to them, but it ends their sessions: see loginSecurity.test.ts.)
+    const send = (subject: string) =>
+      csrfPost(admin, 'POST', '/api/v1/notifications/site-messages/send/', {
+        subject,
+        message: `<p>Hello ${username}, the hosts restart at 22:00.</p>`,
+        user_ids: [id],
+      });
+    expect((await send('Maintenance tonight')).status).toBeLessThan(300);
     await expect.poll(() => badge.getAttribute('title'), { timeout: 15_000 }).toBe('1');
 
     await bell.click();
@@ -69,8 +75,8 @@ describe('site messages', () => {
     await expect.poll(async () => (await panel.boundingBox())?.width).toBe(380);
     await page.waitForTimeout(400); // the drawer's opening animation
     await screenshot(page, 'messages-drawer');
-    await drawer.getByText('Your password was changed').click();
-    const detail = page.getByRole('dialog', { name: 'Your password was changed' });
+    await drawer.getByText('Maintenance tonight').click();
+    const detail = page.getByRole('dialog', { name: 'Maintenance tonight' });
     await detail.waitFor();
     await expect.poll(() => detail.textContent()).toContain(username);
     await page.waitForTimeout(400); // the dialog's opening animation
@@ -80,9 +86,9 @@ describe('site messages', () => {
     await expect.poll(() => badge.count(), { timeout: 15_000 }).toBe(0);
     await expect.poll(() => drawer.getByText('No unread messages').count()).toBe(1);
 
-    // Two more (each password change sends one), then "mark all" after a confirmation.
-    await csrfPost(admin, 'PATCH', `/api/v1/users/users/${id}/`, { password: 'Reader-pass3' });
-    await csrfPost(admin, 'PATCH', `/api/v1/users/users/${id}/`, { password: 'Reader-pass4' });
+    // Two more, then "mark all" after a confirmation.
+    await send('Second notice');
+    await send('Third notice');
     await expect.poll(() => badge.getAttribute('title'), { timeout: 15_000 }).toBe('2');
     await drawer.getByTestId('message-item').nth(1).waitFor();
     await drawer.getByTestId('messages-read-all').click();

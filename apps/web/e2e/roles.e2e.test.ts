@@ -46,7 +46,8 @@ describe('roles', () => {
   it('lists system and org roles; builtin roles show a read-only tree', async () => {
     await page.goto('/ui/console/users/roles/?activeTab=SystemRoles');
     const rows = page.locator('[data-testid="resource-list"] tbody tr.ant-table-row');
-    await expect.poll(() => rows.filter({ hasText: 'System administrator' }).count()).toBe(1);
+    // Entering the roles pages switches to the global org first, so the list comes a moment later.
+    await expect.poll(() => rows.filter({ hasText: 'System administrator' }).count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('tab', { name: 'Organization roles' }).click();
     await expect.poll(() => rows.filter({ hasText: 'Organization auditor' }).count()).toBe(1);
     await rows.filter({ hasText: 'Organization auditor' }).getByRole('link').first().click();
@@ -141,11 +142,13 @@ describe('roles', () => {
     // The role's users tab lists the user.
     await page.goto(`/ui/console/users/roles/${roleId}?scope=org&activeTab=RoleUsers`);
     await expect
-      .poll(() =>
-        page
-          .locator('[data-testid="resource-list"] tbody tr.ant-table-row')
-          .filter({ hasText: `Bound user ${stamp}` })
-          .count(),
+      .poll(
+        () =>
+          page
+            .locator('[data-testid="resource-list"] tbody tr.ant-table-row')
+            .filter({ hasText: `Bound user ${stamp}` })
+            .count(),
+        { timeout: 10_000 },
       )
       .toBe(1);
     await screenshot(page, 'roles-role-users');

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, validationError } from '../../http/errors.ts';
 import { formatDateTime } from '../../http/datetime.ts';
 import { t } from '../../http/messages.ts';
+import { rt } from '../../resource/messages.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { pageOfResults } from '../../resource/pagination.ts';
 import { pageOf } from '../../resource/query.ts';
@@ -124,7 +125,7 @@ async function send(req: FastifyRequest<{ Body: SendBody }>, reply: FastifyReply
   const subject = typeof body.subject === 'string' ? body.subject.trim() : '';
   const message = typeof body.message === 'string' ? body.message : '';
   if (!subject) errors.subject = [t(req.lang, 'field_required')];
-  else if (subject.length > 1024) errors.subject = ['Ensure this field has no more than 1024 characters.'];
+  else if (subject.length > 1024) errors.subject = [rt(req.lang, 'max_length', { n: 1024 })];
   if (!message.trim()) errors.message = [t(req.lang, 'field_required')];
   const userIds = stringList(body.user_ids);
   const groupIds = stringList(body.group_ids);

@@ -78,7 +78,7 @@ export function roleResource(scope: RoleScope | 'any'): ResourceDef {
         scope === 'any' ? { required: true, filter: true } : { readOnly: true, filter: true },
       ),
       users_amount: f.computed('integer', MSG.users_amount, (r) => Number(r.__users ?? 0)),
-      builtin: f.computed('boolean', MSG.roleResource_builtin, (r) => toBool(r.builtin), {
+      builtin: f.computed('boolean', MSG.builtin, (r) => toBool(r.builtin), {
         filter: true,
         column: 'builtin',
         read: undefined,
