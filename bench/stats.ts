@@ -1,11 +1,4 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
-
 /** Small timing helpers for benchmarks: percentiles and a memory sampler. */
-
-// A forced collection even when the runner did not pass --expose-gc on to node.
-v8.setFlagsFromString('--expose-gc');
-const gc = (global.gc ?? vm.runInNewContext('gc')) as () => void;
 export function percentile(samples: number[], p: number): number {
   const s = [...samples].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
@@ -27,28 +20,18 @@ const used = () => {
 };
 
 /**
- * Peak JS memory (heap + buffers) above the level at start, sampled every 5 ms while `fn` runs,
- * and the peak of what stays after a forced collection every 100 ms (`liveMb`: what the work
- * holds on to, without the garbage a lazy collector has not reclaimed yet).
- * The start level is measured after a collection.
+ * Peak JS memory (heap + buffers) above the level at start, sampled every 5 ms while `fn` runs.
+ * Run with --expose-gc so the start level is measured after a collection.
  */
-export async function peakMemory<T>(fn: () => Promise<T>): Promise<{ result: T; peakMb: number; liveMb: number }> {
-  gc();
+export async function peakMemory<T>(fn: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
+  global.gc?.();
   const base = used();
   let peak = base;
-  let live = base;
-  let ticks = 0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, used());
-    if (++ticks % 20 === 0) {
-      gc();
-      live = Math.max(live, used());
-    }
-  }, 5);
+  const timer = setInterval(() => (peak = Math.max(peak, used())), 5);
   try {
     const result = await fn();
     peak = Math.max(peak, used());
-    return { result, peakMb: (peak - base) / 1024 / 1024, liveMb: (live - base) / 1024 / 1024 };
+    return { result, peakMb: (peak - base) / 1024 / 1024 };
   } finally {
     clearInterval(timer);
   }
