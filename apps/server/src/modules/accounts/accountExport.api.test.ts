@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { BATCH } from '../../resource/export.ts';
+import { afterRow } from '../../resource/keyset.ts';
+import type { Row } from '../../resource/types.ts';
 import { ACCOUNTS, makeHost } from './accountsTesting.ts';
 
 /**
@@ -80,4 +83,38 @@ describe('the accounts export in batches', () => {
       expect(csvIds(csv.body)).toEqual(ids);
     });
   }
+});
+
+describe('keyset batches over a column with NULLs', () => {
+  it('page through ties and NULLs in both directions exactly as one ORDER BY does', async () => {
+    const db = t.deps.database.db as unknown as Kysely<Record<string, Row>>;
+    const dialect = t.deps.database.dialect;
+    await sql`CREATE TABLE keyset_probe (id varchar(36) PRIMARY KEY, v varchar(8))`.execute(db);
+    const values = [null, 'a', 'b', 'b', null, 'c'];
+    await db
+      .insertInto('keyset_probe')
+      .values(Array.from({ length: 60 }, (_, i) => ({ id: randomUUID(), v: values[i % values.length] })))
+      .execute();
+    for (const desc of [false, true]) {
+      const ordered = () =>
+        db
+          .selectFrom('keyset_probe')
+          .selectAll()
+          .orderBy('v', desc ? 'desc' : 'asc')
+          .orderBy('id', 'asc');
+      const all = (await ordered().execute()).map((r) => r.id);
+      const paged: unknown[] = [];
+      let last: Row | undefined;
+      for (;;) {
+        const q = ordered();
+        const rows = (await (last ? q.where(afterRow('keyset_probe', [{ column: 'v', desc }], last, dialect)) : q)
+          .limit(7)
+          .execute()) as Row[];
+        paged.push(...rows.map((r) => r.id));
+        if (rows.length < 7) break;
+        last = rows[rows.length - 1];
+      }
+      expect(paged).toEqual(all);
+    }
+  });
 });
