@@ -1,18 +1,19 @@
+import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import ExcelJS from 'exceljs';
 import { exportColumns, neutralise, toCell } from './cells.ts';
 import { csvLine } from './csv.ts';
-import { first, listQuery, type Query } from './query.ts';
+import { afterRow, termsOf } from './keyset.ts';
+import { first, listQuery, orderTerms, type Query } from './query.ts';
 import { serializeRows } from './serialize.ts';
-import { sql } from 'kysely';
-import { dyn, type ResourceCtx, type ResourceDef, type Row } from './types.ts';
+import { type ResourceCtx, type ResourceDef, type Row } from './types.ts';
 
 /**
  * CSV/XLSX export and import templates, streamed in batches so memory
  * stays flat however many rows there are. Same filters as the list; `spm` for selected rows.
  */
-const BATCH = 1000;
+export const BATCH = 1000;
 
 function stamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
@@ -20,10 +21,11 @@ function stamp(d = new Date()): string {
 }
 
 /**
- * Rows in list order, a batch at a time: the ordered ids first (one sort, a few MiB even at
- * 100k rows), then each batch by primary key — never an OFFSET that re-sorts the whole set.
+ * Rows in list order, a batch at a time: each batch is the next BATCH rows after the last one
+ * sent (keyset.ts), so nothing but the current batch is held — never the whole id list, and
+ * never an OFFSET that re-sorts the whole set.
  */
-async function* batches(
+export async function* batches(
   def: ResourceDef,
   ctx: ResourceCtx,
   query: Query,
@@ -35,17 +37,16 @@ async function* batches(
     yield (await q.limit(1).execute()) as Row[];
     return;
   }
-  const ids = (
-    (await q
-      .clearSelect()
-      .select(sql.ref(`${def.table}.id`).as('id'))
-      .execute()) as Row[]
-  ).map((r) => String(r.id));
-  for (let i = 0; i < ids.length; i += BATCH) {
-    const chunk = ids.slice(i, i + BATCH);
-    const rows = (await dyn(ctx).selectFrom(def.table).selectAll().where('id', 'in', chunk).execute()) as Row[];
-    const byId = new Map(rows.map((r) => [String(r.id), r]));
-    yield chunk.map((id) => byId.get(id)).filter((r): r is Row => Boolean(r));
+  const terms = termsOf(orderTerms(def, first(query, 'order')));
+  const dialect = ctx.req.server.deps.database.dialect;
+  let last: Row | undefined;
+  for (;;) {
+    const rows = (await (last ? q.where(afterRow(def.table, terms, last, dialect)) : q)
+      .limit(BATCH)
+      .execute()) as Row[];
+    if (rows.length) yield rows;
+    if (rows.length < BATCH) return;
+    last = rows[rows.length - 1];
   }
 }
 
@@ -77,7 +78,12 @@ function xlsxStream(rows: AsyncGenerator<string[]>, sheetName: string, onError: 
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = book.addWorksheet(sheetName.slice(0, 31));
   (async () => {
-    for await (const r of rows) sheet.addRow(r).commit();
+    for await (const r of rows) {
+      sheet.addRow(r).commit();
+      // Backpressure: wait while the reader is behind, so the zip's output does not pile up in memory.
+      if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+      if (out.destroyed) return;
+    }
     sheet.commit();
     await book.commit();
   })().catch((e: Error) => {

@@ -154,8 +154,8 @@ export async function applyListParams(
   return q;
 }
 
-/** `order=a,-b` over orderable fields (others ignored, as DRF does), then the default order and id. */
-export function applyOrder(def: ResourceDef, q: AnyQuery, raw: string | undefined): AnyQuery {
+/** `order=a,-b` over orderable fields (others ignored, as DRF does), then the default order: columns, `-` descending. */
+export function orderTerms(def: ResourceDef, raw: string | undefined): string[] {
   const wanted = (raw ? raw.split(',') : []).map((s) => s.trim()).filter(Boolean);
   const terms: string[] = [];
   for (const w of [...wanted, ...def.defaultOrder]) {
@@ -165,7 +165,12 @@ export function applyOrder(def: ResourceDef, q: AnyQuery, raw: string | undefine
     if (!col || terms.some((t) => t.replace(/^-/, '') === col)) continue;
     terms.push(w.startsWith('-') ? `-${col}` : col);
   }
-  for (const t of terms)
+  return terms;
+}
+
+/** The list order (`orderTerms`), then id. */
+export function applyOrder(def: ResourceDef, q: AnyQuery, raw: string | undefined): AnyQuery {
+  for (const t of orderTerms(def, raw))
     q = q.orderBy(sql.ref(`${def.table}.${t.replace(/^-/, '')}`), t.startsWith('-') ? 'desc' : 'asc');
   return q.orderBy(sql.ref(`${def.table}.id`), 'asc');
 }

@@ -23,7 +23,7 @@ export interface PlatformInfo {
   domain_enabled: boolean;
 }
 
-/** Platforms of the assets of the rows being serialised, per request. */
+/** Platforms of the assets of the rows being serialised now, per request. */
 const platformsByAsset = new WeakMap<FastifyRequest, Map<string, PlatformInfo>>();
 /** Data of a create whose username already exists on the asset, with what to do about it. */
 const duplicates = new WeakMap<Row, { existing: Row; policy: 'skip' | 'update' }>();
@@ -51,11 +51,15 @@ export async function loadPlatforms(ctx: ResourceCtx, assetIds: string[]): Promi
   return out;
 }
 
+/** Only the rows being serialised now: an export serialises batch after batch and must not keep them all. */
 export async function preparePlatforms(rows: Row[], ctx: ResourceCtx): Promise<void> {
-  const map = platformsByAsset.get(ctx.req) ?? new Map<string, PlatformInfo>();
-  const missing = rows.map((r) => String(r.asset_id)).filter((id) => !map.has(id));
-  if (missing.length) for (const [k, v] of await loadPlatforms(ctx, missing)) map.set(k, v);
-  platformsByAsset.set(ctx.req, map);
+  platformsByAsset.set(
+    ctx.req,
+    await loadPlatforms(
+      ctx,
+      rows.map((r) => String(r.asset_id)),
+    ),
+  );
 }
 
 export function platformOfAsset(ctx: ResourceCtx, assetId: string): PlatformInfo | undefined {

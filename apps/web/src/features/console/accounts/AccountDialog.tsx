@@ -1,10 +1,19 @@
 import { useEffect, useState } from 'react';
 import { Alert, Form, Input, Modal, Select, Switch, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { http } from '../../../lib/http.ts';
 import { RemoteSelect } from '../../../resource/RemoteSelect.tsx';
 import { useAction } from '../../../resource/useAction.ts';
 import type { ResourceObject } from '../../../resource/types.ts';
-import { TEMPLATES, createAccount, createAccountsBulk, updateAccount, type BulkResult } from './accountApi.ts';
+import {
+  ACCOUNTS,
+  TEMPLATES,
+  createAccount,
+  createAccountsBulk,
+  updateAccount,
+  type BulkResult,
+} from './accountApi.ts';
 
 export const SECRET_TYPES = ['password', 'ssh_key', 'access_key', 'token', 'api_key'] as const;
 
@@ -35,6 +44,14 @@ export function AccountDialog({ open, asset, template, account, onClose, onDone 
   const [results, setResults] = useState<BulkResult[] | null>(null);
   const secretType = (Form.useWatch('secret_type', form) as string | undefined) ?? 'password';
   const editing = Boolean(account);
+  // `su_from`: the other accounts of the same asset; the server answers none where the platform has no su.
+  const suQuery = account ? { account: account.id } : asset ? { asset: asset.id } : null;
+  const suFrom = useQuery({
+    queryKey: ['su-from-accounts', suQuery],
+    queryFn: () => http.get<ResourceObject[]>(`${ACCOUNTS}su-from-accounts/`, { params: suQuery! }),
+    enabled: open && suQuery !== null && !template,
+  });
+  const suChoices = suFrom.data ?? [];
 
   useEffect(() => {
     if (!open) return;
@@ -49,6 +66,7 @@ export function AccountDialog({ open, asset, template, account, onClose, onDone 
         privileged: account.privileged,
         is_active: account.is_active,
         comment: account.comment,
+        su_from: (account.su_from as { id?: string } | null)?.id,
       });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- reset when the dialog opens
   }, [open, account]);
@@ -58,6 +76,8 @@ export function AccountDialog({ open, asset, template, account, onClose, onDone 
     const body: Record<string, unknown> = Object.fromEntries(
       Object.entries(v).filter(([, x]) => x !== undefined && x !== ''),
     );
+    // A cleared su_from on an edit is sent as null so the server drops it.
+    if (account && 'su_from' in v && !v.su_from) body.su_from = null;
     await action.run(async () => {
       if (account) await updateAccount(account.id, body);
       else if (asset) await createAccount({ ...body, asset: asset.id });
@@ -164,6 +184,15 @@ export function AccountDialog({ open, asset, template, account, onClose, onDone 
             <Form.Item name="privileged" label={t('accounts.field.privileged')} valuePropName="checked">
               <Switch />
             </Form.Item>
+            {suChoices.length > 0 && (
+              <Form.Item name="su_from" label={t('accounts.field.suFrom')}>
+                <Select
+                  allowClear
+                  data-testid="account-su-from"
+                  options={suChoices.map((a) => ({ value: a.id, label: `${String(a.name)}(${String(a.username)})` }))}
+                />
+              </Form.Item>
+            )}
             <Form.Item name="secret_type" label={t('accounts.field.secretType')}>
               <Select
                 data-testid="account-secret-type"

@@ -6,7 +6,7 @@ import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
 import { useAppStore } from '../../../lib/appStore.ts';
 import { ResourceList } from '../../../resource/ResourceList.tsx';
 import { resourcePaths } from '../../../resource/resourcePaths.ts';
-import type { CellFormatter } from '../../../resource/formatters.tsx';
+import { labeledChoice, type CellFormatter } from '../../../resource/formatters.tsx';
 import { NodeTree } from '../assets/nodeTree/NodeTree.tsx';
 import type { NodeItem } from '../assets/nodeTree/treeState.ts';
 import { ConnectivityTag } from '../assets/detail/ConnectivityTag.tsx';
@@ -16,6 +16,7 @@ import { errorMessage } from '../../../resource/errorMessage.ts';
 import { download } from '../../../resource/exportUrl.ts';
 import { ACCOUNTS, ACCOUNT_SECRETS } from './accountApi.ts';
 import { AccountDialog } from './AccountDialog.tsx';
+import { InlineSecretEdit } from './InlineSecretEdit.tsx';
 import { SecretHistoryDialog, ViewSecretDialog } from './SecretDialog.tsx';
 import { useAccountActions, useAccountDialogs } from './useAccountActions.tsx';
 
@@ -64,6 +65,20 @@ export function AccountTable({ asset }: { asset?: { id: string; name?: string } 
       },
     });
   const reload = () => void queryClient.invalidateQueries({ queryKey: ['resource-list', ACCOUNTS] });
+  // The inline secret edit opens in the row's secret type cell.
+  const secretTypeCell: CellFormatter = (args) =>
+    dialogs.inline?.id === args.row.id ? (
+      <InlineSecretEdit
+        row={args.row}
+        onCancel={() => dialogs.setInline(null)}
+        onDone={() => {
+          dialogs.setInline(null);
+          reload();
+        }}
+      />
+    ) : (
+      labeledChoice(args)
+    );
   const list = (
     <>
       {canExport && (
@@ -110,7 +125,11 @@ export function AccountTable({ asset }: { asset?: { id: string; name?: string } 
               ],
           min: ['name', 'username', 'actions'],
         }}
-        columnsMeta={{ asset: { formatter: assetCell }, connectivity: { formatter: connectivityCell, width: 110 } }}
+        columnsMeta={{
+          asset: { formatter: assetCell },
+          connectivity: { formatter: connectivityCell, width: 110 },
+          secret_type: { formatter: secretTypeCell },
+        }}
         headerActions={{ onCreate: () => setAdding('plain'), hasImport: false }}
         rowActions={rowActions}
       />

@@ -14,16 +14,20 @@ export interface AccountDialogs {
   viewing: ResourceObject | null;
   history: ResourceObject | null;
   editing: ResourceObject | null;
+  /** The account whose secret is being edited in its row. */
+  inline: ResourceObject | null;
   setViewing(a: ResourceObject | null): void;
   setHistory(a: ResourceObject | null): void;
   setEditing(a: ResourceObject | null): void;
+  setInline(a: ResourceObject | null): void;
 }
 
 export function useAccountDialogs(): AccountDialogs {
   const [viewing, setViewing] = useState<ResourceObject | null>(null);
   const [history, setHistory] = useState<ResourceObject | null>(null);
   const [editing, setEditing] = useState<ResourceObject | null>(null);
-  return { viewing, history, editing, setViewing, setHistory, setEditing };
+  const [inline, setInline] = useState<ResourceObject | null>(null);
+  return { viewing, history, editing, inline, setViewing, setHistory, setEditing, setInline };
 }
 
 /** The account's connectivity test: opens its task log and waits for the result. */
@@ -45,7 +49,7 @@ export function useAccountTest() {
   };
 }
 
-/** Row actions of an account list: view secret, history, edit, clear, test. */
+/** Row actions of an account list: view secret, history, edit, inline secret edit, clear, test. */
 export function useAccountActions(d: AccountDialogs): RowActionsConfig {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -90,6 +94,13 @@ export function useAccountActions(d: AccountDialogs): RowActionsConfig {
         order: 10,
         has: () => may('accounts.change_account') && !rootOrg,
         onClick: (row) => d.setEditing(row),
+      },
+      {
+        name: 'editSecret',
+        title: 'accounts.action.editSecret',
+        order: 11,
+        has: () => may('accounts.change_account') && !rootOrg,
+        onClick: (row) => d.setInline(row),
       },
       {
         name: 'clear',
