@@ -3,10 +3,9 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ConfigProvider, App as AntApp } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Language } from '@gatehouse/contract';
 import { ROUTES } from './routes.tsx';
 import { antdTheme, applyFavicon, applyTheme, primaryOf, storedThemeVariables, themeVariables } from '../lib/theme.ts';
-import { ANTD_LOCALES } from '../lib/antdLocale.ts';
+import { antdLocale } from '../lib/i18n/index.ts';
 import { useAppStore } from '../lib/appStore.ts';
 
 const queryClient = new QueryClient({
@@ -14,7 +13,8 @@ const queryClient = new QueryClient({
 });
 
 export function App() {
-  const { i18n } = useTranslation();
+  // Re-renders on a language change (antd's texts follow it).
+  useTranslation();
   const router = useMemo(() => createBrowserRouter(ROUTES as never, { basename: '/ui' }), []);
   const iface = useAppStore((s) => s.publicSettings?.INTERFACE);
   // Until the public settings load, the colours of the last run.
@@ -25,7 +25,7 @@ export function App() {
   useEffect(() => applyTheme(theme), [theme]);
   useEffect(() => applyFavicon(iface?.favicon), [iface?.favicon]);
   return (
-    <ConfigProvider theme={antdTheme(theme)} locale={ANTD_LOCALES[(i18n.language as Language) ?? 'en']}>
+    <ConfigProvider theme={antdTheme(theme)} locale={antdLocale()}>
       <AntApp>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />

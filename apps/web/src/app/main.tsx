@@ -7,12 +7,16 @@ import { preloadMatched } from '../lib/lazyPage.tsx';
 import { ROUTES } from './routes.tsx';
 import './global.css';
 
-initI18n();
-// The page's chunks load while the startup sequence runs.
+// The page's chunks load while its language loads and the startup sequence runs.
 preloadMatched(matchRoutes(ROUTES as never, window.location.pathname, '/ui'));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// Rendered once the language is there (without it, the startup sequence shows its own error).
+void initI18n()
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );

@@ -1,6 +1,5 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { Typography } from 'antd';
 import { viewOfPath } from '../app/views.ts';
 import { lazyComponent } from '../lib/LazyWhen.tsx';
 import type { ViewName } from '../lib/orgs.ts';
@@ -64,9 +63,7 @@ export function Layout() {
         <TagsBar view={view} />
         {inView && title && access === 'ok' && (
           <div className={styles.heading}>
-            <Typography.Title level={1} className={styles.title}>
-              {title}
-            </Typography.Title>
+            <h1 className={styles.title}>{title}</h1>
             <PageBanners />
           </div>
         )}

@@ -14,12 +14,16 @@ import { HelpMenu } from './HelpMenu.tsx';
 import { MessageBell } from './MessageBell.tsx';
 import { MessageServices } from './messages/MessageServices.tsx';
 import { SessionServices } from './session/SessionServices.tsx';
-import { SqlDigestTags } from './session/SqlDigestTags.tsx';
+import { sqlDebugOn } from '../lib/sqlDigest.ts';
+import { LazyWhen, lazyComponent } from '../lib/LazyWhen.tsx';
 import { navbarGates, SETTINGS_PATH, TICKETS_PATH, webTerminalUrl } from './navbarGates.ts';
 import { OrgSelector } from './OrgSelector.tsx';
 import { useShellStore } from './shellStore.ts';
 import { useVisibility } from './useShellContext.ts';
 import styles from './Layout.module.css';
+
+/** The SQL counters are a developer tip: their code loads only when they are turned on. */
+const SqlDigestTags = lazyComponent(() => import('./session/SqlDigestTags.tsx').then((m) => m.SqlDigestTags));
 
 /**
  * The navbar: sidebar toggle and organisation selector on the left; site messages,
@@ -46,7 +50,9 @@ export function Navbar({ view }: { view: ViewName }) {
           {opened ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
         </button>
         <OrgSelector view={view} />
-        <SqlDigestTags />
+        <LazyWhen when={sqlDebugOn()}>
+          <SqlDigestTags />
+        </LazyWhen>
       </div>
       <div className={styles.headerRight}>
         <MessageBell />

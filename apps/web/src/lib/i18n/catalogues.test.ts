@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUES } from './index.ts';
+import en from './locales/en.ts';
+import ja from './locales/ja.ts';
+import zh from './locales/zh.ts';
+
+const CATALOGUES = { en: en.catalogue, zh: zh.catalogue, ja: ja.catalogue };
 
 function keys(obj: unknown, prefix = ''): string[] {
   if (typeof obj !== 'object' || obj === null) return [prefix];

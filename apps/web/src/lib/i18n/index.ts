@@ -1,30 +1,19 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/ja';
+import type { Locale } from 'antd/es/locale';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_VALUES, resolveLanguage, type Language } from '@gatehouse/contract';
 import { getCookie, setCookie } from '../cookies.ts';
+import type { LanguagePack } from './pack.ts';
 
 /**
- * Catalogues are one JSON file per language and namespace: `locales/<lang>/<namespace>.json`.
- * Keys are used as `namespace.key` (e.g. `login.title`); each area owns its namespace files.
+ * One chunk per language (`locales/<lang>.ts`: catalogue, antd texts, dayjs locale): a page loads the
+ * language it shows before it renders (`initI18n`), and another one only when the user switches.
  */
-const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true });
-
-function catalogue(lang: Language): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [file, mod] of Object.entries(files)) {
-    const m = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(file);
-    if (m && m[1] === lang) out[m[2]!] = mod.default;
-  }
-  return out;
-}
-
-export const CATALOGUES: Record<Language, Record<string, unknown>> = {
-  en: catalogue('en'),
-  zh: catalogue('zh'),
-  ja: catalogue('ja'),
+const PACKS: Record<Language, () => Promise<{ default: LanguagePack }>> = {
+  en: () => import('./locales/en.ts'),
+  zh: () => import('./locales/zh.ts'),
+  ja: () => import('./locales/ja.ts'),
 };
 
 /** Language: the django_language cookie, else the browser's, else English. */
@@ -32,37 +21,53 @@ export function detectLanguage(): Language {
   return resolveLanguage(getCookie(LANGUAGE_COOKIE), navigator.languages ?? [navigator.language]);
 }
 
-const DAYJS_LOCALE: Record<Language, string> = { en: 'en', zh: 'zh-cn', ja: 'ja' };
-
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '中文', ja: '日本語' };
 
-export function initI18n(lang: Language = detectLanguage()): typeof i18n {
+const packs: Partial<Record<Language, LanguagePack>> = {};
+
+export async function loadLanguage(lang: Language): Promise<LanguagePack> {
+  return (packs[lang] ??= (await PACKS[lang]()).default);
+}
+
+function apply(lang: Language, pack: LanguagePack): void {
+  packs[lang] = pack;
+  if (!i18n.hasResourceBundle(lang, 'translation')) i18n.addResourceBundle(lang, 'translation', pack.catalogue);
+  dayjs.locale(pack.dayjs);
+  document.documentElement.lang = lang;
+}
+
+/** Starts i18next with a language already loaded (component tests pass the English pack). */
+export function initI18nWith(lang: Language, pack: LanguagePack): typeof i18n {
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
-      resources: {
-        en: { translation: CATALOGUES.en },
-        zh: { translation: CATALOGUES.zh },
-        ja: { translation: CATALOGUES.ja },
-      },
+      resources: { [lang]: { translation: pack.catalogue } },
       lng: lang,
-      fallbackLng: 'en',
+      fallbackLng: false,
       interpolation: { escapeValue: false },
       returnNull: false,
     });
   }
-  dayjs.locale(DAYJS_LOCALE[lang]);
-  document.documentElement.lang = lang;
+  apply(lang, pack);
   return i18n;
+}
+
+/** Loads the page's language (see `detectLanguage`) and starts i18next with it. */
+export async function initI18n(lang: Language = detectLanguage()): Promise<typeof i18n> {
+  return initI18nWith(lang, await loadLanguage(lang));
 }
 
 /** Stores the choice in the cookie the server reads too, and switches the page's language. */
 export async function changeLanguage(lang: Language): Promise<void> {
   setCookie(LANGUAGE_COOKIE, LANGUAGE_COOKIE_VALUES[lang], { maxAge: 365 * 86400 });
-  dayjs.locale(DAYJS_LOCALE[lang]);
-  document.documentElement.lang = lang;
+  apply(lang, await loadLanguage(lang));
   await i18n.changeLanguage(lang);
 }
 
 export function currentLanguage(): Language {
   return (i18n.language as Language) ?? 'en';
+}
+
+/** antd's texts for the current language (loaded with it). */
+export function antdLocale(): Locale | undefined {
+  return packs[currentLanguage()]?.antd;
 }

@@ -1,6 +1,7 @@
 import { afterEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
-import { initI18n } from '../../lib/i18n/index.ts';
+import { initI18nWith } from '../../lib/i18n/index.ts';
+import en from '../../lib/i18n/locales/en.ts';
 
 /** What antd needs from a browser that jsdom lacks, and the English catalogue. */
 if (!window.matchMedia) {
@@ -29,7 +30,7 @@ window.getComputedStyle = (elt: Element) => computed(elt);
 
 // antd in jsdom is slow: a form filled key by key takes seconds.
 vi.setConfig({ testTimeout: 30_000 });
-initI18n('en');
+initI18nWith('en', en);
 afterEach(() => {
   cleanup();
   localStorage.clear();

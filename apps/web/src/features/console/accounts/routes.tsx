@@ -3,7 +3,7 @@ import { TeamOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../../lib/routeTypes.ts';
 import { resourceRoute } from '../../../resource/resourceRoute.tsx';
 import { lazyPage } from '../../../lib/lazyPage.tsx';
-import { templatePages } from './templatePages.tsx';
+import { templateRoute } from './templateRoute.tsx';
 
 const view = 'accounts.view_account';
 
@@ -83,5 +83,5 @@ export const accountsRoutes: AppRoute[] = [
       },
     ],
   },
-  resourceRoute(templatePages()),
+  resourceRoute(templateRoute, () => import('./templatePages.tsx').then((m) => m.templatePages())),
 ];

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Button, Card, Col, Form, Input, Modal, Row } from 'antd';
-import { KeyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { DetailCard } from '../../../resource/DetailCard.tsx';
 import { ResourceList } from '../../../resource/ResourceList.tsx';
@@ -12,6 +11,7 @@ import { encryptFields } from '../../../resource/secrets.ts';
 import { http } from '../../../lib/http.ts';
 import { ACCOUNTS, SECRET_FIELDS, TEMPLATES } from './accountApi.ts';
 import { ViewSecretDialog } from './SecretDialog.tsx';
+import { templateRoute } from './templateRoute.tsx';
 
 type Values = Record<string, unknown>;
 const choiceOf = (v: unknown) => (v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v);
@@ -68,17 +68,7 @@ const accountPaths = resourcePaths('/console/accounts/accounts');
 /** Account templates. */
 export function templatePages(): ResourcePagesConfig {
   return {
-    path: 'account-template',
-    url: TEMPLATES,
-    routeName: 'AccountTemplate',
-    titles: {
-      list: 'accounts.route.AccountTemplateList',
-      create: 'accounts.route.AccountTemplateCreate',
-      update: 'accounts.route.AccountTemplateUpdate',
-      detail: 'accounts.route.AccountTemplateDetail',
-    },
-    kind: 'accounts.kind.AccountTemplate',
-    icon: <KeyOutlined />,
+    ...templateRoute,
     list: {
       name: 'AccountTemplateList',
       columnsExclude: ['spec_info', 'password_rules', 'push_params'],

@@ -1,61 +1,31 @@
 import { SafetyCertificateOutlined } from '@ant-design/icons';
-import { hasPermission } from '@gatehouse/contract';
 import type { AppRoute } from '../../../lib/routeTypes.ts';
-import { useAppStore } from '../../../lib/appStore.ts';
-import { ForbiddenPage } from '../../../lib/ForbiddenPage.tsx';
-import { ResourceList } from '../../../resource/ResourceList.tsx';
-import { resourcePaths } from '../../../resource/resourcePaths.ts';
+import { lazyPage } from '../../../lib/lazyPage.tsx';
 import { resourceRoute } from '../../../resource/resourceRoute.tsx';
-import { TabPage } from '../../../resource/TabPage.tsx';
 import { GlobalOrg } from '../../../lib/GlobalOrg.tsx';
-import { useTranslation } from 'react-i18next';
 import {
-  commandFilterAclPages,
-  commandGroupPages,
-  connectMethodAclPages,
-  loginAclPages,
-  loginAssetAclPages,
-} from './acls/aclPages.tsx';
+  commandFilterAclRoute,
+  commandGroupRoute,
+  connectMethodAclRoute,
+  loginAclRoute,
+  loginAssetAclRoute,
+} from './acls/aclRoutes.ts';
+
+/** The page parts of the rule kinds load with the first page of the area opened. */
+const pages = () => import('./acls/aclPages.tsx');
 
 /** Pages worked on in the global organisation (login and connect-method rules live outside orgs). */
 function inGlobalOrg(route: AppRoute): AppRoute {
   return { ...route, element: <GlobalOrg>{route.element}</GlobalOrg> };
 }
 
-const CMD_GROUPS = '/console/perms/cmd-groups';
-
-/** `/console/perms/cmd-acls/`: command filters with the command groups as a second tab. */
-function CommandAclTabs() {
-  const { t } = useTranslation();
-  const mayViewGroups = hasPermission(
-    useAppStore((s) => s.perms),
-    'acls.view_commandgroup',
-  );
-  return (
-    <TabPage
-      items={[
-        {
-          name: 'CommandFilterAclList',
-          title: t('acls.route.CommandFilterAclList'),
-          render: () => <ResourceList url={commandFilterAclPages.url} {...commandFilterAclPages.list} />,
-        },
-        {
-          name: 'CommandGroupList',
-          title: t('acls.route.CommandGroupList'),
-          render: () =>
-            mayViewGroups ? (
-              <ResourceList url={commandGroupPages.url} paths={resourcePaths(CMD_GROUPS)} {...commandGroupPages.list} />
-            ) : (
-              <ForbiddenPage />
-            ),
-        },
-      ]}
-    />
-  );
-}
+const commandAclTabs = lazyPage(
+  () => import('./acls/CommandAclTabs.tsx'),
+  ({ CommandAclTabs }) => <CommandAclTabs />,
+);
 
 function commandAclsRoute(): AppRoute {
-  const route = resourceRoute(commandFilterAclPages);
+  const route = resourceRoute(commandFilterAclRoute, () => pages().then((m) => m.commandFilterAclPages));
   const [list, ...rest] = route.children!;
   return {
     ...route,
@@ -63,14 +33,14 @@ function commandAclsRoute(): AppRoute {
       {
         ...list,
         // The list route's handle.permissions (view_commandfilteracl) is checked by the layout.
-        element: <CommandAclTabs />,
+        ...commandAclTabs,
       },
       ...rest,
     ],
   };
 }
 
-const cmdGroups = resourceRoute(commandGroupPages);
+const cmdGroups = resourceRoute(commandGroupRoute, () => pages().then((m) => m.commandGroupPages));
 
 /** Licensed pages (login-asset and connect-method rules). */
 function licensed(route: AppRoute): AppRoute {
@@ -79,11 +49,11 @@ function licensed(route: AppRoute): AppRoute {
 
 /** The console's perms app: the access-control rules. */
 export const permsRoutes: AppRoute[] = [
-  inGlobalOrg(resourceRoute(loginAclPages)),
+  inGlobalOrg(resourceRoute(loginAclRoute, () => pages().then((m) => m.loginAclPages))),
   commandAclsRoute(),
   { ...cmdGroups, handle: { ...cmdGroups.handle!, hidden: true, activeMenu: '/console/perms/cmd-acls' } },
-  licensed(resourceRoute(loginAssetAclPages)),
-  licensed(inGlobalOrg(resourceRoute(connectMethodAclPages))),
+  licensed(resourceRoute(loginAssetAclRoute, () => pages().then((m) => m.loginAssetAclPages))),
+  licensed(inGlobalOrg(resourceRoute(connectMethodAclRoute, () => pages().then((m) => m.connectMethodAclPages)))),
 ];
 
 export const permsIcon = <SafetyCertificateOutlined />;

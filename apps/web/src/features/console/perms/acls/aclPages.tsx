@@ -6,6 +6,13 @@ import type { FieldSpec } from '../../../../resource/FormField.tsx';
 import type { FormGroup } from '../../../../resource/ResourceForm.tsx';
 import type { DetailTab } from '../../../../resource/ResourceDetail.tsx';
 import type { ResourcePagesConfig } from '../../../../resource/resourceRoute.tsx';
+import {
+  commandFilterAclRoute,
+  commandGroupRoute,
+  connectMethodAclRoute,
+  loginAclRoute,
+  loginAssetAclRoute,
+} from './aclRoutes.ts';
 import type { ResourceObject } from '../../../../resource/types.ts';
 import { rulesSummary, selectorSummary, tagList } from './aclFormatters.tsx';
 import { CommandContentField } from './CommandContentField.tsx';
@@ -105,20 +112,8 @@ const listColumns = (cols: string[]) => ({
   columnsMeta: { users: { formatter: selectorSummary }, assets: { formatter: selectorSummary } },
 });
 
-const titles = (n: string) => ({
-  list: `acls.route.${n}List`,
-  create: `acls.route.${n}Create`,
-  update: `acls.route.${n}Update`,
-  detail: `acls.route.${n}Detail`,
-});
-
 export const loginAclPages: ResourcePagesConfig = {
-  path: 'login-acls',
-  url: `${A}/login-acls/`,
-  routeName: 'LoginAcl',
-  titles: titles('LoginAcl'),
-  kind: 'acls.kind.LoginAcl',
-  disableOrgsChange: true,
+  ...loginAclRoute,
   list: {
     name: 'LoginAclList',
     columnsExclude: ['rules', 'users'],
@@ -151,11 +146,7 @@ export const loginAclPages: ResourcePagesConfig = {
 };
 
 export const loginAssetAclPages: ResourcePagesConfig = {
-  path: 'login-asset-acls',
-  url: `${A}/login-asset-acls/`,
-  routeName: 'LoginAssetAcl',
-  titles: titles('LoginAssetAcl'),
-  kind: 'acls.kind.LoginAssetAcl',
+  ...loginAssetAclRoute,
   list: {
     name: 'LoginAssetAclList',
     columnsExclude: ['users', 'assets', 'accounts', 'rules'],
@@ -190,11 +181,7 @@ export const loginAssetAclPages: ResourcePagesConfig = {
 };
 
 export const commandFilterAclPages: ResourcePagesConfig = {
-  path: 'cmd-acls',
-  url: `${A}/command-filter-acls/`,
-  routeName: 'CommandFilterAcl',
-  titles: titles('CommandFilterAcl'),
-  kind: 'acls.kind.CommandFilterAcl',
+  ...commandFilterAclRoute,
   list: {
     name: 'CommandFilterAclList',
     columnsExclude: ['users', 'assets', 'accounts'],
@@ -235,11 +222,7 @@ export const commandFilterAclPages: ResourcePagesConfig = {
 };
 
 export const commandGroupPages: ResourcePagesConfig = {
-  path: 'cmd-groups',
-  url: `${A}/command-groups/`,
-  routeName: 'CommandGroup',
-  titles: titles('CommandGroup'),
-  kind: 'acls.kind.CommandGroup',
+  ...commandGroupRoute,
   list: {
     name: 'CommandGroupList',
     columnsShow: { default: ['name', 'type', 'content', 'comment', 'actions'], min: ['name', 'actions'] },
@@ -272,12 +255,7 @@ export const commandGroupPages: ResourcePagesConfig = {
 };
 
 export const connectMethodAclPages: ResourcePagesConfig = {
-  path: 'connect-method-acls',
-  url: `${A}/connect-method-acls/`,
-  routeName: 'ConnectMethodAcl',
-  titles: titles('ConnectMethodAcl'),
-  kind: 'acls.kind.ConnectMethodAcl',
-  disableOrgsChange: true,
+  ...connectMethodAclRoute,
   list: {
     name: 'ConnectMethodAclList',
     columnsExclude: ['users', 'reviewers'],
