@@ -158,4 +158,59 @@ describe('the account vault', () => {
     await page.getByText('Secret strategy').waitFor();
     await screenshot(page, 'accounts-template-form');
   }, 180_000);
+
+  it('edits a secret inline in the list: the new value shows after re-verification, the former in the history', async () => {
+    // A fresh session, so viewing the secret needs its own re-verification.
+    const fresh = await newContext(browser, inject('baseURL'), { width: 1400, height: 900 });
+    const p = await fresh.newPage();
+    try {
+      await signInAdmin(p, E2E_ADMIN_PASSWORD);
+      await p.goto('/ui/console/accounts/accounts/');
+      const r = p.locator('tr.ant-table-row', { has: p.getByRole('link', { name: sshd.username, exact: true }) });
+      await r.locator('[data-action="more"]').click();
+      await pickMenuItem(p, 'Edit secret', true);
+      const editor = r.getByTestId('inline-secret-editor');
+      await editor.getByTestId('inline-secret').fill(sshd.password);
+      await expect.poll(() => editor.getByTestId('inline-secret-save').isEnabled()).toBe(true);
+      await screenshot(p, 'accounts-inline-secret-edit');
+      // Saving reloads the list: act on the row once the reloaded one is in place, not on the old one.
+      const reloaded = p.waitForResponse(
+        (res) => res.request().method() === 'GET' && res.url().includes('/api/v1/accounts/accounts/?'),
+      );
+      await editor.getByTestId('inline-secret-save').click();
+      await editor.waitFor({ state: 'hidden' });
+      await reloaded;
+
+      await r.locator('[data-action="view"]').click();
+      const verify = p.getByRole('dialog', { name: 'Verify your identity' });
+      await verify.getByTestId('reverify-secret').fill(E2E_ADMIN_PASSWORD);
+      await verify.getByTestId('reverify-submit').click();
+      await expect.poll(() => p.getByTestId('secret-value').textContent()).toBe(sshd.password);
+      await p.getByRole('dialog', { name: 'Account secret' }).getByRole('button', { name: 'Close' }).click();
+
+      await r.locator('[data-action="more"]').click();
+      await pickMenuItem(p, 'Secret history', true);
+      const history = p.getByTestId('secret-history').getByTestId('history-secret');
+      await expect.poll(() => history.first().textContent()).toBe('Wrong-pass-1');
+      expect(await history.allTextContents()).toContain(sshd.password);
+      await p.keyboard.press('Escape');
+      await p.getByTestId('secret-history').waitFor({ state: 'hidden' });
+
+      // The account dialog offers su_from: the other accounts of the same asset (Linux allows su).
+      await r.locator('[data-action="more"]').click();
+      await pickMenuItem(p, 'Update', true);
+      const edit = p.getByRole('dialog', { name: 'Update account' });
+      await edit.getByTestId('account-su-from').click();
+      await p.locator('.ant-select-item-option', { hasText: 'vault-key' }).click();
+      await edit.getByRole('button', { name: 'OK' }).click();
+      await edit.waitFor({ state: 'hidden' });
+      const [saved] = await api<(Account & { su_from: { name: string } | null })[]>(
+        'GET',
+        `/api/v1/accounts/accounts/?name=${sshd.username}`,
+      );
+      expect(saved!.su_from?.name).toBe('vault-key');
+    } finally {
+      await fresh.close();
+    }
+  }, 120_000);
 });

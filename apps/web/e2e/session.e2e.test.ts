@@ -61,4 +61,39 @@ describe('the session in the console', () => {
     await page.waitForURL(/\/core\/auth\/login\//, { timeout: 20_000 });
     await page.context().close();
   });
+
+  it('re-verifies the password before a guarded users export, then downloads it', async () => {
+    server.withDatabase((db) =>
+      db
+        .prepare(
+          `INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('SECURITY_EXPORT_NEED_CONFIRM', 'true', 'security', 0, ?)`,
+        )
+        .run(new Date().toISOString()),
+    );
+    await new Promise((r) => setTimeout(r, 5200)); // settings are re-read every 5 s
+    const page = await signedIn();
+    await page.goto('/ui/console/users/users/');
+    await page.getByTestId('list-export').click();
+    const exportDialog = page.getByRole('dialog', { name: 'Export' });
+    await exportDialog.waitFor();
+    const downloaded = page.waitForEvent('download');
+    await exportDialog.getByRole('button', { name: 'Export' }).click();
+
+    const verify = page.getByRole('dialog', { name: 'Verify your identity' });
+    await verify.waitFor();
+    await verify.getByTestId('reverify-secret').waitFor();
+    await page.waitForTimeout(400); // the dialog's opening animation
+    await screenshot(page, 'session-reverify');
+    await verify.getByTestId('reverify-secret').fill('not-the-password');
+    await verify.getByTestId('reverify-submit').click();
+    // The refusal shows under the field; only then is the dialog ready for the next try (a click
+    // while the first check is on its way is swallowed by the button's loading state).
+    await verify.getByText('Authentication failed (password incorrect)').waitFor();
+    await verify.getByTestId('reverify-secret').fill(E2E_ADMIN_PASSWORD);
+    await verify.getByTestId('reverify-submit').click();
+    const file = await downloaded;
+    expect(file.suggestedFilename()).toMatch(/^user_.*\.csv$/);
+    await verify.waitFor({ state: 'hidden' });
+    await page.context().close();
+  });
 });
