@@ -9,7 +9,7 @@ import { loadConfig } from '../apps/server/src/platform/config.ts';
 import type { DB } from '../apps/server/src/platform/db/schema.ts';
 import { inSubtree, orgRoot, recountOrg, type NodeDb } from '../apps/server/src/modules/assets/nodeStore.ts';
 import { compareLine, peakMemory, timeIt } from './stats.ts';
-import { drain, signIn } from './client.ts';
+import { drain, fetchFresh, signIn } from './client.ts';
 
 /**
  * Issue 14's benchmark: BENCH_ACCOUNTS accounts (100k) over BENCH_ACCOUNT_ASSETS assets (20k) in
@@ -195,7 +195,7 @@ export async function runAccountsBench(databaseUrl?: string, pgSchema?: string):
     compareLine(`account list page (search + order + node), ${RUNS} runs, ${first.count} matches`, api, rawList);
 
     // The secrets export: re-verify, then stream every account with its secret decrypted.
-    const confirm = await fetch(`${base}/api/v1/authentication/confirm/`, {
+    const confirm = await fetchFresh(`${base}/api/v1/authentication/confirm/`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ confirm_type: 'password', secret_key: PASSWORD }),
@@ -203,7 +203,7 @@ export async function runAccountsBench(databaseUrl?: string, pgSchema?: string):
     if (confirm.status !== 200) throw new Error(`confirm: ${confirm.status} ${await confirm.text()}`);
     const t1 = performance.now();
     const { result: bytes, peakMb } = await peakMemory(async () => {
-      const res = await fetch(`${base}/api/v1/accounts/account-secrets/?format=csv`, { headers });
+      const res = await fetchFresh(`${base}/api/v1/accounts/account-secrets/?format=csv`, { headers });
       if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
       return drain(res);
     });

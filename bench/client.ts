@@ -31,3 +31,16 @@ export async function drain(res: Response): Promise<number> {
     bytes += value.byteLength;
   }
 }
+
+/**
+ * fetch, sent again once when the pooled connection it reused had been closed by the server
+ * meanwhile (its keep-alive timeout passes while a benchmark measures the raw SQL side).
+ */
+export async function fetchFresh(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (e) {
+    if ((e as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw e;
+    return fetch(url, init);
+  }
+}

@@ -16,6 +16,7 @@ import { registerActivityRoutes } from './audits/activityRoutes.ts';
 import { registerLoginLogRoutes } from './audits/loginLogRoutes.ts';
 import { registerTaskLogSocket } from './ops/taskLogSocket.ts';
 import { registerTaskLogPageRoute } from './ops/taskLogPageRoute.ts';
+import { registerObjectTaskRoute } from './ops/objectTask.ts';
 import { registerImportParsers } from '../resource/importParse.ts';
 import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
@@ -52,6 +53,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerLoginLogRoutes(app);
   registerTaskLogSocket(app);
   registerTaskLogPageRoute(app);
+  registerObjectTaskRoute(app);
   registerPublicSettingsRoutes(app);
   registerCurrentOrgRoutes(app);
   registerAssetsModule(app);

@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import ssh2 from 'ssh2';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { requirePerm } from '../../http/permissions.ts';
-import { openTaskLog, type TaskLogWriter } from '../ops/taskLog.ts';
-import { TASK_TTL, taskKey } from '../assets/taskRoutes.ts';
-import { targetOf } from '../assets/connectivity.ts';
+import type { TaskLogWriter } from '../ops/taskLog.ts';
+import { startObjectTask } from '../ops/objectTask.ts';
+import { sshAttempt, targetOf } from '../assets/connectivity.ts';
 import { acm } from './accountMessages.ts';
 import { unseal } from './secrets.ts';
 
@@ -19,16 +17,11 @@ import { unseal } from './secrets.ts';
  */
 const TIMEOUT_MS = 8000;
 
-export interface AccountTaskState {
-  id: string;
+export interface AccountTestResult {
+  account: string;
   name: string;
-  state: 'PENDING' | 'STARTED' | 'SUCCESS' | 'FAILURE';
-  user_id: string;
-  total: number;
-  done: number;
-  results: { account: string; name: string; connectivity: string; error?: string }[];
-  date_start: string;
-  date_finished: string | null;
+  connectivity: string;
+  error?: string;
 }
 
 export interface SshLogin {
@@ -42,36 +35,15 @@ export interface SshLogin {
 
 /** One SSH login; undefined when it succeeded, else why not. */
 export function sshLogin(o: SshLogin, timeout = TIMEOUT_MS): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const c = new ssh2.Client();
-    let settled = false;
-    const done = (err?: string) => {
-      if (settled) return;
-      settled = true;
-      c.end();
-      resolve(err);
-    };
-    c.on('ready', () => done());
-    c.on('error', (e: Error) => done(e.message));
-    c.on('close', () => done('connection closed before authentication'));
-    try {
-      c.connect({
-        host: o.host,
-        port: o.port,
-        username: o.username,
-        readyTimeout: timeout,
-        tryKeyboard: false,
-        ...(o.password !== undefined ? { password: o.password } : {}),
-        ...(o.privateKey !== undefined ? { privateKey: o.privateKey } : {}),
-        ...(o.passphrase ? { passphrase: o.passphrase } : {}),
-      });
-    } catch (e) {
-      done((e as Error).message);
-    }
-  });
+  const { passphrase, ...rest } = o;
+  return sshAttempt({ ...rest, readyTimeout: timeout, ...(passphrase ? { passphrase } : {}) }, 'ready');
 }
 
-async function verifyOne(req: FastifyRequest, accountId: string, log: TaskLogWriter) {
+async function verifyOne(
+  req: FastifyRequest,
+  accountId: string,
+  log: TaskLogWriter,
+): Promise<AccountTestResult | undefined> {
   const db = req.server.deps.database.db;
   const a = await db.selectFrom('accounts_account').selectAll().where('id', '=', accountId).executeTakeFirst();
   if (!a) return undefined;
@@ -117,29 +89,6 @@ async function verifyOne(req: FastifyRequest, accountId: string, log: TaskLogWri
   return { account: a.id, name: a.name, connectivity, ...(error ? { error } : {}) };
 }
 
-async function run(req: FastifyRequest, task: AccountTaskState, ids: string[], log: TaskLogWriter) {
-  const cache = req.server.deps.cache;
-  task.state = 'STARTED';
-  await cache.set(taskKey(task.id), task, TASK_TTL);
-  await log.write(`>>> Task ${task.name} started: ${ids.length} account(s)`);
-  try {
-    for (const id of ids) {
-      const r = await verifyOne(req, id, log);
-      task.done += 1;
-      if (r) task.results.push(r);
-      await cache.set(taskKey(task.id), task, TASK_TTL);
-    }
-    task.state = 'SUCCESS';
-  } catch (e) {
-    task.state = 'FAILURE';
-    await log.write(`!!! ${(e as Error).message}`);
-  }
-  task.date_finished = new Date().toISOString();
-  await cache.set(taskKey(task.id), task, TASK_TTL);
-  await log.write(`>>> Task ${task.state}: ${task.done}/${task.total}`);
-  await log.end();
-}
-
 async function startTask(req: FastifyRequest): Promise<{ task: string }> {
   const body = (req.body ?? {}) as { action?: unknown; accounts?: unknown };
   const lang = req.lang;
@@ -157,21 +106,7 @@ async function startTask(req: FastifyRequest): Promise<{ task: string }> {
   if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
   const found = new Set((await q.execute()).map((r) => r.id));
   const ids = [...new Set(wanted)].filter((id) => found.has(id));
-  const task: AccountTaskState = {
-    id: randomUUID(),
-    name: 'verify-accounts-connectivity',
-    state: 'PENDING',
-    user_id: req.user!.id,
-    total: ids.length,
-    done: 0,
-    results: [],
-    date_start: new Date().toISOString(),
-    date_finished: null,
-  };
-  await req.server.deps.cache.set(taskKey(task.id), task, TASK_TTL);
-  const log = await openTaskLog(req.server.deps.cache, task.id, task.user_id);
-  void run(req, task, ids, log);
-  return { task: task.id };
+  return startObjectTask(req, 'verify-accounts-connectivity', ids, 'account(s)', (id, log) => verifyOne(req, id, log));
 }
 
 export function registerAccountTaskRoutes(app: FastifyInstance): void {

@@ -25,7 +25,11 @@ export function tcpProbe(host: string, port: number, timeout = TIMEOUT_MS): Prom
   });
 }
 
-export function sshProbe(host: string, port: number, timeout = TIMEOUT_MS): Promise<string | undefined> {
+/**
+ * Connects over SSH until the key exchange is done (`handshake`, a reachability probe) or the
+ * login succeeded (`ready`); undefined when it got there, else why not.
+ */
+export function sshAttempt(config: ssh2.ConnectConfig, until: 'handshake' | 'ready'): Promise<string | undefined> {
   return new Promise((resolve) => {
     const c = new ssh2.Client();
     let settled = false;
@@ -35,22 +39,27 @@ export function sshProbe(host: string, port: number, timeout = TIMEOUT_MS): Prom
       c.end();
       resolve(err);
     };
-    c.on('handshake', () => done());
+    if (until === 'ready') c.on('ready', () => done());
+    else c.on('handshake', () => done());
     c.on('error', (e: Error) => done(e.message));
-    c.on('close', () => done('connection closed before the SSH handshake'));
+    c.on('close', () =>
+      done(
+        until === 'ready' ? 'connection closed before authentication' : 'connection closed before the SSH handshake',
+      ),
+    );
     try {
-      c.connect({
-        host,
-        port,
-        username: 'gatehouse-probe',
-        readyTimeout: timeout,
-        tryKeyboard: false,
-        authHandler: () => false,
-      });
+      c.connect({ readyTimeout: TIMEOUT_MS, tryKeyboard: false, ...config });
     } catch (e) {
       done((e as Error).message);
     }
   });
+}
+
+export function sshProbe(host: string, port: number, timeout = TIMEOUT_MS): Promise<string | undefined> {
+  return sshAttempt(
+    { host, port, username: 'gatehouse-probe', readyTimeout: timeout, authHandler: () => false },
+    'handshake',
+  );
 }
 
 /** Host and port a protocol connects to: URLs (http, k8s, chatgpt) carry their own. */

@@ -18,7 +18,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number): Promise<void> {
+export async function waitForPort(port: number): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const ok = await new Promise<boolean>((r) =>
       net
