@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { MESSAGE_HTML_TAGS, MESSAGE_LINK_SCHEMES } from '@gatehouse/contract';
 
 /**
  * Site-message HTML leaves through an allow-list (stored HTML may come from any sender): simple
@@ -6,41 +7,9 @@ import sanitizeHtml from 'sanitize-html';
  * scripts, styles, event attributes and other URL schemes included, is removed.
  */
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'a',
-    'b',
-    'strong',
-    'i',
-    'em',
-    'u',
-    's',
-    'p',
-    'br',
-    'hr',
-    'ul',
-    'ol',
-    'li',
-    'code',
-    'pre',
-    'span',
-    'div',
-    'blockquote',
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-    'small',
-  ],
+  allowedTags: [...MESSAGE_HTML_TAGS],
   allowedAttributes: { a: ['href', 'title', 'target', 'rel'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemes: [...MESSAGE_LINK_SCHEMES],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },

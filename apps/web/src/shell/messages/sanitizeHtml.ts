@@ -1,40 +1,11 @@
+import { MESSAGE_HTML_TAGS, MESSAGE_LINK_SCHEMES } from '@gatehouse/contract';
+
 /**
  * Message HTML comes sanitised from the server; the drawer cleans it again with the same kind of
  * allow-list before it is set as HTML: known tags only, links http/https/mailto only (opened in a
  * new tab, without opener), no attributes otherwise. Unknown elements keep their text.
  */
-const TAGS = new Set([
-  'p',
-  'br',
-  'b',
-  'strong',
-  'i',
-  'em',
-  'u',
-  's',
-  'span',
-  'div',
-  'ul',
-  'ol',
-  'li',
-  'a',
-  'code',
-  'pre',
-  'blockquote',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'hr',
-]);
+const TAGS = new Set<string>(MESSAGE_HTML_TAGS);
 const DROP = new Set([
   'script',
   'style',
@@ -51,7 +22,7 @@ const DROP = new Set([
   'textarea',
   'select',
 ]);
-const SAFE_LINK = /^(https?:|mailto:)/i;
+const SAFE_LINK = new RegExp(`^(${MESSAGE_LINK_SCHEMES.join('|')}):`, 'i');
 
 function clean(node: Node, doc: Document): Node | null {
   if (node.nodeType === Node.TEXT_NODE) return doc.createTextNode(node.textContent ?? '');
