@@ -14,6 +14,24 @@ export async function timeIt(n: number, fn: () => Promise<unknown> | unknown): P
   return out;
 }
 
+/**
+ * Times `a` and `b` in turns, n runs each: a load that comes and goes (other processes on the
+ * machine) then weighs on both sides alike, so their ratio stays meaningful.
+ */
+export async function timeInTurns(
+  n: number,
+  a: () => Promise<unknown> | unknown,
+  b: () => Promise<unknown> | unknown,
+): Promise<[number[], number[]]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < n; i++) {
+    ta.push(...(await timeIt(1, a)));
+    tb.push(...(await timeIt(1, b)));
+  }
+  return [ta, tb];
+}
+
 const used = () => {
   const m = process.memoryUsage();
   return m.heapUsed + m.arrayBuffers;
