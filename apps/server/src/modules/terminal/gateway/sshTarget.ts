@@ -65,15 +65,17 @@ async function sshPort(db: Kysely<DB>, assetId: string): Promise<number | undefi
   return p ? Number(p.port) : undefined;
 }
 
-/** The first active gateway of the domain that has an SSH port and an account with a usable secret. */
+/** The first active gateway (by name) of the domain that has an SSH port and an account with a usable secret. */
 async function gatewayOf(db: Kysely<DB>, box: SecretBox, domainId: string, lang: Language): Promise<Hop | undefined> {
   const gateways = await db
-    .selectFrom('assets_asset')
-    .select(['id', 'address'])
-    .where('domain_id', '=', domainId)
-    .where('type', '=', 'gateway')
-    .where('is_active', '=', true)
-    .orderBy('name')
+    .selectFrom('assets_asset as a')
+    .innerJoin('assets_platform as p', 'p.id', 'a.platform_id')
+    .select(['a.id', 'a.address'])
+    .where('a.domain_id', '=', domainId)
+    // Gateways are the hosts of the Gateway platform (modules/assets/assetResource.ts).
+    .where('p.name', '=', 'Gateway')
+    .where('a.is_active', '=', true)
+    .orderBy('a.name')
     .execute();
   for (const g of gateways) {
     const port = await sshPort(db, g.id);

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
+import { gatewayOf } from './gatewayInstance.ts';
+import { hostWithAccounts, TestTerminal } from './gatewayTesting.ts';
+import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+
+/**
+ * Live control on one instance (in-process bus): lock, unlock, kill through the task API, the
+ * live-watch hook, org boundaries; and a session through a domain gateway (a second OpenSSH).
+ */
+let t: TestApp;
+let admin: SessionClient;
+let sshd: ShellSshd;
+let jump: ShellSshd;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+let target: { host: any; password: any };
+let adminUser: { id: string; name: string; username: string };
+const TASKS = '/api/v1/terminal/tasks';
+
+beforeAll(async () => {
+  sshd = await startShellSshd();
+  jump = await startShellSshd('jumpuser', 'Jump-pass-1');
+  t = await createTestApp();
+  admin = await adminClient(t.app);
+  target = await hostWithAccounts(admin, sshd);
+  adminUser = await t.deps.database.db
+    .selectFrom('users_user')
+    .select(['id', 'name', 'username'])
+    .where('username', '=', 'admin')
+    .executeTakeFirstOrThrow();
+}, 30_000);
+afterAll(async () => {
+  sshd?.stop();
+  jump?.stop();
+  await t?.close();
+});
+
+async function open(assetId = target.host.id, accountId = target.password.id) {
+  const s = await gatewayOf(t.app).openSession({
+    user: adminUser,
+    assetId,
+    accountId,
+    lang: 'en',
+    loginFrom: 'ST',
+    remoteAddr: '127.0.0.1',
+  });
+  const term = new TestTerminal(s.stream);
+  await term.waitFor('gh$ ');
+  return { s, term };
+}
+
+describe('live control of sessions', () => {
+  it('pauses and resumes input, lets a watcher see the output, and terminates the session', async () => {
+    const { s, term } = await open();
+    const watched: string[] = [];
+    const stop = await gatewayOf(t.app).registry.watch(s.id, (text) => watched.push(text));
+    const lock = await admin.post(`${TASKS}/toggle-lock-session/`, { session_id: s.id, task_name: 'lock_session' });
+    expect(lock.json()).toEqual({ ok: [s.id] });
+    await term.waitFor('This session is paused by an administrator');
+    expect((await admin.get(`/api/v1/terminal/sessions/${s.id}/`)).json().is_locked).toBe(true);
+    const from = term.text.length;
+    await term.type('echo while-locked\r');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(term.text.slice(from)).not.toContain('while-locked');
+    await admin.post(`${TASKS}/toggle-lock-session/`, { session_id: s.id, task_name: 'unlock_session' });
+    await term.waitFor('This session is resumed.', from);
+    await term.run('echo after-unlock');
+    expect(watched.join('')).toContain('after-unlock');
+    await stop();
+
+    const listed = (await admin.get('/api/v1/terminal/terminals/')).json();
+    expect(listed.find((x: { id: string }) => x.id === gatewayOf(t.app).id)).toBeTruthy();
+    await gatewayOf(t.app).heartbeat();
+    const mine = (await admin.get(`/api/v1/terminal/terminals/${gatewayOf(t.app).id}/`)).json();
+    expect(mine.session_online).toBe(1);
+
+    const kill = await admin.post(`${TASKS}/kill-session/`, [s.id]);
+    expect(kill.json()).toEqual({ ok: [s.id] });
+    await term.waitEnd();
+    expect(term.text).toContain('This session was terminated by an administrator.');
+    for (let i = 0; i < 50 && !(await admin.get(`/api/v1/terminal/sessions/${s.id}/`)).json().is_finished; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect((await admin.get(`/api/v1/terminal/sessions/${s.id}/`)).json()).toMatchObject({
+      is_finished: true,
+      is_locked: false,
+      has_replay: true,
+    });
+    // A finished session is acted on no more.
+    expect((await admin.post(`${TASKS}/kill-session/`, [s.id])).json()).toEqual({ ok: [] });
+  }, 60_000);
+
+  it('refuses bad input and sessions of another org', async () => {
+    expect((await admin.post(`${TASKS}/kill-session/`, { id: 'x' })).statusCode).toBe(400);
+    expect((await admin.post(`${TASKS}/kill-session/`, [])).statusCode).toBe(400);
+    const bad = await admin.post(`${TASKS}/toggle-lock-session/`, { session_id: 'x', task_name: 'pause' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().task_name[0]).toBe('task_name must be lock_session or unlock_session.');
+    const { s, term } = await open();
+    const orgB = (await admin.post('/api/v1/orgs/orgs/', { name: 'Gateway org B' })).json().id;
+    const other = { 'x-jms-org': orgB };
+    expect((await admin.post(`${TASKS}/kill-session/`, [s.id], other)).json()).toEqual({ ok: [] });
+    expect(
+      (await admin.post(`${TASKS}/toggle-lock-session/`, { session_id: s.id, task_name: 'lock_session' }, other))
+        .statusCode,
+    ).toBe(404);
+    expect((await admin.get(`/api/v1/terminal/sessions/${s.id}/`, other)).statusCode).toBe(404);
+    expect((await admin.get('/api/v1/terminal/sessions/', other)).json()).toEqual([]);
+    await term.run('echo still-running');
+    await s.close();
+  }, 30_000);
+});
+
+describe('a session through the domain gateway', () => {
+  it('jumps through the gateway asset with its account, and fails when the gateway is down', async () => {
+    const domain = (await admin.post('/api/v1/assets/domains/', { name: 'dmz' })).json();
+    const gw = await admin.post('/api/v1/assets/gateways/', {
+      name: 'jump-1',
+      address: '127.0.0.1',
+      platform: 'Gateway',
+      domain: domain.id,
+      protocols: [{ name: 'ssh', port: jump.port }],
+    });
+    expect(gw.statusCode, gw.body).toBe(201);
+    const gwAccount = await admin.post(ACCOUNTS, { asset: gw.json().id, username: jump.username, secret: jump.password });
+    expect(gwAccount.statusCode, gwAccount.body).toBe(201);
+    const inner = await makeHost(admin, sshd.port, { domain: domain.id });
+    const account = (
+      await admin.post(ACCOUNTS, { asset: inner.id, username: sshd.username, secret: sshd.password })
+    ).json();
+    const { s, term } = await open(inner.id, account.id);
+    await term.run('echo via-gateway');
+    await s.close();
+    const keys = await t.deps.database.db.selectFrom('terminal_hostkey').selectAll().execute();
+    expect(keys.find((k) => k.asset_id === gw.json().id)).toMatchObject({
+      port: jump.port,
+      fingerprint: jump.hostKeyFingerprint,
+    });
+    expect(keys.find((k) => k.asset_id === inner.id)).toMatchObject({ fingerprint: sshd.hostKeyFingerprint });
+    jump.stop();
+    await expect(open(inner.id, account.id)).rejects.toThrow(`Could not connect to 127.0.0.1:${jump.port}`);
+  }, 60_000);
+});
