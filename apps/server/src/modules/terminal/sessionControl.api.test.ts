@@ -122,7 +122,11 @@ describe('a session through the domain gateway', () => {
       protocols: [{ name: 'ssh', port: jump.port }],
     });
     expect(gw.statusCode, gw.body).toBe(201);
-    const gwAccount = await admin.post(ACCOUNTS, { asset: gw.json().id, username: jump.username, secret: jump.password });
+    const gwAccount = await admin.post(ACCOUNTS, {
+      asset: gw.json().id,
+      username: jump.username,
+      secret: jump.password,
+    });
     expect(gwAccount.statusCode, gwAccount.body).toBe(201);
     const inner = await makeHost(admin, sshd.port, { domain: domain.id });
     const account = (
