@@ -22,8 +22,7 @@ export function registerGatewayInstance(app: FastifyInstance): GatewayInstance {
     settings: deps.settings,
     secretBox: deps.secretBox,
     dataDir: deps.config.dataDir,
-    // Port 0 (tests, several apps in one process) gives every app a name of its own.
-    name: instanceName(deps.config.port || `0-${process.pid}-${Math.random().toString(36).slice(2, 8)}`),
+    name: instanceName(deps.config.port),
     remoteAddr: deps.config.host,
   });
   instances.set(app, g);

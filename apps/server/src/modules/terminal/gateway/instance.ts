@@ -40,6 +40,16 @@ function load(): { cpu_load: number; memory_used: number } {
   };
 }
 
+function processRuns(pid: number): boolean {
+  if (!(pid > 0)) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Finishes sessions left unfinished by instances that are gone; answers their ids. */
 export async function recoverUnfinished(db: Kysely<DB>, dataDir: string, terminalIds: string[]): Promise<string[]> {
   if (!terminalIds.length) return [];
@@ -114,10 +124,10 @@ export class GatewayInstance {
     const stale = new Date(Date.now() - STALE_MS).toISOString();
     const gone = await db
       .selectFrom('terminal_terminal')
-      .select('id')
+      .select(['id', 'name', 'pid', 'last_seen'])
       .where((eb) => eb.or([eb('name', '=', this.o.name), eb('last_seen', '<', stale)]))
       .execute();
-    const goneIds = gone.map((g) => g.id);
+    const goneIds = gone.filter((g) => g.last_seen < stale || !processRuns(Number(g.pid))).map((g) => g.id);
     await recoverUnfinished(db, this.o.dataDir, goneIds);
     // Sessions whose instance row is missing altogether (deleted by hand) are gone too.
     const orphans = await db
@@ -141,6 +151,7 @@ export class GatewayInstance {
         name: this.o.name,
         type: 'gatehouse',
         remote_addr: this.o.remoteAddr ?? '',
+        pid: process.pid,
         session_online: 0,
         ...load(),
         disk_used: 0,

@@ -99,6 +99,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'varchar(128)', (c) => c.notNull())
     .addColumn('type', 'varchar(64)', (c) => c.notNull().defaultTo('gatehouse'))
     .addColumn('remote_addr', 'varchar(128)', (c) => c.notNull().defaultTo(''))
+    .addColumn('pid', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('session_online', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('cpu_load', 'real', (c) => c.notNull().defaultTo(0))
     .addColumn('memory_used', 'real', (c) => c.notNull().defaultTo(0))

@@ -69,6 +69,8 @@ export interface TerminalTable {
   name: string;
   type: string;
   remote_addr: string;
+  /** The process id on its host (the name says which host): a restart knows its dead predecessor by it. */
+  pid: number;
   session_online: number;
   cpu_load: number;
   memory_used: number;
