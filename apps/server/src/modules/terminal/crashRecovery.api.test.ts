@@ -9,7 +9,7 @@ import { hostWithAccounts } from './gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
 /**
- * `kill -9` of a process holding a session (crashRunnerTesting.ts in a child process): the
+ * `kill -9` of a process holding a session (testing/gatewayCrashRunner.ts in a child process): the
  * recording on disk holds what was shown up to the last second, and the next start of that
  * gateway finishes the session and compresses the recording into a readable asciicast.
  */
@@ -41,7 +41,7 @@ describe('a crash mid-session', () => {
     // One process (`node --import tsx`): the `tsx` command would run the runner in a child it does not pass SIGKILL to.
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, 'crashRunnerTesting.ts')],
+      ['--import', 'tsx', path.join(ROOT, 'apps/server/src/testing/gatewayCrashRunner.ts')],
       {
         cwd: ROOT,
         env: {

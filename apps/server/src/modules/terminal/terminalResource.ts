@@ -14,7 +14,7 @@ function alive(r: Row): boolean {
   return Date.now() - Date.parse(String(r.last_seen)) < STALE_MS;
 }
 
-function loadOf(r: Row): string {
+function loadOf(r: Row): Load {
   if (!alive(r)) return 'offline';
   const cpu = Number(r.cpu_load);
   const mem = Number(r.memory_used);
@@ -24,7 +24,7 @@ function loadOf(r: Row): string {
   return 'normal';
 }
 
-const LOADS = ['critical', 'high', 'normal', 'offline'] as const;
+type Load = 'critical' | 'high' | 'normal' | 'offline';
 
 export const terminalResource: ResourceDef = {
   model: 'terminal',
@@ -54,7 +54,7 @@ export const terminalResource: ResourceDef = {
     comment: f.text(M.field_comment, { readOnly: true }),
     load: f.computed('labeled_choice', M.field_load, (r, ctx) => {
       const v = loadOf(r);
-      return { value: v, label: M[`load_${v as (typeof LOADS)[number]}`][ctx.req.lang] };
+      return { value: v, label: M[`load_${v as Load}`][ctx.req.lang] };
     }),
     stat: f.computed('json', M.field_stat, (r) => ({
       id: r.id,

@@ -80,8 +80,8 @@ export class CommandReader {
 }
 
 // CSI, OSC, two-character escapes and carriage returns: what a terminal draws but a reader does not need.
-// eslint-disable-next-line no-control-regex -- terminal escape sequences are control characters
 const ESCAPES =
+  // eslint-disable-next-line no-control-regex -- terminal escape sequences are control characters
   /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[ -~]|\r|[\x00-\x08\x0b-\x1f\x7f]/g;
 
 export const OUTPUT_EXCERPT_MAX = 2048;

@@ -103,18 +103,17 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.cols = o.cols ?? 80;
     this.rows = o.rows ?? 24;
     this.reader = new CommandReader(this.cols, this.rows);
-    const self = this;
     this.stream = new Duplex({
       decodeStrings: false,
-      write(chunk: Buffer | string, _enc, cb) {
-        self.input(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      write: (chunk: Buffer | string, _enc, cb) => {
+        this.input(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
         cb();
       },
-      read() {
-        self.channel?.resume();
+      read: () => {
+        this.channel?.resume();
       },
-      final(cb) {
-        void self.close('closed');
+      final: (cb) => {
+        void this.close('closed');
         cb();
       },
     });
@@ -346,6 +345,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   private async processInput(data: string): Promise<void> {
     let rest = data;
     while (rest && !this.ended && !this.held && !this.locked) {
+      // eslint-disable-next-line no-control-regex -- Enter and Ctrl+C are what this looks for
       const i = rest.search(/[\r\x03]/);
       const text = i < 0 ? rest : rest.slice(0, i);
       if (text) {
