@@ -7,7 +7,7 @@ import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
 /**
  * Live control on one instance (in-process bus): lock, unlock, kill through the task API, the
- * live-watch hook, org boundaries; and a session through a domain gateway (a second OpenSSH).
+ * live-watch hook, org boundaries; a session through a domain gateway (a second OpenSSH); `su`.
  */
 let t: TestApp;
 let admin: SessionClient;
@@ -19,7 +19,7 @@ let adminUser: { id: string; name: string; username: string };
 const TASKS = '/api/v1/terminal/tasks';
 
 beforeAll(async () => {
-  sshd = await startShellSshd();
+  sshd = await startShellSshd(undefined, undefined, { username: 'plainuser', password: 'Plain-pass-1' });
   jump = await startShellSshd('jumpuser', 'Jump-pass-1');
   t = await createTestApp();
   admin = await adminClient(t.app);
@@ -143,5 +143,56 @@ describe('a session through the domain gateway', () => {
     expect(keys.find((k) => k.asset_id === inner.id)).toMatchObject({ fingerprint: sshd.hostKeyFingerprint });
     jump.stop();
     await expect(open(inner.id, account.id)).rejects.toThrow(`Could not connect to 127.0.0.1:${jump.port}`);
+  }, 60_000);
+});
+
+describe('an account reached with su', () => {
+  it('logs in as the account it is switched from, then su to it with its password', async () => {
+    const platform = await admin.post('/api/v1/assets/platforms/', {
+      name: 'Linux su',
+      category: 'host',
+      type: 'linux',
+      su_enabled: true,
+      su_method: 'su',
+      protocols: [{ name: 'ssh', port: 22 }],
+    });
+    expect(platform.statusCode, platform.body).toBe(201);
+    const host = await makeHost(admin, sshd.port, { platform: 'Linux su' });
+    const plain = await admin.post(ACCOUNTS, { asset: host.id, username: 'plainuser', secret: 'Plain-pass-1' });
+    expect(plain.statusCode, plain.body).toBe(201);
+    const root = await admin.post(ACCOUNTS, {
+      asset: host.id,
+      username: sshd.username,
+      secret: sshd.password,
+      su_from: plain.json().id,
+    });
+    expect(root.statusCode, root.body).toBe(201);
+    const { s, term } = await open(host.id, root.json().id);
+    const from = term.text.length;
+    await term.run('id -u; echo $USER');
+    expect(term.text.slice(from)).toMatch(/[^ ]0\r\nshelluser\r\n/);
+    // The password went to su only: never shown, never recorded as a command.
+    expect(term.text).not.toContain(sshd.password);
+    await s.close();
+    const cmds = (await admin.get(`/api/v1/terminal/commands/?session_id=${s.id}`)).json();
+    expect(cmds.map((c: { input: string }) => c.input)).toEqual(['id -u; echo $USER']);
+
+    // A wrong password for su (on a second host: one password account per username and asset).
+    const host2 = await makeHost(admin, sshd.port, { platform: 'Linux su' });
+    const plain2 = (
+      await admin.post(ACCOUNTS, { asset: host2.id, username: 'plainuser', secret: 'Plain-pass-1' })
+    ).json();
+    const wrong = await admin.post(ACCOUNTS, {
+      asset: host2.id,
+      username: sshd.username,
+      secret: 'Not-the-password-1',
+      su_from: plain2.id,
+    });
+    expect(wrong.statusCode, wrong.body).toBe(201);
+    await expect(open(host2.id, wrong.json().id)).rejects.toThrow(
+      `Switching to the account ${sshd.username} with su - ${sshd.username} failed.`,
+    );
+    const failed = (await admin.get(`/api/v1/terminal/sessions/?asset_id=${host2.id}`)).json();
+    expect(failed[0]).toMatchObject({ is_success: false, is_finished: true });
   }, 60_000);
 });

@@ -40,7 +40,15 @@ async function waitForPort(port: number): Promise<void> {
   throw new Error('sshd did not start');
 }
 
-export async function startShellSshd(username = 'shelluser', password = 'Shell-pass-1'): Promise<ShellSshd> {
+/**
+ * `plain`: a second, unprivileged user (uid 1500, same shell and home) who can `su` to the first
+ * one with the first one's password.
+ */
+export async function startShellSshd(
+  username = 'shelluser',
+  password = 'Shell-pass-1',
+  plain?: { username: string; password: string },
+): Promise<ShellSshd> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-shellsshd-'));
   const home = path.join(dir, 'home');
   fs.mkdirSync(home);
@@ -58,8 +66,18 @@ export async function startShellSshd(username = 'shelluser', password = 'Shell-p
   const hash = execFileSync('openssl', ['passwd', '-6', password]).toString().trim();
   const passwd = fs.readFileSync('/etc/passwd', 'utf8').trimEnd();
   const shadow = fs.existsSync('/etc/shadow') ? fs.readFileSync('/etc/shadow', 'utf8').trimEnd() : '';
-  fs.writeFileSync(path.join(dir, 'passwd'), `${passwd}\n${username}:x:0:0::${home}:/bin/bash\n`);
-  fs.writeFileSync(path.join(dir, 'shadow'), `${shadow}\n${username}:${hash}:19000:0:99999:7:::\n`, { mode: 0o600 });
+  let users = `${username}:x:0:0::${home}:/bin/bash\n`;
+  let hashes = `${username}:${hash}:19000:0:99999:7:::\n`;
+  if (plain) {
+    const plainHash = execFileSync('openssl', ['passwd', '-6', plain.password]).toString().trim();
+    users += `${plain.username}:x:1500:1500::${home}:/bin/bash\n`;
+    hashes += `${plain.username}:${plainHash}:19000:0:99999:7:::\n`;
+    fs.chmodSync(dir, 0o755);
+    fs.chmodSync(home, 0o777);
+    for (const f of fs.readdirSync(home)) fs.chmodSync(path.join(home, f), 0o666);
+  }
+  fs.writeFileSync(path.join(dir, 'passwd'), `${passwd}\n${users}`);
+  fs.writeFileSync(path.join(dir, 'shadow'), `${shadow}\n${hashes}`, { mode: 0o600 });
   const port = await freePort();
   fs.writeFileSync(
     path.join(dir, 'sshd_config'),
@@ -74,7 +92,7 @@ export async function startShellSshd(username = 'shelluser', password = 'Shell-p
       'PubkeyAuthentication yes',
       'AllowTcpForwarding yes',
       `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
-      `AllowUsers ${username}`,
+      `AllowUsers ${username}${plain ? ` ${plain.username}` : ''}`,
       'KbdInteractiveAuthentication no',
       'StrictModes no',
       'PrintMotd no',

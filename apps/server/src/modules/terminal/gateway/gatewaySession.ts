@@ -236,37 +236,42 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     if (su) await this.switchUser(su);
   }
 
-  /** `su` to the account after logging in as the account it is switched from. */
+  /**
+   * `su` to the account after logging in as the account it is switched from: the command, its
+   * password prompt answered, then either a failure message or a shell prompt. A failure ends the
+   * session as unsuccessful.
+   */
   private async switchUser(su: SuStep): Promise<void> {
-    const cmd =
-      su.method === 'sudo'
-        ? `sudo su - ${su.username}`
-        : su.method === 'only_sudo'
-          ? `sudo -i -u ${su.username}`
-          : `su - ${su.username}`;
-    const seen = await this.expect(/assword[^:]*:\s*$/, 10000, () => this.channel!.write(`${cmd}\n`));
-    if (!seen) throw new GatewayError('su_failed', this.o.lang, { account: su.username, method: cmd });
-    const failed = await this.expect(/(failure|incorrect|sorry|denied)/i, 1500, () =>
-      this.channel!.write(`${su.password}\n`),
-    );
-    if (failed) {
-      await this.close('error');
-      throw new GatewayError('su_failed', this.o.lang, { account: su.username, method: cmd });
-    }
+    const prompt = await this.expect(/assword[^:]*:\s*$/, 10000, () => this.channel!.write(`${su.command}\n`));
+    const after = prompt
+      ? await this.expect(/(failure|incorrect|sorry|denied)|[#$>%]\s*$/i, 10000, () =>
+          this.channel!.write(`${su.password}\n`),
+        )
+      : undefined;
+    if (after && !/(failure|incorrect|sorry|denied)/i.test(after)) return;
+    const error = new GatewayError('su_failed', this.o.lang, { account: su.username, method: su.command });
+    await this.close('error');
+    await this.deps.db
+      .updateTable('terminal_session')
+      .set({ is_success: false, comment: error.message })
+      .where('id', '=', this.id)
+      .execute();
+    throw error;
   }
 
-  private expect(re: RegExp, ms: number, send: () => void): Promise<boolean> {
+  /** Sends, then waits for output matching `re`; answers what was seen, or undefined on timeout. */
+  private expect(re: RegExp, ms: number, send: () => void): Promise<string | undefined> {
     return new Promise((resolve) => {
       let seen = '';
       const onData = (b: Buffer) => {
         seen += b.toString('utf8');
-        if (re.test(seen)) done(true);
+        if (re.test(seen)) done(seen);
       };
-      const timer = setTimeout(() => done(false), ms);
-      const done = (ok: boolean) => {
+      const timer = setTimeout(() => done(undefined), ms);
+      const done = (result: string | undefined) => {
         clearTimeout(timer);
         this.channel!.off('data', onData);
-        resolve(ok);
+        resolve(result);
       };
       this.channel!.on('data', onData);
       send();

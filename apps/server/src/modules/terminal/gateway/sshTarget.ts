@@ -27,10 +27,20 @@ export interface Hop {
 }
 
 export interface SuStep {
-  /** `su -` (the platform's `su_method`; `sudo su -`, `enable` ...). */
-  method: string;
-  username: string;
+  /** The command that switches (from the platform's `su_method`). */
+  command: string;
+  /** What answers its password prompt: the target's password for su, the login account's for sudo. */
   password: string;
+  username: string;
+}
+
+/** The platform's `su_method` as a command (`sudo`: `sudo su -`, the original's default for hosts). */
+function suCommand(method: string, username: string): string {
+  if (method === 'sudo') return `sudo su - ${username}`;
+  if (method === 'enable') return 'enable';
+  if (method === 'super') return 'super 15';
+  if (method === 'super_level') return 'super level 15';
+  return `su - ${username}`;
 }
 
 export interface ResolvedTarget {
@@ -129,10 +139,11 @@ export async function resolveTarget(
       .where('id', '=', account.su_from_id)
       .executeTakeFirstOrThrow();
     credentials = credentialsOf(box, from, lang);
-    const own = credentialsOf(box, account, lang);
-    if (own.password === undefined)
+    const method = asset.su_method || 'su';
+    const answer = method === 'sudo' ? credentials : credentialsOf(box, account, lang);
+    if (answer.password === undefined)
       throw new GatewayError('no_secret', lang, { account: `${account.name}(${account.username})` });
-    su = { method: asset.su_method || 'su', username: account.username, password: own.password };
+    su = { command: suCommand(method, account.username), username: account.username, password: answer.password };
   } else credentials = credentialsOf(box, account, lang);
   let gateway: Hop | undefined;
   if (asset.domain_id) {
