@@ -429,14 +429,15 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.inputChain = outcome.then(async (o) => {
       this.held = undefined;
       abort.abort();
-      if (this.ended) return;
-      if (o === 'approved') {
+      // A session ending while the line is held cancels it (still recorded).
+      if (o === 'approved' && !this.ended) {
         this.notice('cmd_review_approved');
         return this.run(command, RISK.reviewAccept, verdict);
       }
-      await this.store(command, o === 'cancel' ? RISK.reviewCancel : RISK.reviewReject, verdict, '');
-      if (o === 'cancel') this.notice('cmd_review_cancelled');
-      else this.notice('cmd_review_denied');
+      const cancelled = o === 'cancel' || this.ended;
+      await this.store(command, cancelled ? RISK.reviewCancel : RISK.reviewReject, verdict, '');
+      if (this.ended) return;
+      this.notice(cancelled ? 'cmd_review_cancelled' : 'cmd_review_denied');
       this.send(KILL_LINE + ENTER);
     });
   }
