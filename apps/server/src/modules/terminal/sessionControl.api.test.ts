@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
 import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
 import { gatewayOf } from './gatewayInstance.ts';
 import { hostWithAccounts, TestTerminal } from './gatewayTesting.ts';
@@ -89,6 +91,34 @@ describe('live control of sessions', () => {
     // A finished session is acted on no more.
     expect((await admin.post(`${TASKS}/kill-session/`, [s.id])).json()).toEqual({ ok: [] });
   }, 60_000);
+
+  it('lets an org auditor read sessions and commands but not act on them; an org user reads nothing', async () => {
+    const { s, term } = await open();
+    await term.run('echo audited');
+    const clients: Record<string, SessionClient> = {};
+    for (const [name, role] of [
+      ['gw_auditor', BUILTIN_ROLE_IDS.OrgAuditor],
+      ['gw_user', BUILTIN_ROLE_IDS.OrgUser],
+    ] as const) {
+      const id = await createUser(t, name);
+      const invited = await admin.post('/api/v1/users/users/invite/', { users: [id], org_roles: [role] });
+      expect(invited.statusCode, invited.body).toBeLessThan(300);
+      const c = new SessionClient(t.app);
+      expect((await c.login(name, USER_PASSWORD)).json().ok).toBe(true);
+      clients[name] = c;
+    }
+    const auditor = clients.gw_auditor!;
+    const user = clients.gw_user!;
+    expect((await auditor.get(`/api/v1/terminal/sessions/${s.id}/`)).json().id).toBe(s.id);
+    const cmds = (await auditor.get(`/api/v1/terminal/commands/?session_id=${s.id}`)).json();
+    expect(cmds.map((c: { input: string }) => c.input)).toEqual(['echo audited']);
+    expect((await auditor.post(`${TASKS}/kill-session/`, [s.id])).statusCode).toBe(403);
+    expect((await auditor.get('/api/v1/terminal/terminals/')).statusCode).toBe(403);
+    expect((await user.get('/api/v1/terminal/sessions/')).statusCode).toBe(403);
+    expect((await user.get('/api/v1/terminal/commands/')).statusCode).toBe(403);
+    expect((await user.post(`${TASKS}/kill-session/`, [s.id])).statusCode).toBe(403);
+    await s.close();
+  }, 30_000);
 
   it('refuses bad input and sessions of another org', async () => {
     expect((await admin.post(`${TASKS}/kill-session/`, { id: 'x' })).statusCode).toBe(400);
