@@ -204,7 +204,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       height: this.rows,
       timestamp: Math.floor(this.started.getTime() / 1000),
       title: `${this.display.user} ${this.display.account}@${this.display.asset}`,
-      env: { TERM: o.term ?? 'xterm-256color', SHELL: '/bin/sh' },
+      env: { TERM: o.term ?? 'xterm-256color' },
     });
     await db
       .insertInto('terminal_session')
