@@ -28,6 +28,7 @@ import { usersIdentitySource } from './users/identitySource.ts';
 import { buildProfile } from './users/profile.ts';
 import { registerApiDocs } from './apidocs/routes.ts';
 import { registerAclsModule } from './acls/routes.ts';
+import { registerTerminalModule } from './terminal/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -59,4 +60,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerAssetsModule(app);
   registerAclsModule(app);
   registerAccountsModule(app);
+  registerTerminalModule(app);
 }

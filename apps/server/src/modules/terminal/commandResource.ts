@@ -1,0 +1,81 @@
+import { f } from '../../resource/fields.ts';
+import { ApiError } from '../../http/errors.ts';
+import { parseDateTime } from '../../resource/coerce.ts';
+import { rt } from '../../resource/messages.ts';
+import type { AnyQuery, ResourceCtx, ResourceDef } from '../../resource/types.ts';
+import { formatDateTime } from '../../http/datetime.ts';
+import { TM as M } from './gateway/gatewayError.ts';
+
+/**
+ * Commands run in gateway sessions (`/api/v1/terminal/commands/`): read-only, stored by the
+ * gateway at Enter (input, risk level, rule) with the output excerpt added when the command is
+ * done. `timestamp` is epoch seconds as the contract says (kept in ms, so commands of one second
+ * stay in order); `date_from`/`date_to` compare with it.
+ * The original answers nothing without `command_storage_id` or `session_id` (one storage at a
+ * time); here there is one storage, the database, so the list answers without either.
+ */
+const t = 'terminal_command';
+
+function epochFilter(op: '>=' | '<=', key: string) {
+  return (q: AnyQuery, value: string, ctx: ResourceCtx) => {
+    const d = parseDateTime(value);
+    if (!d) throw new ApiError(400, { [key]: [rt(ctx.req.lang, 'invalid_datetime')] });
+    return q.where(`${t}.timestamp_ms` as never, op, d.getTime() as never);
+  };
+}
+
+export const commandResource: ResourceDef = {
+  model: 'command',
+  app: 'terminal',
+  url: '/api/v1/terminal/commands/',
+  table: t,
+  label: M.model_command,
+  orgScoped: true,
+  defaultOrder: ['-timestamp'],
+  fields: {
+    id: f.id(),
+    user: f.string(M.field_user, {
+      readOnly: true,
+      search: true,
+      filter: (q, value) => q.where(`${t}.user` as never, 'like', `${value.replace(/[%_\\]/g, '\\$&')}%` as never),
+    }),
+    asset: f.string(M.field_asset, { readOnly: true, search: true, filter: true }),
+    account: f.string(M.field_account, { readOnly: true, search: true, filter: true }),
+    input: f.text(M.field_input, {
+      readOnly: true,
+      search: true,
+      filter: (q, value) => q.where(`${t}.input` as never, 'like', `%${value.replace(/[%_\\]/g, '\\$&')}%` as never),
+    }),
+    output: f.text(M.field_output, { readOnly: true }),
+    session: f.string(M.field_session, { readOnly: true, filter: true, column: 'session_id' }),
+    risk_level: f.choice(
+      M.field_risk_level,
+      [
+        { value: 0, label: M.risk_0 },
+        { value: 4, label: M.risk_4 },
+        { value: 5, label: M.risk_5 },
+        { value: 6, label: M.risk_6 },
+        { value: 7, label: M.risk_7 },
+        { value: 8, label: M.risk_8 },
+      ],
+      { readOnly: true, filter: true, order: true },
+    ),
+    // Ordered by the ms column; `prepare` turns the value shown into seconds.
+    timestamp: f.int(M.field_timestamp, { readOnly: true, order: true, column: 'timestamp_ms' }),
+    timestamp_display: f.computed('string', M.field_timestamp_display, (r, ctx) =>
+      formatDateTime(new Date(Number(r._ms)), ctx.req.tz),
+    ),
+    remote_addr: f.string(M.field_remote_addr, { readOnly: true }),
+  },
+  async prepare(rows) {
+    for (const r of rows) {
+      r._ms = Number(r.timestamp_ms);
+      r.timestamp_ms = Math.floor(Number(r.timestamp_ms) / 1000);
+    }
+  },
+  extraFilters: {
+    session_id: (q, value) => q.where(`${t}.session_id` as never, '=', value as never),
+    date_from: epochFilter('>=', 'date_from'),
+    date_to: epochFilter('<=', 'date_to'),
+  },
+};

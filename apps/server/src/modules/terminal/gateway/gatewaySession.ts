@@ -1,0 +1,553 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { Duplex } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { Kysely } from 'kysely';
+import type { ClientChannel } from 'ssh2';
+import type { Language } from '@gatehouse/contract';
+import type { Bus } from '../../../platform/bus/index.ts';
+import type { SecretBox } from '../../../platform/crypto/secretBox.ts';
+import type { DB } from '../../../platform/db/schema.ts';
+import type { SettingsStore } from '../../settings/store.ts';
+import { escapeHtml } from '../../notifications/sanitize.ts';
+import { sendSiteMessage } from '../../notifications/siteMessages.ts';
+import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
+import { CommandReader, OutputExcerpt } from './commandReader.ts';
+import { commandReviewer } from './commandReview.ts';
+import type { ControlTarget, SessionRegistry } from './control.ts';
+import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
+import { Recorder, replayRelPath } from './recorder.ts';
+import { openSsh, type SshLink } from './sshConnect.ts';
+import { resolveTarget, type SuStep } from './sshTarget.ts';
+import type { TextParams } from '@gatehouse/contract';
+
+/**
+ * One terminal session through the gateway, whatever front end carries it (the web terminal's
+ * WebSocket, the native SSH server): an ssh2 shell on the asset (through its domain gateway,
+ * after `su` when configured) behind a duplex `stream` (write the user's input, read the terminal
+ * output) and `resize()`. It owns its row in `terminal_session`, the asciicast recording, the
+ * command reader and command filter rules, the idle and maximum-time limits, and its place in
+ * the registry that the bus reaches (kill, lock, watch).
+ */
+export interface GatewayDeps {
+  db: Kysely<DB>;
+  settings: SettingsStore;
+  secretBox: SecretBox;
+  bus: Bus;
+  dataDir: string;
+  registry: SessionRegistry;
+  /** The instance's gateway (row of `terminal_terminal`). */
+  terminalId: string;
+}
+
+export interface OpenSessionOptions {
+  user: { id: string; name: string; username: string };
+  assetId: string;
+  accountId: string;
+  lang: Language;
+  loginFrom: 'WT' | 'ST';
+  remoteAddr: string;
+  cols?: number;
+  rows?: number;
+  term?: string;
+  /** Limits in ms; default from SECURITY_MAX_IDLE_TIME (minutes) and SECURITY_MAX_SESSION_TIME (hours); 0 = none. */
+  idleMs?: number;
+  maxMs?: number;
+}
+
+export type EndReason = 'closed' | 'killed' | 'idle' | 'max_time' | 'error';
+
+const ENTER = '\r';
+const CTRL_C = '\x03';
+/** End of line, then kill the line: the shell forgets what was typed. */
+const KILL_LINE = '\x05\x15';
+const ECHO_WAIT_MS = 300;
+
+interface PendingCommand {
+  id: string;
+  excerpt: OutputExcerpt;
+}
+
+export class GatewaySession extends EventEmitter implements ControlTarget {
+  readonly id = randomUUID();
+  readonly stream: Duplex;
+  private link?: SshLink;
+  private channel?: ClientChannel;
+  private recorder?: Recorder;
+  private reader: CommandReader;
+  private policy?: CommandPolicy;
+  private decoder = new StringDecoder('utf8');
+  private inputChain: Promise<void> = Promise.resolve();
+  private pending?: PendingCommand;
+  private held?: { abort: AbortController; resolve: (outcome: 'cancel' | 'approved' | 'rejected') => void };
+  private locked = false;
+  private watchers = 0;
+  private ended = false;
+  private awaitingEcho = false;
+  private echoWaiter?: () => void;
+  private lastInput = Date.now();
+  private readonly started = new Date();
+  private limitTimer?: NodeJS.Timeout;
+  private commandCount = 0;
+  private orgId = '';
+  private display = { user: '', asset: '', account: '' };
+  private cols: number;
+  private rows: number;
+
+  private constructor(
+    private readonly deps: GatewayDeps,
+    private readonly o: OpenSessionOptions,
+  ) {
+    super();
+    this.cols = o.cols ?? 80;
+    this.rows = o.rows ?? 24;
+    this.reader = new CommandReader(this.cols, this.rows);
+    this.stream = new Duplex({
+      decodeStrings: false,
+      write: (chunk: Buffer | string, _enc, cb) => {
+        this.input(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+        cb();
+      },
+      read: () => {
+        this.channel?.resume();
+      },
+      final: (cb) => {
+        void this.close('closed');
+        cb();
+      },
+    });
+  }
+
+  /** Connects and starts the session; a refusal (host key changed, no secret...) throws a GatewayError. */
+  static async open(deps: GatewayDeps, o: OpenSessionOptions): Promise<GatewaySession> {
+    const s = new GatewaySession(deps, o);
+    await s.start();
+    return s;
+  }
+
+  get isLocked(): boolean {
+    return this.locked;
+  }
+
+  private async start(): Promise<void> {
+    const { db, settings, secretBox } = this.deps;
+    const o = this.o;
+    this.display.user = `${o.user.name}(${o.user.username})`;
+    const account = await db
+      .selectFrom('accounts_account')
+      .select(['name', 'username'])
+      .where('id', '=', o.accountId)
+      .executeTakeFirstOrThrow();
+    const row = {
+      id: this.id,
+      user: this.display.user,
+      user_id: o.user.id,
+      asset_id: o.assetId,
+      account_id: o.accountId,
+      protocol: 'ssh',
+      type: 'normal',
+      login_from: o.loginFrom,
+      remote_addr: o.remoteAddr,
+      terminal_id: this.deps.terminalId,
+      date_start: this.started.toISOString(),
+      is_success: true,
+      is_finished: false,
+      has_replay: false,
+      has_command: false,
+      is_locked: false,
+      command_amount: 0,
+      replay_path: '',
+      date_end: null,
+      comment: '',
+    };
+    let su: SuStep | undefined;
+    try {
+      const t = await resolveTarget(db, secretBox, o.lang, o.assetId, o.accountId);
+      this.orgId = t.orgId;
+      this.display.asset = t.display.asset;
+      this.display.account = t.display.account;
+      su = t.su;
+      this.link = await openSsh(db, o.lang, t.target, t.gateway);
+      this.channel = await new Promise<ClientChannel>((resolve, reject) =>
+        this.link!.client.shell({ term: o.term ?? 'xterm-256color', cols: this.cols, rows: this.rows }, (err, ch) =>
+          err ? reject(err) : resolve(ch),
+        ),
+      );
+    } catch (e) {
+      this.link?.end();
+      const asset = await db
+        .selectFrom('assets_asset')
+        .select(['name', 'address', 'org_id'])
+        .where('id', '=', o.assetId)
+        .executeTakeFirst();
+      await db
+        .insertInto('terminal_session')
+        .values({
+          ...row,
+          asset: this.display.asset || (asset ? `${asset.name}(${asset.address})` : o.assetId),
+          account: this.display.account || `${account.name}(${account.username})`,
+          is_success: false,
+          is_finished: true,
+          date_end: new Date().toISOString(),
+          comment: (e as Error).message.slice(0, 1000),
+          org_id: this.orgId || asset?.org_id || '',
+        })
+        .execute();
+      throw e instanceof GatewayError
+        ? e
+        : new GatewayError('connect_failed', o.lang, { target: this.display.asset, error: (e as Error).message });
+    }
+    const rel = replayRelPath(this.id, this.started);
+    this.recorder = new Recorder(path.join(this.deps.dataDir, rel), {
+      width: this.cols,
+      height: this.rows,
+      timestamp: Math.floor(this.started.getTime() / 1000),
+      title: `${this.display.user} ${this.display.account}@${this.display.asset}`,
+      env: { TERM: o.term ?? 'xterm-256color' },
+    });
+    await db
+      .insertInto('terminal_session')
+      .values({
+        ...row,
+        asset: this.display.asset,
+        account: this.display.account,
+        replay_path: rel,
+        org_id: this.orgId,
+      })
+      .execute();
+    this.policy = new CommandPolicy(db, settings, {
+      orgId: this.orgId,
+      userId: o.user.id,
+      assetId: o.assetId,
+      username: account.username,
+      remoteAddr: o.remoteAddr,
+    });
+    this.deps.registry.add(this);
+    const ch = this.channel!;
+    ch.on('data', (b: Buffer) => this.output(this.decoder.write(b)));
+    ch.stderr.on('data', (b: Buffer) => this.output(b.toString('utf8')));
+    ch.on('close', () => void this.close('closed'));
+    this.link!.client.on('error', () => void this.close('error'));
+    this.startLimits(
+      o.idleMs ?? Number((await settings.get('SECURITY_MAX_IDLE_TIME')) ?? 0) * 60_000,
+      o.maxMs ?? Number((await settings.get('SECURITY_MAX_SESSION_TIME')) ?? 0) * 3_600_000,
+    );
+    if (su) await this.switchUser(su);
+  }
+
+  /**
+   * `su` to the account after logging in as the account it is switched from: the command, its
+   * password prompt answered, then either a failure message or a shell prompt. A failure ends the
+   * session as unsuccessful.
+   */
+  private async switchUser(su: SuStep): Promise<void> {
+    const prompt = await this.expect(/assword[^:]*:\s*$/, 10000, () => this.channel!.write(`${su.command}\n`));
+    const after = prompt
+      ? await this.expect(/(failure|incorrect|sorry|denied)|[#$>%]\s*$/i, 10000, () =>
+          this.channel!.write(`${su.password}\n`),
+        )
+      : undefined;
+    if (after && !/(failure|incorrect|sorry|denied)/i.test(after)) return;
+    const error = new GatewayError('su_failed', this.o.lang, { account: su.username, method: su.command });
+    await this.close('error');
+    await this.deps.db
+      .updateTable('terminal_session')
+      .set({ is_success: false, comment: error.message })
+      .where('id', '=', this.id)
+      .execute();
+    throw error;
+  }
+
+  /** Sends, then waits for output matching `re`; answers what was seen, or undefined on timeout. */
+  private expect(re: RegExp, ms: number, send: () => void): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      let seen = '';
+      const onData = (b: Buffer) => {
+        seen += b.toString('utf8');
+        if (re.test(seen)) done(seen);
+      };
+      const timer = setTimeout(() => done(undefined), ms);
+      const done = (result: string | undefined) => {
+        clearTimeout(timer);
+        this.channel!.off('data', onData);
+        resolve(result);
+      };
+      this.channel!.on('data', onData);
+      send();
+    });
+  }
+
+  private startLimits(idleMs: number, maxMs: number): void {
+    const check = () => {
+      if (this.ended) return;
+      const now = Date.now();
+      if (maxMs > 0 && now - this.started.getTime() >= maxMs) {
+        this.notice('session_max_time', { hours: +(maxMs / 3_600_000).toFixed(2) });
+        void this.close('max_time');
+        return;
+      }
+      if (idleMs > 0 && now - this.lastInput >= idleMs) {
+        this.notice('session_idle', { minutes: +(idleMs / 60_000).toFixed(2) });
+        void this.close('idle');
+        return;
+      }
+      const next = Math.min(
+        maxMs > 0 ? this.started.getTime() + maxMs - now : Infinity,
+        idleMs > 0 ? this.lastInput + idleMs - now : Infinity,
+      );
+      if (Number.isFinite(next)) this.limitTimer = setTimeout(check, Math.max(50, next + 10));
+    };
+    check();
+  }
+
+  /** What the asset sent: to the user, the recording, the command reader and any watcher. */
+  private output(text: string): void {
+    if (!text || this.ended) return;
+    this.reader.output(text);
+    this.recorder?.output(text);
+    this.pending?.excerpt.add(text);
+    if (this.watchers > 0) this.deps.registry.publishOutput(this.id, text);
+    if (this.awaitingEcho) {
+      this.awaitingEcho = false;
+      this.echoWaiter?.();
+    }
+    if (!this.stream.push(text)) this.channel?.pause();
+  }
+
+  /** A message of the gateway to the user, on a line of its own (recorded and seen by watchers too). */
+  private notice(key: TerminalMessageKey, params?: TextParams): void {
+    this.output(`\r\n\x1b[31m${tm(this.o.lang, key, params)}\x1b[0m\r\n`);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.ended || !(cols > 0 && rows > 0)) return;
+    this.cols = cols;
+    this.rows = rows;
+    this.channel?.setWindow(rows, cols, 0, 0);
+    this.reader.resize(cols, rows);
+    this.recorder?.resize(cols, rows);
+  }
+
+  /** The user's input, processed in order (a held command keeps later keystrokes out, except Ctrl+C). */
+  private input(data: string): void {
+    if (this.ended) return;
+    this.lastInput = Date.now();
+    if (this.locked) return;
+    if (this.held) {
+      if (data.includes(CTRL_C)) this.held.resolve('cancel');
+      return;
+    }
+    this.inputChain = this.inputChain.then(() => this.processInput(data)).catch(() => void this.close('error'));
+  }
+
+  private send(text: string): void {
+    if (!text || this.ended) return;
+    this.awaitingEcho = true;
+    this.channel?.write(text);
+  }
+
+  private async processInput(data: string): Promise<void> {
+    let rest = data;
+    while (rest && !this.ended && !this.held && !this.locked) {
+      // eslint-disable-next-line no-control-regex -- Enter and Ctrl+C are what this looks for
+      const i = rest.search(/[\r\x03]/);
+      const text = i < 0 ? rest : rest.slice(0, i);
+      if (text) {
+        if (!this.reader.lineStarted) {
+          await this.reader.settle();
+          this.reader.beginLine();
+        }
+        this.send(text);
+      }
+      if (i < 0) return;
+      const key = rest[i]!;
+      rest = rest.slice(i + 1);
+      if (key === CTRL_C) {
+        this.send(CTRL_C);
+        this.reader.endLine();
+      } else await this.enter();
+    }
+  }
+
+  private async waitForEcho(): Promise<void> {
+    if (!this.awaitingEcho) return;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ECHO_WAIT_MS);
+      this.echoWaiter = () => {
+        clearTimeout(t);
+        // The rest of the echo usually follows in the same tick.
+        setTimeout(resolve, 5);
+      };
+    });
+    this.echoWaiter = undefined;
+  }
+
+  /** Enter: read the command, decide by the command filter rules, then send, refuse or hold it. */
+  private async enter(): Promise<void> {
+    await this.waitForEcho();
+    await this.reader.settle();
+    const command = this.reader.command();
+    this.reader.endLine();
+    if (command === undefined) return this.send(ENTER);
+    await this.finishPending();
+    const verdict = await this.policy!.check(command);
+    const action = verdict?.action ?? 'accept';
+    if (action === 'accept') return this.run(command, RISK.accept, verdict);
+    if (action === 'warning') {
+      await this.run(command, RISK.warning, verdict);
+      return this.warnReviewers(command, verdict!);
+    }
+    if (action === 'reject') {
+      const msg = tm(this.o.lang, 'cmd_rejected', { command, rule: verdict!.ruleName });
+      await this.store(command, RISK.reject, verdict, msg);
+      this.output(`\r\n\x1b[31m${msg}\x1b[0m\r\n`);
+      return this.send(KILL_LINE + ENTER);
+    }
+    this.hold(command, verdict!);
+  }
+
+  private hold(command: string, verdict: CommandVerdict): void {
+    this.notice('cmd_review_held', { command, rule: verdict.ruleName });
+    const abort = new AbortController();
+    const outcome = new Promise<'cancel' | 'approved' | 'rejected'>((resolve) => {
+      this.held = { abort, resolve };
+      const reviewer = commandReviewer();
+      reviewer?.({
+        sessionId: this.id,
+        command,
+        ruleId: verdict.ruleId,
+        reviewers: verdict.reviewers,
+        userId: this.o.user.id,
+        orgId: this.orgId,
+        assetId: this.o.assetId,
+        accountId: this.o.accountId,
+        signal: abort.signal,
+      }).then(resolve, () => resolve('rejected'));
+    });
+    // Not awaited by the input chain: Ctrl+C must get through while the command is held.
+    this.inputChain = outcome.then(async (o) => {
+      this.held = undefined;
+      abort.abort();
+      // A session ending while the line is held cancels it (still recorded).
+      if (o === 'approved' && !this.ended) {
+        this.notice('cmd_review_approved');
+        return this.run(command, RISK.reviewAccept, verdict);
+      }
+      const cancelled = o === 'cancel' || this.ended;
+      await this.store(command, cancelled ? RISK.reviewCancel : RISK.reviewReject, verdict, '');
+      if (this.ended) return;
+      this.notice(cancelled ? 'cmd_review_cancelled' : 'cmd_review_denied');
+      this.send(KILL_LINE + ENTER);
+    });
+  }
+
+  private async run(command: string, risk: number, verdict: CommandVerdict | undefined): Promise<void> {
+    const id = await this.store(command, risk, verdict, '');
+    this.pending = { id, excerpt: new OutputExcerpt() };
+    this.send(ENTER);
+  }
+
+  private async store(command: string, risk: number, verdict: CommandVerdict | undefined, output: string) {
+    const id = randomUUID();
+    this.commandCount++;
+    await this.deps.db
+      .insertInto('terminal_command')
+      .values({
+        id,
+        session_id: this.id,
+        user: this.display.user,
+        asset: this.display.asset,
+        account: this.display.account,
+        input: command.slice(0, 4096),
+        output,
+        risk_level: risk,
+        timestamp_ms: Date.now(),
+        remote_addr: this.o.remoteAddr,
+        cmd_filter_acl_id: verdict?.ruleId ?? null,
+        org_id: this.orgId,
+      })
+      .execute();
+    return id;
+  }
+
+  /** The output of the previous command, its last line (the next prompt) left out. */
+  private async finishPending(): Promise<void> {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = undefined;
+    const output = p.excerpt.take(true);
+    if (output) await this.deps.db.updateTable('terminal_command').set({ output }).where('id', '=', p.id).execute();
+  }
+
+  private async warnReviewers(command: string, v: CommandVerdict): Promise<void> {
+    if (!v.reviewers.length) return;
+    const params = {
+      user: this.display.user,
+      command,
+      asset: this.display.asset,
+      account: this.display.account,
+      rule: v.ruleName,
+      session: this.id,
+    };
+    await sendSiteMessage(this.deps.db, this.deps.bus, {
+      subject: tm(this.o.lang, 'cmd_warning_subject', { command: command.slice(0, 100) }),
+      message: escapeHtml(tm(this.o.lang, 'cmd_warning_body', params)),
+      userIds: v.reviewers,
+    });
+  }
+
+  // --- control (from the bus, any instance) ---
+
+  kill(_by: string): void {
+    if (this.ended) return;
+    this.notice('session_killed');
+    void this.close('killed');
+  }
+
+  setLocked(locked: boolean, _by: string): void {
+    if (this.ended || this.locked === locked) return;
+    this.locked = locked;
+    this.notice(locked ? 'session_locked' : 'session_unlocked');
+    this.emit('lock', locked);
+  }
+
+  setWatched(delta: number): void {
+    this.watchers = Math.max(0, this.watchers + delta);
+  }
+
+  /** Ends the session: the asset's connection, the recording (compressed), the row finished. */
+  async close(reason: EndReason = 'closed'): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    clearTimeout(this.limitTimer);
+    this.held?.resolve('cancel');
+    this.deps.registry.remove(this.id);
+    this.channel?.close();
+    this.link?.end();
+    const rest = this.decoder.end();
+    if (rest) this.recorder?.output(rest);
+    try {
+      await this.inputChain.catch(() => undefined);
+      await this.finishPending();
+      const gz = this.recorder ? await this.recorder.finish() : undefined;
+      await this.deps.db
+        .updateTable('terminal_session')
+        .set({
+          is_finished: true,
+          date_end: new Date().toISOString(),
+          has_replay: Boolean(gz),
+          has_command: this.commandCount > 0,
+          command_amount: this.commandCount,
+          is_locked: false,
+          ...(gz ? { replay_path: path.relative(this.deps.dataDir, gz).split(path.sep).join('/') } : {}),
+        })
+        .where('id', '=', this.id)
+        .execute();
+    } finally {
+      this.reader.dispose();
+      this.stream.push(null);
+      this.emit('end', reason);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import type { Duplex } from 'node:stream';
+import type { SessionClient } from '../../testing/testApp.ts';
+import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
+
+/** Helpers of the gateway tests: a user at a terminal, and an asset with accounts on a test sshd. */
+
+/** Reads a session's terminal output and types into it as a person would, key by key. */
+export class TestTerminal {
+  text = '';
+  ended = false;
+
+  constructor(private readonly stream: Duplex) {
+    stream.setEncoding('utf8');
+    stream.on('data', (s: string) => (this.text += s));
+    stream.on('end', () => (this.ended = true));
+  }
+
+  /** Waits until the output (from `from` on) matches. */
+  async waitFor(re: RegExp | string, from = 0, ms = 10000): Promise<void> {
+    const test = () => (typeof re === 'string' ? this.text.slice(from).includes(re) : re.test(this.text.slice(from)));
+    for (let waited = 0; !test(); waited += 20) {
+      if (waited > ms) throw new Error(`no ${String(re)} in terminal output:\n${this.text.slice(from)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  async waitEnd(ms = 10000): Promise<void> {
+    for (let waited = 0; !this.ended; waited += 20) {
+      if (waited > ms) throw new Error('the session did not end');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** Sends keys one at a time (escape sequences whole), each after the previous one's echo had time to come. */
+  async type(keys: string | string[], gapMs = 15): Promise<void> {
+    const list = typeof keys === 'string' ? [...keys] : keys;
+    for (const k of list) {
+      this.stream.write(k);
+      await new Promise((r) => setTimeout(r, gapMs));
+    }
+  }
+
+  /** Types a line and Enter, then waits for the next prompt. */
+  async run(line: string, prompt = 'gh$ '): Promise<void> {
+    const from = this.text.length;
+    await this.type(line);
+    await this.type('\r');
+    await this.waitFor(prompt, from + 1);
+  }
+}
+
+export const KEY = { up: '\x1b[A', left: '\x1b[D', esc: '\x1b', ctrlC: '\x03' } as const;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+type Json = any;
+
+/** A Linux host on the sshd's port with a password account and a key account. */
+export async function hostWithAccounts(
+  admin: SessionClient,
+  sshd: { port: number; username: string; password: string; privateKey: string },
+  extra: Record<string, unknown> = {},
+): Promise<{ host: Json; password: Json; key: Json }> {
+  const host = await makeHost(admin, sshd.port, extra);
+  const password = (
+    await admin.post(ACCOUNTS, { asset: host.id, username: sshd.username, secret: sshd.password })
+  ).json();
+  const key = (
+    await admin.post(ACCOUNTS, {
+      asset: host.id,
+      name: `${sshd.username}-key`,
+      username: sshd.username,
+      secret_type: 'ssh_key',
+      secret: sshd.privateKey,
+    })
+  ).json();
+  if (!password.id || !key.id) throw new Error(`accounts: ${JSON.stringify([password, key])}`);
+  return { host, password, key };
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { commandResource } from './commandResource.ts';
+import { ftpLogResource } from './ftpLogResource.ts';
+import { registerGatewayInstance } from './gatewayInstance.ts';
+import { registerReadOnly } from './readOnlyRoutes.ts';
+import { registerReplayRoutes } from './replayRoutes.ts';
+import { sessionResource } from './sessionResource.ts';
+import { registerTaskRoutes } from './taskRoutes.ts';
+import { terminalResource } from './terminalResource.ts';
+
+/** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
+export function registerTerminalModule(app: FastifyInstance): void {
+  registerGatewayInstance(app);
+  registerReadOnly(app, sessionResource, 'terminal.view_session');
+  registerReadOnly(app, commandResource, 'terminal.view_command');
+  registerReadOnly(app, ftpLogResource, 'audits.view_ftplog');
+  registerReadOnly(app, terminalResource, 'terminal.view_terminal');
+  registerReplayRoutes(app);
+  registerTaskRoutes(app);
+}
