@@ -30,8 +30,7 @@ export function otpBindStep(binding: OtpBinding, callbacks: StepCallbacks): { el
       'div',
       { class: 'gh-paragraph gh-secondary gh-center' },
       `${t('otpSecret')} `,
-      h('code', { class: 'gh-code', 'data-testid': 'otp-secret' }, binding.secret),
-      copy,
+      h('span', { class: 'gh-code' }, h('code', { 'data-testid': 'otp-secret' }, binding.secret), copy),
     ),
   );
   return { el: form, focus };
