@@ -50,6 +50,10 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL ? serverProjects('server-postgres', 'postgres') : []),
       {
         extends: './apps/web/vite.config.ts',
+        // Vitest loads `antd` as its CommonJS build (lib/), the bundler as its ES build (es/): deep imports
+        // of antd/es (lib/LazyApp.tsx) must name the same modules here, or `App.useApp()` and LazyApp
+        // would read two different contexts.
+        resolve: { alias: [{ find: /^antd\/es\/(.*)$/, replacement: 'antd/lib/$1' }] },
         test: { name: 'web', root: './apps/web', include: ['src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
       },
     ],
