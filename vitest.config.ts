@@ -4,19 +4,41 @@ import { defineConfig } from 'vitest/config';
  * Unit and API tests. The API suite runs on SQLite, and again on PostgreSQL when
  * TEST_DATABASE_URL is set (CI sets it). Browser tests have their own config (apps/web/e2e).
  */
-const serverProject = (name: string, db: 'sqlite' | 'postgres') => ({
+/**
+ * Files that replace a module with `vi.mock` need a module graph of their own; every other server
+ * file shares its worker's (see `isolate` below).
+ */
+const MOCKING_FILES = [
+  'src/modules/authentication/loginSecurity.test.ts',
+  'src/modules/authentication/loginRace.redis.test.ts',
+];
+
+const serverProject = (name: string, db: 'sqlite' | 'postgres', isolated: boolean) => ({
   test: {
-    name,
+    name: isolated ? `${name}-isolated` : name,
     root: './apps/server',
-    include: ['src/**/*.test.ts'],
+    include: isolated ? MOCKING_FILES : ['src/**/*.test.ts'],
     // Database-free suites (config, crypto, cache, the CLI) run once, in the SQLite project.
-    exclude: db === 'postgres' ? ['src/platform/**', 'src/main.test.ts'] : [],
+    exclude: [
+      ...(db === 'postgres' ? ['src/platform/**', 'src/main.test.ts'] : []),
+      ...(isolated ? [] : MOCKING_FILES),
+    ],
     environment: 'node',
     env: { GATEHOUSE_TEST_DB: db },
+    // Importing the server (Fastify, Kysely, every module) is most of a file's time; with
+    // `isolate: false` a worker imports it once for all the files it runs instead of once per file.
+    // Each file still builds its own app on its own database (testing/testApp.ts), so no state is
+    // shared through the database; module-level state is the registries the app fills at start-up.
+    isolate: isolated,
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
 });
+
+const serverProjects = (name: string, db: 'sqlite' | 'postgres') => [
+  serverProject(name, db, false),
+  serverProject(name, db, true),
+];
 
 export default defineConfig({
   test: {
@@ -24,10 +46,14 @@ export default defineConfig({
       { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'], environment: 'node' } },
       // The lint rules' own tests (eslint.layers.test.js).
       { test: { name: 'tooling', root: '.', include: ['*.test.js'], environment: 'node' } },
-      serverProject('server-sqlite', 'sqlite'),
-      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', 'postgres')] : []),
+      ...serverProjects('server-sqlite', 'sqlite'),
+      ...(process.env.TEST_DATABASE_URL ? serverProjects('server-postgres', 'postgres') : []),
       {
         extends: './apps/web/vite.config.ts',
+        // Vitest loads `antd` as its CommonJS build (lib/), the bundler as its ES build (es/): deep imports
+        // of antd/es (lib/LazyApp.tsx) must name the same modules here, or `App.useApp()` and LazyApp
+        // would read two different contexts.
+        resolve: { alias: [{ find: /^antd\/es\/(.*)$/, replacement: 'antd/lib/$1' }] },
         test: { name: 'web', root: './apps/web', include: ['src/**/*.test.{ts,tsx}'], environment: 'jsdom' },
       },
     ],

@@ -16,7 +16,14 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     manifest: true,
-    rollupOptions: { input: { index: 'index.html', login: 'login.html' } },
+    rollupOptions: {
+      input: { index: 'index.html', login: 'login.html' },
+      // antd's rc-component packages declare no `sideEffects`, so a bundler keeps every module their
+      // index re-exports: one FormProvider import (antd's form context, used by its dropdowns and
+      // modals) pulled all of rc-form and async-validator into the console's first load. They have
+      // no import-time effects; see docs/architecture.md "Console loading".
+      treeshake: { moduleSideEffects: [{ test: /node_modules[\\/]@rc-component[\\/]/, sideEffects: false }] },
+    },
   },
   server: {
     proxy: { '/api': server, '/core': server, '/ws': { target: server, ws: true } },

@@ -37,7 +37,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 90_000);
     const onData = (d: Buffer) => {
       out += d.toString();
       const m = /serving on (http:\/\/\S+?)\/?\n/.exec(out);

@@ -1,12 +1,13 @@
 import { useEffect, useMemo } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { ConfigProvider, App as AntApp } from 'antd';
+import { ConfigProvider } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from './routes.tsx';
 import { antdTheme, applyFavicon, applyTheme, primaryOf, storedThemeVariables, themeVariables } from '../lib/theme.ts';
 import { antdLocale } from '../lib/i18n/index.ts';
 import { useAppStore } from '../lib/appStore.ts';
+import { LazyApp } from '../lib/LazyApp.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false } },
@@ -26,11 +27,11 @@ export function App() {
   useEffect(() => applyFavicon(iface?.favicon), [iface?.favicon]);
   return (
     <ConfigProvider theme={antdTheme(theme)} locale={antdLocale()}>
-      <AntApp>
+      <LazyApp>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
-      </AntApp>
+      </LazyApp>
     </ConfigProvider>
   );
 }

@@ -1,3 +1,5 @@
+import { COOKIE_PREFIX, PREFIX_COOKIE } from '@gatehouse/contract';
+
 /** Small cookie helpers for the cookies the contract shares with the server. */
 export function getCookie(name: string): string | undefined {
   const prefix = `${encodeURIComponent(name)}=`;
@@ -22,4 +24,9 @@ export function setCookie(name: string, value: string, opts: CookieOptions = {})
 
 export function deleteCookie(name: string, path = '/'): void {
   document.cookie = `${encodeURIComponent(name)}=; path=${path}; max-age=0`;
+}
+
+/** The CSRF token the server set (its cookie name follows the session cookie prefix). */
+export function csrfToken(): string | undefined {
+  return getCookie(`${getCookie(PREFIX_COOKIE) ?? COOKIE_PREFIX}csrftoken`);
 }

@@ -1,16 +1,14 @@
 import {
-  COOKIE_PREFIX,
   CSRF_HEADER,
   DEFAULT_ORG_ID,
   ORG_HEADER,
-  PREFIX_COOKIE,
   REQUEST_TIMEOUT_MS,
   SQL_COUNT_HEADER,
   SQL_DEBUG_HEADER,
   SYSTEM_ORG_ID,
   TZ_HEADER,
 } from '@gatehouse/contract';
-import { getCookie } from './cookies.ts';
+import { csrfToken } from './cookies.ts';
 import { confirmCodeOf, type ConfirmCode } from './httpErrors.ts';
 import { sqlDebugOn, sqlDigest } from './sqlDigest.ts';
 
@@ -61,9 +59,7 @@ export const httpContext = {
   confirm: undefined as ((type: ConfirmCode) => Promise<boolean>) | undefined,
 };
 
-export function csrfToken(): string | undefined {
-  return getCookie(`${getCookie(PREFIX_COOKIE) ?? COOKIE_PREFIX}csrftoken`);
-}
+export { csrfToken };
 
 /** Org header rule: `?oid` of the page, else the current org; without the paid extension, DEFAULT unless SYSTEM. */
 export function orgHeaderValue(search = window.location.search): string | undefined {

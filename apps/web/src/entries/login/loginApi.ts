@@ -1,5 +1,5 @@
-import { CSRF_HEADER, type LoginResult } from '@gatehouse/contract';
-import { csrfToken } from '../../lib/http.ts';
+import { CSRF_HEADER, type LoginResult, type PublicOpenSettings } from '@gatehouse/contract';
+import { csrfToken } from '../../lib/cookies.ts';
 
 /** The login page's calls (`/core/auth/login/...` answer LoginResult, with data for the next step). */
 export interface LoginAnswer extends LoginResult {
@@ -17,6 +17,7 @@ export const LOGIN_MFA_URL = '/core/auth/login/mfa/';
 export const LOGIN_OTP_START_URL = '/core/auth/login/otp/start/';
 export const LOGIN_OTP_BIND_URL = '/core/auth/login/otp/bind/';
 export const MFA_SEND_CODE_URL = '/api/v1/authentication/mfa/select/';
+export const PUBLIC_SETTINGS_URL = '/api/v1/settings/public/open/';
 export const SMS_RESEND_SECONDS = 60;
 
 export async function postJson<T>(url: string, body: unknown): Promise<T> {
@@ -27,4 +28,29 @@ export async function postJson<T>(url: string, body: unknown): Promise<T> {
     body: JSON.stringify(body),
   });
   return (await res.json()) as T;
+}
+
+/** The login title of the public settings (INTERFACE.login_title), when the server has one. */
+export async function loginTitle(): Promise<string | undefined> {
+  try {
+    const r = await fetch(PUBLIC_SETTINGS_URL);
+    return r.ok ? ((await r.json()) as PublicOpenSettings).INTERFACE.login_title || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where to go once signed in: the server answers `next` already made safe (`safeNext` in
+ * apps/server/src/modules/authentication/passwordLogin.ts); this keeps only a same-site path here too,
+ * so a wrong answer can never send the browser to another site.
+ */
+export function safeTarget(next: string | null | undefined): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/ui/';
+  try {
+    const url = new URL(next, window.location.origin);
+    return url.origin === window.location.origin ? `${url.pathname}${url.search}${url.hash}` : '/ui/';
+  } catch {
+    return '/ui/';
+  }
 }

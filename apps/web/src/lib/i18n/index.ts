@@ -2,8 +2,8 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { Locale } from 'antd/es/locale';
-import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_VALUES, resolveLanguage, type Language } from '@gatehouse/contract';
-import { getCookie, setCookie } from '../cookies.ts';
+import type { Language } from '@gatehouse/contract';
+import { detectLanguage, storeLanguage } from './languages.ts';
 import type { LanguagePack } from './pack.ts';
 
 /**
@@ -16,12 +16,7 @@ const PACKS: Record<Language, () => Promise<{ default: LanguagePack }>> = {
   ja: () => import('./locales/ja.ts'),
 };
 
-/** Language: the django_language cookie, else the browser's, else English. */
-export function detectLanguage(): Language {
-  return resolveLanguage(getCookie(LANGUAGE_COOKIE), navigator.languages ?? [navigator.language]);
-}
-
-export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '中文', ja: '日本語' };
+export { detectLanguage, LANGUAGE_NAMES } from './languages.ts';
 
 const packs: Partial<Record<Language, LanguagePack>> = {};
 
@@ -58,7 +53,7 @@ export async function initI18n(lang: Language = detectLanguage()): Promise<typeo
 
 /** Stores the choice in the cookie the server reads too, and switches the page's language. */
 export async function changeLanguage(lang: Language): Promise<void> {
-  setCookie(LANGUAGE_COOKIE, LANGUAGE_COOKIE_VALUES[lang], { maxAge: 365 * 86400 });
+  storeLanguage(lang);
   apply(lang, await loadLanguage(lang));
   await i18n.changeLanguage(lang);
 }

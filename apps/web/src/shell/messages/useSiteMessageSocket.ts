@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useFeedback } from '../../lib/LazyApp.tsx';
 import { useShellStore } from '../shellStore.ts';
 import { unreadOfFrame } from './messageFormat.ts';
 
@@ -17,7 +17,7 @@ export function socketUrl(loc: Pick<Location, 'protocol' | 'host'> = window.loca
  */
 export function useSiteMessageSocket(): void {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const setUnread = useShellStore((s) => s.setUnreadMessages);
   useEffect(() => {
     const ws = new WebSocket(socketUrl());

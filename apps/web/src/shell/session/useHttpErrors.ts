@@ -1,6 +1,6 @@
 import { useCallback, useEffect } from 'react';
-import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useFeedback } from '../../lib/LazyApp.tsx';
 import { LOGIN_PATH } from '@gatehouse/contract';
 import { HttpError, httpContext } from '../../lib/http.ts';
 import { errorAction, ERROR_TOAST_SECONDS } from '../../lib/httpErrors.ts';
@@ -16,7 +16,7 @@ let reloginOpen = false;
  */
 export function useHttpErrors(): void {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
 
   useEffect(() => {
     httpContext.confirm = (type) => useReverifyStore.getState().ask(type);
@@ -58,7 +58,7 @@ export function useHttpErrors(): void {
 /** The error toast of the catalogue, for pages that show failed calls as toasts. */
 export function useFlashError(): (err: unknown) => void {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   return useCallback(
     (err: unknown) => {
       if (!(err instanceof HttpError)) {

@@ -1,0 +1,133 @@
+import { LANGUAGE_NAMES } from '../../lib/i18n/languages.ts';
+import type { Language } from '@gatehouse/contract';
+import { errorAlert, segmented } from './controls.ts';
+import { h } from './dom.ts';
+import {
+  LOGIN_OTP_START_URL,
+  loginTitle,
+  postJson,
+  safeTarget,
+  type LoginAnswer,
+  type OtpBinding,
+} from './loginApi.ts';
+import { loginMethodControls } from './loginMethods.ts';
+import { mfaStep } from './mfaStep.ts';
+import { otpBindStep } from './otpBindStep.ts';
+import { passwordStep, type PasswordValues } from './passwordStep.ts';
+import { language, switchLanguage, t } from './texts.ts';
+
+type Step = { kind: 'password' } | { kind: 'mfa'; choices: string[] } | { kind: 'bind'; binding: OtpBinding };
+
+/**
+ * The login page: the password form, then the MFA step or the authenticator binding when the server
+ * asks for them, the error alert, and the language switch. It draws itself again on each change of
+ * step or language; what was typed in the password form is kept.
+ */
+export function mountLoginPage(root: HTMLElement): void {
+  const next = new URLSearchParams(window.location.search).get('next');
+  const values: PasswordValues = { username: '', password: '', auto_login: false };
+  let step: Step = { kind: 'password' };
+  let title = 'Gatehouse';
+  let error: string | undefined;
+
+  const titleEl = h('h3', { class: 'gh-title gh-title-3' });
+  const subtitle = h('span', { class: 'gh-secondary' });
+  const alertSlot = h('div', {});
+  const stepSlot = h('div', {});
+  const languages = h('div', { class: 'gh-languages' });
+  root.replaceChildren(
+    h(
+      'div',
+      { class: 'gh-login-page' },
+      h(
+        'div',
+        { class: 'gh-card' },
+        h(
+          'div',
+          { class: 'gh-card-body' },
+          h(
+            'div',
+            { class: 'gh-brand' },
+            h('img', { src: '/ui/logo.svg', alt: '', width: 40, height: 40 }),
+            h('div', {}, titleEl, subtitle),
+          ),
+          alertSlot,
+          stepSlot,
+          languages,
+        ),
+      ),
+    ),
+  );
+
+  const showError = (msg: string | undefined) => {
+    error = msg;
+    alertSlot.replaceChildren(...(msg ? [errorAlert(msg)] : []));
+  };
+  const signedIn = (target: string | undefined) => window.location.assign(safeTarget(target));
+  const back = () => {
+    showError(undefined);
+    go({ kind: 'password' });
+  };
+  const onAnswer = async (result: LoginAnswer) => {
+    if (result.ok) return signedIn(result.next);
+    if (result.error === 'mfa_required') return go({ kind: 'mfa', choices: result.data?.choices ?? ['otp'] });
+    if (result.error === 'mfa_unset') {
+      const binding = await postJson<OtpBinding & LoginAnswer>(LOGIN_OTP_START_URL, {});
+      if (binding.qr_code) return go({ kind: 'bind', binding });
+      return showError(binding.msg ?? result.msg);
+    }
+    showError(result.msg ?? result.error);
+  };
+
+  function drawStep(focus: boolean) {
+    const callbacks = { onDone: signedIn, onError: showError, onBack: back };
+    const view =
+      step.kind === 'mfa'
+        ? mfaStep(step.choices, callbacks)
+        : step.kind === 'bind'
+          ? otpBindStep(step.binding, callbacks)
+          : passwordStep({
+              values,
+              next,
+              onAnswer,
+              onError: showError,
+              methods: loginMethodControls({ t, next, signedIn, showError }),
+            });
+    stepSlot.replaceChildren(view.el);
+    if (focus) view.focus();
+  }
+
+  function go(to: Step) {
+    step = to;
+    drawStep(true);
+  }
+
+  function drawTexts() {
+    titleEl.textContent = title;
+    subtitle.textContent = t('subtitle');
+    document.title = `${t('title')} - ${title}`;
+    languages.replaceChildren(
+      segmented<Language>(
+        'language',
+        (Object.keys(LANGUAGE_NAMES) as Language[]).map((l) => ({ value: l, label: LANGUAGE_NAMES[l] })),
+        language(),
+        (l) => void switchLanguage(l).then(redraw),
+        { small: true },
+      ),
+    );
+  }
+
+  function redraw() {
+    drawTexts();
+    drawStep(false);
+    showError(error);
+  }
+
+  drawTexts();
+  drawStep(true);
+  void loginTitle().then((value) => {
+    if (!value) return;
+    title = value;
+    drawTexts();
+  });
+}
