@@ -5,6 +5,7 @@ import { registerBrowserKeys } from './authentication/browserKeys.ts';
 import { registerConfirmRoutes } from './authentication/confirmRoutes.ts';
 import { registerMfaRoutes } from './authentication/mfaRoutes.ts';
 import { registerOtpRoutes } from './authentication/otpRoutes.ts';
+import { registerAccessKeyRoutes } from './authentication/profile/accessKeyRoutes.ts';
 import { registerSiteMessageRoutes } from './notifications/siteMessageRoutes.ts';
 import { registerSiteMessageSocket } from './notifications/siteMessageSocket.ts';
 import { registerProfilePasswordRoutes } from './users/profilePassword.ts';
@@ -40,6 +41,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerConfirmRoutes(app);
   registerMfaRoutes(app);
   registerOtpRoutes(app);
+  registerAccessKeyRoutes(app);
   registerSiteMessageRoutes(app);
   registerSiteMessageSocket(app);
   registerProfilePasswordRoutes(app);
