@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { IdcardOutlined, SettingOutlined } from '@ant-design/icons';
+import { IdcardOutlined, KeyOutlined, SettingOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 
@@ -29,6 +29,20 @@ export const profileRoute: AppRoute = {
         ({ ProfileSettingPage }) => <ProfileSettingPage />,
       ),
       handle: { title: 'profile.route.setting', name: 'ProfileSetting', icon: <SettingOutlined />, ...open },
+    },
+    {
+      path: 'key',
+      ...lazyPage(
+        () => import('./ApiKeyPage.tsx'),
+        ({ ApiKeyPage }) => <ApiKeyPage />,
+      ),
+      handle: {
+        title: 'profile.route.key',
+        name: 'ApiKey',
+        icon: <KeyOutlined />,
+        ...open,
+        permissions: ['authentication.view_accesskey'],
+      },
     },
     {
       path: 'improvement',
