@@ -6,6 +6,7 @@ import { registerConfirmRoutes } from './authentication/confirmRoutes.ts';
 import { registerMfaRoutes } from './authentication/mfaRoutes.ts';
 import { registerOtpRoutes } from './authentication/otpRoutes.ts';
 import { registerAccessKeyRoutes } from './authentication/profile/accessKeyRoutes.ts';
+import { registerTempTokenRoutes } from './authentication/profile/tempTokenRoutes.ts';
 import { registerSiteMessageRoutes } from './notifications/siteMessageRoutes.ts';
 import { registerSiteMessageSocket } from './notifications/siteMessageSocket.ts';
 import { registerProfilePasswordRoutes } from './users/profilePassword.ts';
@@ -42,6 +43,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerMfaRoutes(app);
   registerOtpRoutes(app);
   registerAccessKeyRoutes(app);
+  registerTempTokenRoutes(app);
   registerSiteMessageRoutes(app);
   registerSiteMessageSocket(app);
   registerProfilePasswordRoutes(app);
