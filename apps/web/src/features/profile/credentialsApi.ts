@@ -18,3 +18,20 @@ export const createAccessKey = () => http.post<AccessKey & { secret: string }>(K
 export const setAccessKeyActive = (id: string, is_active: boolean) =>
   http.patch<AccessKey>(`${KEYS_URL}${id}/`, { is_active });
 export const deleteAccessKey = (id: string) => http.delete<void>(`${KEYS_URL}${id}/`);
+
+export interface TempToken {
+  id: string;
+  username: string;
+  secret: string;
+  verified: boolean;
+  is_valid: boolean;
+  date_created: string;
+  date_verified: string | null;
+  date_expired: string;
+}
+
+const TEMP_URL = '/api/v1/authentication/temp-tokens/';
+export const TEMP_TOKENS_KEY = ['profile', 'temp-tokens'];
+export const fetchTempTokens = () => http.get<TempToken[]>(TEMP_URL);
+export const createTempToken = () => http.post<TempToken>(TEMP_URL, {});
+export const expireTempToken = (id: string) => http.patch<void>(`${TEMP_URL}${id}/expire/`, {});

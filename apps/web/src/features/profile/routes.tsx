@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { IdcardOutlined, KeyOutlined, SettingOutlined } from '@ant-design/icons';
+import { ClockCircleOutlined, IdcardOutlined, KeyOutlined, SettingOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 
@@ -42,6 +42,21 @@ export const profileRoute: AppRoute = {
         icon: <KeyOutlined />,
         ...open,
         permissions: ['authentication.view_accesskey'],
+      },
+    },
+    {
+      path: 'temp-password',
+      ...lazyPage(
+        () => import('./TempPasswordPage.tsx'),
+        ({ TempPasswordPage }) => <TempPasswordPage />,
+      ),
+      handle: {
+        title: 'profile.route.tempPassword',
+        name: 'TempPassword',
+        icon: <ClockCircleOutlined />,
+        ...open,
+        permissions: ['authentication.view_temptoken'],
+        hidden: ({ settings }) => !settings?.AUTH_TEMP_TOKEN,
       },
     },
     {
