@@ -7,6 +7,7 @@ import { registerMfaRoutes } from './authentication/mfaRoutes.ts';
 import { registerOtpRoutes } from './authentication/otpRoutes.ts';
 import { registerAccessKeyRoutes } from './authentication/profile/accessKeyRoutes.ts';
 import { registerTempTokenRoutes } from './authentication/profile/tempTokenRoutes.ts';
+import { registerPasskeyRoutes } from './authentication/profile/passkeyRoutes.ts';
 import { registerSiteMessageRoutes } from './notifications/siteMessageRoutes.ts';
 import { registerSiteMessageSocket } from './notifications/siteMessageSocket.ts';
 import { registerProfilePasswordRoutes } from './users/profilePassword.ts';
@@ -44,6 +45,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerOtpRoutes(app);
   registerAccessKeyRoutes(app);
   registerTempTokenRoutes(app);
+  registerPasskeyRoutes(app);
   registerSiteMessageRoutes(app);
   registerSiteMessageSocket(app);
   registerProfilePasswordRoutes(app);

@@ -53,6 +53,13 @@ export const SETTING_DEFAULTS = {
   TOKEN_EXPIRATION: 86400,
   AUTH_TEMP_TOKEN: false,
   AUTH_PASSKEY: false,
+  /**
+   * WebAuthn relying-party id of passkeys: the site's domain (or a parent domain of it). Empty =
+   * the host name of the request, which suits a single address. Changing it voids registered passkeys.
+   */
+  FIDO_SERVER_ID: '',
+  /** The name authenticators show for this site when a passkey is registered. */
+  FIDO_SERVER_NAME: 'Gatehouse',
   AUTH_WECOM: false,
   AUTH_DINGTALK: false,
   AUTH_FEISHU: false,
