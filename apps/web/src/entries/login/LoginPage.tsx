@@ -9,6 +9,7 @@ import styles from './LoginPage.module.css';
 import { LOGIN_OTP_START_URL, postJson, type LoginAnswer, type OtpBinding } from './loginApi.ts';
 import { MfaStep } from './MfaStep.tsx';
 import { OtpBindStep } from './OtpBindStep.tsx';
+import { PasskeyButton } from './PasskeyButton.tsx';
 
 interface Values {
   username: string;
@@ -28,13 +29,17 @@ export function LoginPage({ onLanguage }: { onLanguage: (l: Language) => void })
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [title, setTitle] = useState('Gatehouse');
+  const [passkey, setPasskey] = useState(false);
   const [step, setStep] = useState<Step>({ kind: 'password' });
   const next = new URLSearchParams(window.location.search).get('next');
 
   useEffect(() => {
     fetch('/api/v1/settings/public/open/')
       .then((r) => (r.ok ? (r.json() as Promise<PublicOpenSettings>) : undefined))
-      .then((s) => s?.INTERFACE.login_title && setTitle(s.INTERFACE.login_title))
+      .then((s) => {
+        if (s?.INTERFACE.login_title) setTitle(s.INTERFACE.login_title);
+        setPasskey(Boolean(s?.AUTH_PASSKEY));
+      })
       .catch(() => undefined);
   }, []);
 
@@ -118,6 +123,7 @@ export function LoginPage({ onLanguage }: { onLanguage: (l: Language) => void })
             </Button>
           </Form>
         )}
+        {step.kind === 'password' && passkey && <PasskeyButton next={next} onError={setError} />}
         <div className={styles.languages}>
           <Segmented<Language>
             size="small"

@@ -35,3 +35,33 @@ export const TEMP_TOKENS_KEY = ['profile', 'temp-tokens'];
 export const fetchTempTokens = () => http.get<TempToken[]>(TEMP_URL);
 export const createTempToken = () => http.post<TempToken>(TEMP_URL, {});
 export const expireTempToken = (id: string) => http.patch<void>(`${TEMP_URL}${id}/expire/`, {});
+
+export interface Passkey {
+  id: string;
+  name: string;
+  is_active: boolean;
+  platform: string;
+  created_by: string;
+  date_last_used: string | null;
+  date_created: string;
+}
+
+const PASSKEYS_URL = '/api/v1/authentication/passkeys/';
+export const PASSKEYS_KEY = ['profile', 'passkeys'];
+export const fetchPasskeys = () => http.get<Passkey[]>(PASSKEYS_URL);
+export const setPasskeyActive = (id: string, is_active: boolean) =>
+  http.patch<Passkey>(`${PASSKEYS_URL}${id}/`, { is_active });
+export const deletePasskey = (id: string) => http.delete<void>(`${PASSKEYS_URL}${id}/`);
+
+/**
+ * Registers a passkey: creation options from the server (after a re-verification, which the
+ * client asks for), the browser's authenticator makes the credential, the server verifies it.
+ */
+export async function registerPasskey(name: string): Promise<Passkey> {
+  const { startRegistration } = await import('@simplewebauthn/browser');
+  const options = await http.get<Parameters<typeof startRegistration>[0]['optionsJSON']>(`${PASSKEYS_URL}register/`, {
+    params: { name },
+  });
+  const answer = await startRegistration({ optionsJSON: options });
+  return http.post<Passkey>(`${PASSKEYS_URL}register/`, answer);
+}

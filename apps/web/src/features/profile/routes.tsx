@@ -1,5 +1,11 @@
 import { Navigate } from 'react-router';
-import { ClockCircleOutlined, IdcardOutlined, KeyOutlined, SettingOutlined } from '@ant-design/icons';
+import {
+  ClockCircleOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 
@@ -57,6 +63,21 @@ export const profileRoute: AppRoute = {
         ...open,
         permissions: ['authentication.view_temptoken'],
         hidden: ({ settings }) => !settings?.AUTH_TEMP_TOKEN,
+      },
+    },
+    {
+      path: 'passkeys',
+      ...lazyPage(
+        () => import('./PasskeysPage.tsx'),
+        ({ PasskeysPage }) => <PasskeysPage />,
+      ),
+      handle: {
+        title: 'profile.route.passkeys',
+        name: 'Passkeys',
+        icon: <SafetyCertificateOutlined />,
+        ...open,
+        permissions: ['authentication.view_passkey'],
+        hidden: ({ settings }) => !settings?.AUTH_PASSKEY,
       },
     },
     {
