@@ -7,3 +7,4 @@ export * from './i18nText.ts';
 export * from './routeMeta.ts';
 export * from './username.ts';
 export * from './acls.ts';
+export * from './preferences.ts';

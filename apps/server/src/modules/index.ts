@@ -12,6 +12,7 @@ import { registerSiteMessageRoutes } from './notifications/siteMessageRoutes.ts'
 import { registerSiteMessageSocket } from './notifications/siteMessageSocket.ts';
 import { registerProfilePasswordRoutes } from './users/profilePassword.ts';
 import { registerUsersModule } from './users/routes.ts';
+import { registerPreferenceRoutes } from './users/preferences.ts';
 import { registerRbacModule } from './rbac/routes.ts';
 import { registerLicenceRoutes } from './xpack/licenceRoutes.ts';
 import { registerSpmRoutes } from './common/spmRoutes.ts';
@@ -50,6 +51,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerSiteMessageSocket(app);
   registerProfilePasswordRoutes(app);
   registerImportParsers(app);
+  registerPreferenceRoutes(app);
   registerUsersModule(app);
   registerRbacModule(app);
   await registerLicenceRoutes(app);

@@ -28,6 +28,7 @@ export function PasskeyButton({ next, onError }: { next: string | null; onError:
       loading={busy}
       onClick={() => void click()}
       data-testid="passkey-login"
+      style={{ marginTop: 12 }}
     >
       {t('login.passkey')}
     </Button>
