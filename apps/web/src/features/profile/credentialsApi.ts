@@ -65,3 +65,10 @@ export async function registerPasskey(name: string): Promise<Passkey> {
   const answer = await startRegistration({ optionsJSON: options });
   return http.post<Passkey>(`${PASSKEYS_URL}register/`, answer);
 }
+
+export type PreferenceGroups = Record<string, Record<string, unknown>>;
+const PREF_URL = '/api/v1/users/preference/';
+export const preferenceKey = (category: string) => ['profile', 'preference', category];
+export const fetchPreferences = (category: string) => http.get<PreferenceGroups>(PREF_URL, { params: { category } });
+export const savePreferences = (category: string, groups: PreferenceGroups) =>
+  http.patch<PreferenceGroups>(PREF_URL, groups, { params: { category } });

@@ -1,6 +1,7 @@
 import { Navigate } from 'react-router';
 import {
   ClockCircleOutlined,
+  ControlOutlined,
   IdcardOutlined,
   KeyOutlined,
   SafetyCertificateOutlined,
@@ -79,6 +80,14 @@ export const profileRoute: AppRoute = {
         permissions: ['authentication.view_passkey'],
         hidden: ({ settings }) => !settings?.AUTH_PASSKEY,
       },
+    },
+    {
+      path: 'user/setting',
+      ...lazyPage(
+        () => import('./PreferencePage.tsx'),
+        ({ PreferencePage }) => <PreferencePage />,
+      ),
+      handle: { title: 'profile.route.preference', name: 'Preference', icon: <ControlOutlined />, ...open },
     },
     {
       path: 'improvement',
