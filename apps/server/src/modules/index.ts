@@ -8,6 +8,7 @@ import { registerOtpRoutes } from './authentication/otpRoutes.ts';
 import { registerAccessKeyRoutes } from './authentication/profile/accessKeyRoutes.ts';
 import { registerTempTokenRoutes } from './authentication/profile/tempTokenRoutes.ts';
 import { registerPasskeyRoutes } from './authentication/profile/passkeyRoutes.ts';
+import { registerConnectionTokenRoutes } from './authentication/profile/connectionTokenRoutes.ts';
 import { registerSiteMessageRoutes } from './notifications/siteMessageRoutes.ts';
 import { registerSiteMessageSocket } from './notifications/siteMessageSocket.ts';
 import { registerProfilePasswordRoutes } from './users/profilePassword.ts';
@@ -47,6 +48,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerAccessKeyRoutes(app);
   registerTempTokenRoutes(app);
   registerPasskeyRoutes(app);
+  registerConnectionTokenRoutes(app);
   registerSiteMessageRoutes(app);
   registerSiteMessageSocket(app);
   registerProfilePasswordRoutes(app);

@@ -69,6 +69,10 @@ export const SETTING_DEFAULTS = {
   ANNOUNCEMENT_ENABLED: false,
   ANNOUNCEMENT: { ID: '', SUBJECT: '', CONTENT: '', LINK: '' },
   CONNECTION_TOKEN_REUSABLE: false,
+  /** Seconds a one-time connection token lives. */
+  CONNECTION_TOKEN_ONETIME_EXPIRATION: 300,
+  /** Seconds a reusable connection token lives (30 days). */
+  CONNECTION_TOKEN_REUSABLE_EXPIRATION: 2592000,
   INTERFACE_LOGIN_TITLE: 'Gatehouse',
   INTERFACE_THEME: 'classic_green',
   INTERFACE_PRIMARY_COLOR: PRIMARY_COLOR,

@@ -1,7 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
+import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { createUser, USER_PASSWORD } from '../authTesting.ts';
+import { insertConnectionToken, type NewConnectionToken } from './connectionTokens.ts';
 
 /** Helpers for the profile tests: users with the builtin User role, re-verification, a signer. */
 
@@ -52,4 +53,21 @@ export function signedHeaders(
     ...headers,
     authorization: `Signature keyId="${keyId}",algorithm="hmac-sha256",headers="${names.join(' ')}",signature="${signature}"`,
   };
+}
+
+/** Inserts a connection token of the user, as the gateway will (defaults: ssh, one-time, 300 s, the default org). */
+export async function insertTestConnectionToken(
+  t: TestApp,
+  userId: string,
+  extra: Partial<NewConnectionToken> = {},
+): Promise<{ id: string; value: string }> {
+  return insertConnectionToken(t.deps, t.deps.database.db, {
+    userId,
+    userDisplay: extra.userDisplay ?? userId,
+    orgId: DEFAULT_ORG_ID,
+    assetDisplay: 'web-01(10.0.0.1)',
+    account: 'root',
+    ttlSeconds: 300,
+    ...extra,
+  });
 }
