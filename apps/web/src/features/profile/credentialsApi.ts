@@ -72,3 +72,24 @@ export const preferenceKey = (category: string) => ['profile', 'preference', cat
 export const fetchPreferences = (category: string) => http.get<PreferenceGroups>(PREF_URL, { params: { category } });
 export const savePreferences = (category: string, groups: PreferenceGroups) =>
   http.patch<PreferenceGroups>(PREF_URL, groups, { params: { category } });
+
+export interface ConnectionToken {
+  id: string;
+  asset: { id: string; name: string } | null;
+  asset_display: string;
+  account: string;
+  protocol: string;
+  connect_method: string;
+  is_reusable: boolean;
+  is_expired: boolean;
+  date_expired: string;
+  expire_time: number;
+  org_name: string;
+}
+
+const CT_URL = '/api/v1/authentication/connection-token/';
+export const CONNECTION_TOKENS_KEY = ['profile', 'connection-tokens'];
+export const fetchConnectionTokens = () => http.get<ConnectionToken[]>(CT_URL);
+export const expireConnectionToken = (id: string) => http.patch<void>(`${CT_URL}${id}/expire/`, {});
+export const setConnectionTokenReusable = (id: string, is_reusable: boolean) =>
+  http.patch<{ id: string; date_expired: string; is_reusable: boolean }>(`${CT_URL}${id}/reuse/`, { is_reusable });

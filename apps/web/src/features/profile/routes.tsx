@@ -4,6 +4,7 @@ import {
   ControlOutlined,
   IdcardOutlined,
   KeyOutlined,
+  LinkOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
 } from '@ant-design/icons';
@@ -79,6 +80,20 @@ export const profileRoute: AppRoute = {
         ...open,
         permissions: ['authentication.view_passkey'],
         hidden: ({ settings }) => !settings?.AUTH_PASSKEY,
+      },
+    },
+    {
+      path: 'connection-token',
+      ...lazyPage(
+        () => import('./ConnectionTokenPage.tsx'),
+        ({ ConnectionTokenPage }) => <ConnectionTokenPage />,
+      ),
+      handle: {
+        title: 'profile.route.connectionToken',
+        name: 'ConnectionToken',
+        icon: <LinkOutlined />,
+        ...open,
+        permissions: ['authentication.view_connectiontoken'],
       },
     },
     {
