@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server.ts';
@@ -21,9 +21,11 @@ beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer();
   server.withDatabase((db) => {
-    db.prepare(
-      `INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES ('AUTH_PASSKEY', 'true', 'auth', 0, ?)`,
-    ).run(new Date().toISOString());
+    const insert = db.prepare(
+      `INSERT INTO settings_setting (name, value, category, encrypted, date_updated) VALUES (?, 'true', 'auth', 0, ?)`,
+    );
+    for (const name of ['AUTH_PASSKEY', 'AUTH_TEMP_TOKEN', 'CONNECTION_TOKEN_REUSABLE'])
+      insert.run(name, new Date().toISOString());
   });
   await new Promise((r) => setTimeout(r, 5200)); // settings are re-read every 5 s
   base = server.url.replace('127.0.0.1', 'localhost');
@@ -131,5 +133,52 @@ describe('the profile credentials', () => {
     expect(usernames).toContain('admin');
     const wrong = await signedGet(`${base}/api/v1/users/users/?limit=10`, id, 'not-the-secret');
     expect(wrong.status).toBe(401);
+  });
+
+  it('shows temporary passwords, connection tokens with a countdown, and saves preferences', async () => {
+    await page.goto('/ui/profile/temp-password');
+    await page.getByTestId('profile-temp-password').waitFor();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await reverifyIfAsked();
+    await page.getByRole('row', { name: /admin/ }).waitFor();
+    await screenshot(page, 'profile-temp-password');
+
+    const now = Date.now();
+    server.withDatabase((db) => {
+      const admin = db.prepare(`SELECT id FROM users_user WHERE username = 'admin'`).get() as { id: string };
+      db.prepare(
+        `INSERT INTO authentication_connectiontoken (id, value, user_id, user_display, asset_display, account, org_id, date_expired, date_created, date_updated)
+         VALUES (?, 'v4lue', ?, 'Administrator(admin)', 'web-01(10.0.0.1)', 'root', '00000000-0000-0000-0000-000000000002', ?, ?, ?)`,
+      ).run(
+        randomUUID(),
+        admin.id,
+        new Date(now + 300_000).toISOString(),
+        new Date(now).toISOString(),
+        new Date(now).toISOString(),
+      );
+    });
+    await page.goto('/ui/profile/connection-token');
+    const countdown = page.getByTestId('ct-countdown');
+    await countdown.waitFor();
+    const first = await countdown.textContent();
+    expect(first).toMatch(/^00:0[45]:\d\d$/);
+    await expect.poll(() => countdown.textContent(), { timeout: 5000 }).not.toBe(first);
+    expect(await page.getByRole('switch', { name: 'Reusable' }).count()).toBe(1);
+    await screenshot(page, 'profile-connection-token');
+
+    await page.goto('/ui/profile/user/setting');
+    const luna = page.getByTestId('preference-luna');
+    await luna.waitFor();
+    await luna.getByLabel('Terminal font size').fill('18');
+    await luna.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => {
+        const prefs = (await (await ctx.request.get('/api/v1/users/preference/?category=luna')).json()) as {
+          command_line: { character_terminal_font_size: number };
+        };
+        return prefs.command_line.character_terminal_font_size;
+      })
+      .toBe(18);
+    await screenshot(page, 'profile-preferences');
   });
 });
