@@ -102,7 +102,14 @@ export const profileRoute: AppRoute = {
         () => import('./PreferencePage.tsx'),
         ({ PreferencePage }) => <PreferencePage />,
       ),
-      handle: { title: 'profile.route.preference', name: 'Preference', icon: <ControlOutlined />, ...open },
+      // `type: 'app'`: one entry of the menu, not a resource grouped under a "User" heading.
+      handle: {
+        title: 'profile.route.preference',
+        name: 'Preference',
+        icon: <ControlOutlined />,
+        type: 'app',
+        ...open,
+      },
     },
     {
       path: 'improvement',
