@@ -44,7 +44,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function signIn(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Signs the admin in through the login page and dismisses the shell's one-time view-switcher tip. */

@@ -8,3 +8,4 @@ export * from './routeMeta.ts';
 export * from './username.ts';
 export * from './acls.ts';
 export * from './messageHtml.ts';
+export * from './preferences.ts';

@@ -63,6 +63,8 @@ export interface InterfaceSettings {
 export interface PublicOpenSettings {
   XPACK_ENABLED: boolean;
   INTERFACE: InterfaceSettings;
+  /** The login page offers passkey sign-in. */
+  AUTH_PASSKEY: boolean;
 }
 
 export interface PublicSettings extends PublicOpenSettings {
@@ -76,7 +78,6 @@ export interface PublicSettings extends PublicOpenSettings {
   SECURITY_VIEW_AUTH_NEED_MFA: boolean;
   SESSION_EXPIRE_AT_BROWSER_CLOSE: boolean;
   AUTH_TEMP_TOKEN: boolean;
-  AUTH_PASSKEY: boolean;
   TICKETS_ENABLED: boolean;
   HELP_DOCUMENT_URL: string;
   HELP_SUPPORT_URL: string;

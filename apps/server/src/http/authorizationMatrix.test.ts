@@ -75,7 +75,11 @@ function expectedPerms(role: BuiltinRoleDef, memberOf: string, org: string): { a
   if (role.scope === 'system') {
     role.permissions.forEach((p) => perms.add(p));
     if (org === memberOf) orgUser.permissions.forEach((p) => perms.add(p));
-  } else if (org === memberOf) role.permissions.forEach((p) => perms.add(p));
+  } else {
+    // Org-role actors also hold the system role User (see beforeAll): its permissions hold everywhere.
+    BUILTIN_ROLES.find((r) => r.id === BUILTIN_ROLE_IDS.User)!.permissions.forEach((p) => perms.add(p));
+    if (org === memberOf) role.permissions.forEach((p) => perms.add(p));
+  }
   return { all: false, perms };
 }
 
@@ -158,6 +162,7 @@ describe('authorisation matrix', () => {
     // signed-in user needs (public settings, current org, categories, spm ids).
     const selfService = [
       /^\/api\/v1\/users\/profile\//,
+      /^\/api\/v1\/users\/preference\/$/,
       /^\/api\/v1\/authentication\//,
       /^\/api\/v1\/notifications\/site-messages\//,
       /^\/api\/v1\/settings\/public\/$/,

@@ -46,7 +46,7 @@ declare module 'fastify' {
     queryCount: { count: number };
     user: AuthUser | null;
     session: LoadedSession | null;
-    authMethod: 'session' | 'bearer' | null;
+    authMethod: 'session' | 'bearer' | 'signature' | 'token' | null;
     org: OrgContext;
   }
   interface FastifyContextConfig {

@@ -17,6 +17,7 @@ import { setPrefixCookie } from './cookies.ts';
 import { resolveOrg } from './org.ts';
 import { identitySourceOf, type IdentitySource } from './identitySource.ts';
 import { tokenUser } from './bearerTokens.ts';
+import { credentialSchemeFor, identifyWithScheme } from './credentialSchemes.ts';
 import { sessionOverLimits } from './sessionLimits.ts';
 import { requestPerms } from './permissions.ts';
 
@@ -37,7 +38,8 @@ async function identifyBearer(req: FastifyRequest, source: IdentitySource, token
 }
 
 /**
- * Identifies the caller: `Authorization: Bearer`, else the session cookie. A session on an unsafe
+ * Identifies the caller: `Authorization: Bearer`, a registered scheme (`Signature`, `Token`:
+ * `credentialSchemes.ts`), else the session cookie. A session on an unsafe
  * method (or a state-changing GET) needs `X-CSRFToken` equal to the session's token; without it the request is anonymous and
  * so ends as 401.
  */
@@ -92,9 +94,14 @@ export function registerIdentification(app: FastifyInstance): void {
 
     const source = identitySourceOf(app);
     const authz = req.headers.authorization;
+    const scheme = authz ? credentialSchemeFor(app, authz) : undefined;
     if (authz && /^Bearer\s+/i.test(authz)) {
       req.user = await identifyBearer(req, source, authz.replace(/^Bearer\s+/i, '').trim());
       req.authMethod = 'bearer';
+    } else if (scheme) {
+      // API keys (`Signature`) and private tokens (`Token`): registered by modules/authentication.
+      req.user = await identifyWithScheme(req, scheme.scheme, scheme.credentials);
+      req.authMethod = scheme.scheme.method;
     } else {
       const key = req.cookies[SESSION_COOKIE];
       if (key) await identifySession(req, source, key);

@@ -19,13 +19,21 @@ export async function completeLogin(
   userId: string,
   autoLogin: boolean,
   next: string,
+  /** How the user proved who they are, for the login log (a passkey is an MFA-level sign-in). */
+  proof: { mfa?: 0 | 1; backend?: string } = {},
 ): Promise<FastifyReply> {
   const { sessions, settings } = req.server.deps;
   const age = await settings.sessionAgeSeconds();
   if (req.session) await sessions.destroy(req.session.id);
   const flow = await loadFlow(req);
   const user = await findActiveUser(req.db, userId);
-  if (user) await writeLoginLog(req, { username: user.username, status: true, mfa: flow?.userId === userId ? 1 : 0 });
+  if (user)
+    await writeLoginLog(req, {
+      username: user.username,
+      status: true,
+      mfa: proof.mfa ?? (flow?.userId === userId ? 1 : 0),
+      ...(proof.backend ? { backend: proof.backend } : {}),
+    });
   const csrf = randomToken(24);
   const { key } = await sessions.create(
     userId,

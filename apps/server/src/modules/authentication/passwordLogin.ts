@@ -9,6 +9,7 @@ import { AddressLock, Lockout, type LockPolicy } from './lockout.ts';
 import { ta } from './authMessages.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
 import { checkLoginAcl } from '../acls/loginAcl.ts';
+import { consumeTempToken } from './profile/tempTokens.ts';
 
 export type LoginOutcome =
   | { ok: true; user: AuthUser }
@@ -99,7 +100,9 @@ async function checkPassword(req: FastifyRequest, username: string, password: st
   let found: Awaited<ReturnType<typeof findUserWithPassword>> | undefined;
   const checked = await countedPasswordCheck(req, username, policy, async () => {
     found = await findUserWithPassword(req.db, username);
-    return (await verifyPassword(password, found?.password)) && Boolean(found);
+    if ((await verifyPassword(password, found?.password)) && Boolean(found)) return true;
+    // A temporary password (profile/tempTokens.ts) signs in once in place of the password.
+    return Boolean(found) && (await consumeTempToken(req, found!.id, password));
   });
   if (!checked.ok) {
     await address.failed(req.ip, ipPolicy, ipAttempt);

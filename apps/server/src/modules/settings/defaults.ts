@@ -53,6 +53,13 @@ export const SETTING_DEFAULTS = {
   TOKEN_EXPIRATION: 86400,
   AUTH_TEMP_TOKEN: false,
   AUTH_PASSKEY: false,
+  /**
+   * WebAuthn relying-party id of passkeys: the site's domain (or a parent domain of it). Empty =
+   * the host name of the request, which suits a single address. Changing it voids registered passkeys.
+   */
+  FIDO_SERVER_ID: '',
+  /** The name authenticators show for this site when a passkey is registered. */
+  FIDO_SERVER_NAME: 'Gatehouse',
   AUTH_WECOM: false,
   AUTH_DINGTALK: false,
   AUTH_FEISHU: false,
@@ -62,6 +69,10 @@ export const SETTING_DEFAULTS = {
   ANNOUNCEMENT_ENABLED: false,
   ANNOUNCEMENT: { ID: '', SUBJECT: '', CONTENT: '', LINK: '' },
   CONNECTION_TOKEN_REUSABLE: false,
+  /** Seconds a one-time connection token lives. */
+  CONNECTION_TOKEN_ONETIME_EXPIRATION: 300,
+  /** Seconds a reusable connection token lives (30 days). */
+  CONNECTION_TOKEN_REUSABLE_EXPIRATION: 2592000,
   INTERFACE_LOGIN_TITLE: 'Gatehouse',
   INTERFACE_THEME: 'classic_green',
   INTERFACE_PRIMARY_COLOR: PRIMARY_COLOR,

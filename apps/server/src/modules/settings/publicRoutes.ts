@@ -17,6 +17,7 @@ async function openSettings(req: FastifyRequest): Promise<PublicOpenSettings> {
       theme: await s.get('INTERFACE_THEME'),
       theme_info: { colors: { '--color-primary': primary } },
     },
+    AUTH_PASSKEY: Boolean(await s.get('AUTH_PASSKEY')),
   };
 }
 

@@ -22,6 +22,7 @@ import type { AuditTables } from './tables/audits.ts';
 import type { AclTables } from './tables/acls.ts';
 import type { AccountTables } from './tables/accounts.ts';
 import type { TerminalTables } from './tables/terminal.ts';
+import type { ProfileTables } from './tables/profile.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
@@ -35,7 +36,8 @@ export type DB = CoreTables &
   AuditTables &
   AclTables &
   AccountTables &
-  TerminalTables;
+  TerminalTables &
+  ProfileTables;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;

@@ -30,14 +30,19 @@ export async function postJson<T>(url: string, body: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
+let open: Promise<PublicOpenSettings | undefined> | undefined;
+
+/** The public settings a signed-out page may read, fetched once per page load. */
+export function openSettings(): Promise<PublicOpenSettings | undefined> {
+  open ??= fetch(PUBLIC_SETTINGS_URL)
+    .then((r) => (r.ok ? (r.json() as Promise<PublicOpenSettings>) : undefined))
+    .catch(() => undefined);
+  return open;
+}
+
 /** The login title of the public settings (INTERFACE.login_title), when the server has one. */
 export async function loginTitle(): Promise<string | undefined> {
-  try {
-    const r = await fetch(PUBLIC_SETTINGS_URL);
-    return r.ok ? ((await r.json()) as PublicOpenSettings).INTERFACE.login_title || undefined : undefined;
-  } catch {
-    return undefined;
-  }
+  return (await openSettings())?.INTERFACE.login_title || undefined;
 }
 
 /**

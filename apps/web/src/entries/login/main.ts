@@ -1,5 +1,6 @@
 import './login.css';
 import { mountLoginPage } from './loginPage.ts';
+import './passkeyMethod.ts';
 import { loadTexts } from './texts.ts';
 
 /**

@@ -1,5 +1,13 @@
 import { Navigate } from 'react-router';
-import { IdcardOutlined, SettingOutlined } from '@ant-design/icons';
+import {
+  ClockCircleOutlined,
+  ControlOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  LinkOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 
@@ -29,6 +37,79 @@ export const profileRoute: AppRoute = {
         ({ ProfileSettingPage }) => <ProfileSettingPage />,
       ),
       handle: { title: 'profile.route.setting', name: 'ProfileSetting', icon: <SettingOutlined />, ...open },
+    },
+    {
+      path: 'key',
+      ...lazyPage(
+        () => import('./ApiKeyPage.tsx'),
+        ({ ApiKeyPage }) => <ApiKeyPage />,
+      ),
+      handle: {
+        title: 'profile.route.key',
+        name: 'ApiKey',
+        icon: <KeyOutlined />,
+        ...open,
+        permissions: ['authentication.view_accesskey'],
+      },
+    },
+    {
+      path: 'temp-password',
+      ...lazyPage(
+        () => import('./TempPasswordPage.tsx'),
+        ({ TempPasswordPage }) => <TempPasswordPage />,
+      ),
+      handle: {
+        title: 'profile.route.tempPassword',
+        name: 'TempPassword',
+        icon: <ClockCircleOutlined />,
+        ...open,
+        permissions: ['authentication.view_temptoken'],
+        hidden: ({ settings }) => !settings?.AUTH_TEMP_TOKEN,
+      },
+    },
+    {
+      path: 'passkeys',
+      ...lazyPage(
+        () => import('./PasskeysPage.tsx'),
+        ({ PasskeysPage }) => <PasskeysPage />,
+      ),
+      handle: {
+        title: 'profile.route.passkeys',
+        name: 'Passkeys',
+        icon: <SafetyCertificateOutlined />,
+        ...open,
+        permissions: ['authentication.view_passkey'],
+        hidden: ({ settings }) => !settings?.AUTH_PASSKEY,
+      },
+    },
+    {
+      path: 'connection-token',
+      ...lazyPage(
+        () => import('./ConnectionTokenPage.tsx'),
+        ({ ConnectionTokenPage }) => <ConnectionTokenPage />,
+      ),
+      handle: {
+        title: 'profile.route.connectionToken',
+        name: 'ConnectionToken',
+        icon: <LinkOutlined />,
+        ...open,
+        permissions: ['authentication.view_connectiontoken'],
+      },
+    },
+    {
+      path: 'user/setting',
+      ...lazyPage(
+        () => import('./PreferencePage.tsx'),
+        ({ PreferencePage }) => <PreferencePage />,
+      ),
+      // `type: 'app'`: one entry of the menu, not a resource grouped under a "User" heading.
+      handle: {
+        title: 'profile.route.preference',
+        name: 'Preference',
+        icon: <ControlOutlined />,
+        type: 'app',
+        ...open,
+      },
     },
     {
       path: 'improvement',

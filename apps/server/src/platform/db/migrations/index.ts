@@ -8,6 +8,7 @@ import * as m0150 from './m0150_assets.ts';
 import * as m0151 from './m0151_builtin_platforms.ts';
 import * as m0200 from './m0200_accounts.ts';
 import * as m0300 from './m0300_acls.ts';
+import * as m0450 from './m0450_profile_credentials.ts';
 import * as m0600 from './m0600_terminal.ts';
 
 /**
@@ -15,6 +16,7 @@ import * as m0600 from './m0600_terminal.ts';
  * Name ranges per area, so work in parallel never collides:
  *   0001-0049 core, resources, users, audits · 0050-0099 authentication, MFA, notifications ·
  *   0100-0149 rbac, orgs, licence · 0150-0199 assets · 0200-0249 accounts · 0300-0349 access-control rules ·
+ *   0450-0499 profile credentials, preferences, connection tokens.
  *   0600-0649 the gateway (terminal sessions, commands, transfers).
  */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -27,5 +29,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0151_builtin_platforms': m0151,
   '0200_accounts': m0200,
   '0300_acls': m0300,
+  '0450_profile_credentials': m0450,
   '0600_terminal': m0600,
 };
