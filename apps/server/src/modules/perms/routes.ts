@@ -1,0 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import { registerResource } from '../../resource/routes.ts';
+import { assetPermissionResource } from './permResource.ts';
+
+/** Asset permissions and what each user is granted (issue 15). */
+export function registerPermsModule(app: FastifyInstance): void {
+  registerResource(app, assetPermissionResource);
+}
