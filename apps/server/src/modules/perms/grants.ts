@@ -146,58 +146,61 @@ export interface GrantedNode extends NodeRow {
 }
 
 /**
- * The granted tree's nodes (optionally only the children of `parent`): every node under a granted
- * root (counts: the stored subtree count, as all of it is granted), and the ancestors of granted
- * roots and of directly granted assets (counts: the distinct granted assets below, aggregated from
- * the asset-node rows of the granted parts).
+ * The granted tree's nodes (optionally only the children of `parent`, `''` for the top level):
+ * every node under a granted root (counts: the stored subtree count, as all of it is granted),
+ * and the ancestors of granted roots and of directly granted assets' nodes (counts: the distinct
+ * granted assets below, aggregated from the asset-node rows of the granted parts). With
+ * `ungroupDirect`, directly granted assets stay out of the tree (they show under "Ungrouped").
  */
 export async function grantedNodes(
   g: GrantDb,
   grant: Grant,
-  opts: { parent?: string; orgId?: string } = {},
+  opts: { parent?: string; orgId?: string; ungroupDirect?: boolean } = {},
 ): Promise<GrantedNode[]> {
   if (!grant.permIds.length) return [];
   const { parent } = opts;
-  const within = parent;
+  const within = parent || undefined;
   const roots = rootsWithin(grant, within);
+  const depth = (k: string) => k.split(':').length;
+  const isChild = (k: string) =>
+    parent === undefined ||
+    (parent === '' ? depth(k) === 1 : k.startsWith(`${parent}:`) && depth(k) === depth(parent) + 1);
   const nodesQ = () => {
     let q = g.db.selectFrom('assets_node').selectAll();
     if (opts.orgId) q = q.where('org_id', '=', opts.orgId);
     return q;
   };
+  const stored = (rows: NodeRow[]) => rows.map((n) => ({ ...n, granted_amount: Number(n.assets_amount) }));
+  if (within !== undefined && coveredBy(grant.roots, within))
+    return stored(await nodesQ().where('parent_key', '=', within).orderBy('value').execute());
   const full: NodeRow[] = [];
-  if (parent !== undefined && coveredBy(grant.roots, parent)) {
-    full.push(...(await nodesQ().where('parent_key', '=', parent).execute()));
-    return full.map((n) => ({ ...n, granted_amount: Number(n.assets_amount) }));
-  }
   if (roots.length) {
-    const q = nodesQ();
     // Children of a partial parent: only granted roots can be fully granted children.
     full.push(
       ...(parent !== undefined
-        ? await q.where('parent_key', '=', parent).where('key', 'in', roots).execute()
-        : await q.where(inAnySubtree(g, 'key', roots)).execute()),
+        ? await nodesQ().where('key', 'in', roots.filter(isChild)).execute()
+        : await nodesQ()
+            .where(inAnySubtree(g, 'key', roots))
+            .execute()),
     );
   }
   // Directly granted assets' nodes (in scope) and their ancestors, plus the granted roots' ancestors.
-  const directPairs = await g.db
-    .selectFrom('assets_asset_nodes as an')
-    .innerJoin('assets_node as n', 'n.id', 'an.node_id')
-    .select(['an.asset_id', 'n.key'])
-    .where('an.asset_id', 'in', directAssets(g, grant, within))
-    .$if(Boolean(opts.orgId), (q) => q.where('n.org_id', '=', opts.orgId!))
-    .execute();
+  const directPairs = opts.ungroupDirect
+    ? []
+    : await g.db
+        .selectFrom('assets_asset_nodes as an')
+        .innerJoin('assets_node as n', 'n.id', 'an.node_id')
+        .select(['an.asset_id', 'n.key'])
+        .where('an.asset_id', 'in', directAssets(g, grant, within))
+        .$if(Boolean(opts.orgId), (q) => q.where('n.org_id', '=', opts.orgId!))
+        .execute();
   const partial = new Set<string>();
   const addAncestors = (key: string) => {
-    for (const a of ancestorKeys(key)) if (!coveredBy(grant.roots, a)) partial.add(a);
+    for (const a of ancestorKeys(key)) if (!coveredBy(grant.roots, a) && isChild(a)) partial.add(a);
   };
   for (const r of roots) addAncestors(r);
   for (const p of directPairs) addAncestors(p.key);
-  if (parent !== undefined) {
-    for (const k of [...partial])
-      if (!k.startsWith(`${parent}:`) || k.split(':').length !== parent.split(':').length + 1) partial.delete(k);
-  }
-  if (!partial.size) return full.map((n) => ({ ...n, granted_amount: Number(n.assets_amount) }));
+  if (!partial.size) return stored(full);
   // Distinct granted assets under each partial node: the rows of the granted roots below it and
   // the directly granted assets' rows.
   const rootsBelow = roots.filter((r) => [...partial].some((p) => r.startsWith(`${p}:`)));
@@ -214,10 +217,7 @@ export async function grantedNodes(
   const partialRows = await nodesQ()
     .where('key', 'in', [...partial])
     .execute();
-  return [
-    ...partialRows.map((n) => ({ ...n, granted_amount: sets.get(n.key)?.size ?? 0 })),
-    ...full.map((n) => ({ ...n, granted_amount: Number(n.assets_amount) })),
-  ];
+  return [...partialRows.map((n) => ({ ...n, granted_amount: sets.get(n.key)?.size ?? 0 })), ...stored(full)];
 }
 
 /** Whether the asset is granted to the subject now. */
