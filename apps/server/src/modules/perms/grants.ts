@@ -174,16 +174,14 @@ export async function grantedNodes(
   if (within !== undefined && coveredBy(grant.roots, within))
     return stored(await nodesQ().where('parent_key', '=', within).orderBy('value').execute());
   const full: NodeRow[] = [];
-  if (roots.length) {
-    // Children of a partial parent: only granted roots can be fully granted children.
+  // Children of a partial parent: only granted roots can be fully granted children.
+  const fullChildren = parent !== undefined ? roots.filter(isChild) : roots;
+  if (fullChildren.length)
     full.push(
       ...(parent !== undefined
-        ? await nodesQ().where('key', 'in', roots.filter(isChild)).execute()
-        : await nodesQ()
-            .where(inAnySubtree(g, 'key', roots))
-            .execute()),
+        ? await nodesQ().where('key', 'in', fullChildren).execute()
+        : await nodesQ().where(inAnySubtree(g, 'key', roots)).execute()),
     );
-  }
   // Directly granted assets' nodes (in scope) and their ancestors, plus the granted roots' ancestors.
   const directPairs = opts.ungroupDirect
     ? []
