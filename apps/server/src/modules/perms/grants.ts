@@ -180,7 +180,9 @@ export async function grantedNodes(
     full.push(
       ...(parent !== undefined
         ? await nodesQ().where('key', 'in', fullChildren).execute()
-        : await nodesQ().where(inAnySubtree(g, 'key', roots)).execute()),
+        : await nodesQ()
+            .where(inAnySubtree(g, 'key', roots))
+            .execute()),
     );
   // Directly granted assets' nodes (in scope) and their ancestors, plus the granted roots' ancestors.
   const directPairs = opts.ungroupDirect
