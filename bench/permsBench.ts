@@ -8,7 +8,7 @@ import { buildApp, openDeps } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import type { DB } from '../apps/server/src/platform/db/schema.ts';
 import { ancestorKeys, orgRoot, recountOrg, type NodeDb } from '../apps/server/src/modules/assets/nodeStore.ts';
-import { compareLine, ms, timeIt } from './stats.ts';
+import { compareLine, ms, percentile, timeIt } from './stats.ts';
 import { signIn } from './client.ts';
 
 /**
@@ -205,18 +205,29 @@ function rawLookups(n: NodeDb, userId: string) {
   const { db } = n;
   const now = new Date().toISOString();
   const subtree = (ref: RawBuilder<unknown>, key: string) =>
-    n.dialect === 'postgres' ? sql`(${ref} = ${key} OR ${ref} LIKE ${`${key}:%`})` : sql`(${ref} = ${key} OR ${ref} GLOB ${`${key}:*`})`;
+    n.dialect === 'postgres'
+      ? sql`(${ref} = ${key} OR ${ref} LIKE ${`${key}:%`})`
+      : sql`(${ref} = ${key} OR ${ref} GLOB ${`${key}:*`})`;
   const anySubtree = (ref: RawBuilder<unknown>, keys: string[]) =>
-    keys.length ? sql`(${sql.join(keys.map((k) => subtree(ref, k)), sql` OR `)})` : sql`1 = 0`;
+    keys.length
+      ? sql`(${sql.join(
+          keys.map((k) => subtree(ref, k)),
+          sql` OR `,
+        )})`
+      : sql`1 = 0`;
   const permIds = async () =>
     (
-      await sql<{ id: string }>`SELECT p.id FROM perms_assetpermission p WHERE p.is_active = ${true} AND p.date_start <= ${now} AND p.date_expired > ${now} AND p.org_id = ${DEFAULT_ORG_ID} AND (p.id IN (SELECT assetpermission_id FROM perms_assetpermission_users WHERE user_id = ${userId}) OR p.id IN (SELECT assetpermission_id FROM perms_assetpermission_user_groups WHERE usergroup_id IN (SELECT usergroup_id FROM users_user_groups WHERE user_id = ${userId})))`.execute(
+      await sql<{
+        id: string;
+      }>`SELECT p.id FROM perms_assetpermission p WHERE p.is_active = ${true} AND p.date_start <= ${now} AND p.date_expired > ${now} AND p.org_id = ${DEFAULT_ORG_ID} AND (p.id IN (SELECT assetpermission_id FROM perms_assetpermission_users WHERE user_id = ${userId}) OR p.id IN (SELECT assetpermission_id FROM perms_assetpermission_user_groups WHERE usergroup_id IN (SELECT usergroup_id FROM users_user_groups WHERE user_id = ${userId})))`.execute(
         db,
       )
     ).rows.map((r) => r.id);
   const rootKeys = async (ids: string[]) => {
     const keys = (
-      await sql<{ key: string }>`SELECT DISTINCT n.key FROM perms_assetpermission_nodes pn JOIN assets_node n ON n.id = pn.node_id WHERE pn.assetpermission_id IN (${sql.join(ids)})`.execute(
+      await sql<{
+        key: string;
+      }>`SELECT DISTINCT n.key FROM perms_assetpermission_nodes pn JOIN assets_node n ON n.id = pn.node_id WHERE pn.assetpermission_id IN (${sql.join(ids)})`.execute(
         db,
       )
     ).rows.map((r) => r.key);
@@ -267,7 +278,9 @@ function rawLookups(n: NodeDb, userId: string) {
     },
     async accounts(assetId: string) {
       const keys = (
-        await sql<{ key: string }>`SELECT n.key FROM assets_asset_nodes an JOIN assets_node n ON n.id = an.node_id WHERE an.asset_id = ${assetId}`.execute(
+        await sql<{
+          key: string;
+        }>`SELECT n.key FROM assets_asset_nodes an JOIN assets_node n ON n.id = an.node_id WHERE an.asset_id = ${assetId}`.execute(
           db,
         )
       ).rows.map((r) => r.key);
@@ -331,6 +344,12 @@ export async function runPermsBench(databaseUrl?: string, pgSchema?: string): Pr
         body: JSON.stringify({ asset: assetId, username, secret_type: 'password', secret: 'Bench-secret-1' }),
       });
     const raw = rawLookups(n, userId);
+    // What every authenticated request costs here before any grant work (session, RBAC, org).
+    await timeIt(3, () => get('/api/v1/orgs/orgs/current/'));
+    const fixed = await timeIt(RUNS, () => get('/api/v1/orgs/orgs/current/'));
+    console.log(
+      `${label} an authenticated request that reads nothing else (GET orgs/current/): p50 ${ms(percentile(fixed, 50))}`,
+    );
     const scenarios: [string, string, () => Promise<unknown>][] = [
       ['first granted children tree', `${prefix}/nodes/children-with-assets/tree/`, () => raw.firstTree()],
       ['full granted nodes list', `${prefix}/nodes/`, () => raw.allNodes()],
@@ -345,7 +364,9 @@ export async function runPermsBench(databaseUrl?: string, pgSchema?: string): Pr
       compareLine(`${label} ${what}`, api, rawTimes);
     }
     // A change seen on the next request: a new permission on a node the user was not granted.
-    const free = data.nodes.find((x) => x.key.split(':').length >= 4 && !nodes.some((g) => (g as { key: string }).key === x.key))!;
+    const free = data.nodes.find(
+      (x) => x.key.split(':').length >= 4 && !nodes.some((g) => (g as { key: string }).key === x.key),
+    )!;
     const t1 = performance.now();
     const res = await fetch(`${base}/api/v1/perms/asset-permissions/`, {
       method: 'POST',
