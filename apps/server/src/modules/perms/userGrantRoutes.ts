@@ -5,7 +5,6 @@ import { containsCi, listQuery, pageOf, type Query } from '../../resource/query.
 import { pageOfResults } from '../../resource/pagination.ts';
 import { serializeRows } from '../../resource/serialize.ts';
 import type { AnyQuery, ResourceCtx, Row } from '../../resource/types.ts';
-import { orgMemberIds } from '../rbac/orgMembers.ts';
 import { assetResource, ASSET_KINDS } from '../assets/assetResource.ts';
 import { nodeDb } from '../assets/nodeStore.ts';
 import { actionsOut } from './actions.ts';
@@ -81,7 +80,18 @@ async function userSubject(req: Req): Promise<Subject> {
   const ref = req.params.user!;
   let q = req.db.selectFrom('users_user').select('id').where('id', '=', ref);
   const org = orgOf(req);
-  if (org) q = q.where('id', 'in', orgMemberIds(req.db, org));
+  // Membership of this one user: an index lookup by user id, not the org's member list.
+  if (org)
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('rbac_rolebinding as rb')
+          .select('rb.id')
+          .whereRef('rb.user_id', '=', 'users_user.id')
+          .where('rb.scope', '=', 'org')
+          .where('rb.org_id', '=', org),
+      ),
+    );
   const user = /^[0-9a-f-]{36}$/i.test(ref) ? await q.executeTakeFirst() : undefined;
   if (!user) throw new ApiError(404, { detail: pm(req.lang, 'user_not_found') });
   return { userId: user.id, ...(org ? { orgId: org } : {}) };
