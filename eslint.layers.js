@@ -63,6 +63,7 @@ export const MODULE_ORDER = [
   'users',
   'assets',
   'accounts',
+  'perms',
   'terminal',
 ];
 

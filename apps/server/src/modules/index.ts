@@ -33,6 +33,7 @@ import { usersIdentitySource } from './users/identitySource.ts';
 import { buildProfile } from './users/profile.ts';
 import { registerApiDocs } from './apidocs/routes.ts';
 import { registerAclsModule } from './acls/routes.ts';
+import { registerPermsModule } from './perms/routes.ts';
 import { registerTerminalModule } from './terminal/routes.ts';
 
 /** Every API module; each registers its own routes. */
@@ -70,5 +71,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerAssetsModule(app);
   registerAclsModule(app);
   registerAccountsModule(app);
+  registerPermsModule(app);
   registerTerminalModule(app);
 }

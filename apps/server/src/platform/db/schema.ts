@@ -23,6 +23,7 @@ import type { AclTables } from './tables/acls.ts';
 import type { AccountTables } from './tables/accounts.ts';
 import type { TerminalTables } from './tables/terminal.ts';
 import type { ProfileTables } from './tables/profile.ts';
+import type { PermsTables } from './tables/perms.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
@@ -37,7 +38,8 @@ export type DB = CoreTables &
   AclTables &
   AccountTables &
   TerminalTables &
-  ProfileTables;
+  ProfileTables &
+  PermsTables;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;
