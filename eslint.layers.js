@@ -63,6 +63,7 @@ export const MODULE_ORDER = [
   'users',
   'assets',
   'accounts',
+  'perms',
 ];
 
 export const moduleZones = MODULE_ORDER.slice(0, -1).map((name, i) => ({

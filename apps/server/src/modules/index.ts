@@ -27,6 +27,7 @@ import { usersIdentitySource } from './users/identitySource.ts';
 import { buildProfile } from './users/profile.ts';
 import { registerApiDocs } from './apidocs/routes.ts';
 import { registerAclsModule } from './acls/routes.ts';
+import { registerPermsModule } from './perms/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -57,4 +58,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerAssetsModule(app);
   registerAclsModule(app);
   registerAccountsModule(app);
+  registerPermsModule(app);
 }

@@ -1,6 +1,6 @@
 import type { Language } from '@gatehouse/contract';
 import { columnOf } from './query.ts';
-import type { FieldDef, ResourceDef, Row } from './types.ts';
+import type { FieldDef, ResourceDef, Row, TreeChoice } from './types.ts';
 
 /** `OPTIONS` metadata: actions.GET/POST/PUT field maps the console builds its screens from. */
 
@@ -8,6 +8,14 @@ function defaultOf(f: FieldDef): unknown {
   const d = f.default;
   if (typeof d === 'function') return undefined;
   return ['string', 'number', 'boolean'].includes(typeof d) || Array.isArray(d) ? d : undefined;
+}
+
+function treeInfo(nodes: TreeChoice[], lang: Language): Row[] {
+  return nodes.map((n) => ({
+    value: n.value,
+    label: n.label[lang],
+    ...(n.children ? { children: treeInfo(n.children, lang) } : {}),
+  }));
 }
 
 export function fieldInfo(name: string, f: FieldDef, lang: Language, forGet: boolean): Row {
@@ -23,6 +31,7 @@ export function fieldInfo(name: string, f: FieldDef, lang: Language, forGet: boo
   if (f.writeOnly) info.write_only = true;
   if (f.child) info.child = { type: f.child.type, required: true, read_only: false };
   if (f.choices) info.choices = f.choices.map((c) => ({ value: c.value, label: c.label[lang] }));
+  if (f.tree) info.tree = treeInfo(f.tree, lang);
   if (forGet) {
     if (f.filter) info.filter = true;
     if (f.order && columnOf(name, f)) info.order = true;

@@ -71,6 +71,18 @@ export function fieldSchema(f: FieldDef, lang: Language, dir: 'read' | 'write'):
     case 'list':
       s = { type: 'array', items: { ...(PRIMITIVE[f.child?.type ?? 'string'] ?? {}) } };
       break;
+    case 'tree':
+      s =
+        dir === 'read'
+          ? {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { value: values ? { enum: values } : {}, label: { type: 'string' } },
+              },
+            }
+          : { type: 'array', items: values ? { enum: values } : { type: 'string' } };
+      break;
     default:
       s = { ...(PRIMITIVE[f.type] ?? {}) };
   }

@@ -131,6 +131,7 @@ export async function serializeRows(
       if (f.read) out[name] = f.read(row, ctx);
       else if (f.fk) out[name] = fkMaps.get(name)!.get(String(row[f.column || `${name}_id`])) ?? null;
       else if (f.m2m) out[name] = m2mMaps.get(name)!.get(String(row.id)) ?? [];
+      else if (f.out) out[name] = f.out(row[f.column || name], ctx);
       else out[name] = primitiveOut(f, row[f.column || name], ctx);
     }
     if (orgs) {

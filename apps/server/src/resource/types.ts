@@ -25,11 +25,19 @@ export type FieldType =
   | 'json'
   | 'list'
   | 'nested object'
+  | 'tree'
   | 'field';
 
 export interface Choice {
   value: string | number | boolean;
   label: I18nText;
+}
+
+/** A node of a `tree` field's OPTIONS `tree` (bit choices grouped, e.g. permission actions). */
+export interface TreeChoice {
+  value: string;
+  label: I18nText;
+  children?: TreeChoice[];
 }
 
 /** What a handler knows about the request it serves. */
@@ -104,6 +112,10 @@ export interface FieldDef {
   order?: boolean;
   fk?: FkDef;
   m2m?: M2MDef;
+  /** Turns the stored value of a writable field into its output (e.g. a bit mask into names). */
+  out?: (stored: unknown, ctx: ResourceCtx) => unknown;
+  /** For `tree`: the OPTIONS `tree` (choices grouped). */
+  tree?: TreeChoice[];
   /** Computes the output from the stored row (read-only fields). */
   read?: (row: Row, ctx: ResourceCtx) => unknown;
   /**

@@ -5,6 +5,10 @@ export const SETTING_DEFAULTS = {
   SITE_URL: 'http://127.0.0.1:8080',
   /** IANA zone of time-based rules (access-control time periods); empty = the system's zone. */
   TIME_ZONE: '',
+  /** Directly granted assets show under an "Ungrouped" node of the user's granted tree, not in their nodes. */
+  PERM_SINGLE_ASSET_TO_UNGROUP_NODE: false,
+  /** Days before an asset permission expires when its users get a site message (0: none). */
+  PERM_EXPIRE_NOTIFY_DAYS: 3,
   GLOBAL_ORG_DISPLAY_NAME: '',
   HELP_DOCUMENT_URL: 'https://docs.jumpserver.org/zh/v3/',
   HELP_SUPPORT_URL: 'https://www.jumpserver.org/support/',

@@ -21,13 +21,21 @@ import type { AssetTables } from './tables/assets.ts';
 import type { AuditTables } from './tables/audits.ts';
 import type { AclTables } from './tables/acls.ts';
 import type { AccountTables } from './tables/accounts.ts';
+import type { PermsTables } from './tables/perms.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
  * (`CoreTables & AuthTables & ...`);
  * its migrations carry names in its own range (see migrations/index.ts).
  */
-export type DB = CoreTables & UsersAuditTables & AuthTables & AssetTables & AuditTables & AclTables & AccountTables;
+export type DB = CoreTables &
+  UsersAuditTables &
+  AuthTables &
+  AssetTables &
+  AuditTables &
+  AclTables &
+  AccountTables &
+  PermsTables;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;

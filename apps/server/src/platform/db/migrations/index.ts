@@ -8,12 +8,14 @@ import * as m0150 from './m0150_assets.ts';
 import * as m0151 from './m0151_builtin_platforms.ts';
 import * as m0200 from './m0200_accounts.ts';
 import * as m0300 from './m0300_acls.ts';
+import * as m0400 from './m0400_perms.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
  * Name ranges per area, so work in parallel never collides:
  *   0001-0049 core, resources, users, audits · 0050-0099 authentication, MFA, notifications ·
- *   0100-0149 rbac, orgs, licence · 0150-0199 assets · 0200-0249 accounts · 0300-0349 access-control rules.
+ *   0100-0149 rbac, orgs, licence · 0150-0199 assets · 0200-0249 accounts · 0300-0349 access-control rules ·
+ *   0400-0449 asset permissions.
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -25,4 +27,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0151_builtin_platforms': m0151,
   '0200_accounts': m0200,
   '0300_acls': m0300,
+  '0400_perms': m0400,
 };
