@@ -105,6 +105,7 @@ export function MyAssetsPage() {
           columnsExtra={['favorite', 'connect']}
           columnsMeta={{
             ...GRANTED_ASSET_LABELS,
+            actions: { has: false },
             favorite: {
               label: 'workbench.assets.favorite',
               width: 60,

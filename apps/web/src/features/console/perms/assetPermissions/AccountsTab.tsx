@@ -6,13 +6,22 @@ import { useAppStore } from '../../../../lib/appStore.ts';
 import { http } from '../../../../lib/http.ts';
 import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import { resourcePaths } from '../../../../resource/resourcePaths.ts';
-import type { ResourceObject } from '../../../../resource/types.ts';
+import type { FieldMetaMap, ResourceObject } from '../../../../resource/types.ts';
 import { useAction } from '../../../../resource/useAction.ts';
 import { AccountsField } from './AccountsField.tsx';
 import { SPEC } from './permActions.ts';
 import { ASSET_PERMISSIONS_URL } from './permRoute.ts';
 
 const accountPaths = resourcePaths('/console/accounts/accounts');
+/** The covered accounts' columns (the list answers no OPTIONS). */
+const ACCOUNT_FIELDS: FieldMetaMap = {
+  name: { type: 'string' },
+  username: { type: 'string' },
+  asset: { type: 'related_field' },
+  secret_type: { type: 'labeled_choice' },
+  privileged: { type: 'boolean' },
+  is_active: { type: 'boolean' },
+};
 
 /** A permission's accounts: the accounts it covers on its assets, and its account choice edited in place. */
 export function AccountsTab({ perm, reload }: { perm: ResourceObject; reload(): void }) {
@@ -37,7 +46,12 @@ export function AccountsTab({ perm, reload }: { perm: ResourceObject; reload(): 
           url={`${ASSET_PERMISSIONS_URL}${perm.id}/accounts/`}
           name="AssetPermissionAccountList"
           paths={accountPaths}
-          columnsShow={{ default: ['name', 'username', 'asset', 'privileged', 'is_active'], min: ['name'] }}
+          fieldsGet={ACCOUNT_FIELDS}
+          columnsMeta={{
+            ...Object.fromEntries(Object.keys(ACCOUNT_FIELDS).map((f) => [f, { label: `perms.account.field.${f}` }])),
+            actions: { has: false },
+          }}
+          columnsShow={{ min: ['name'] }}
           noSelection
           headerActions={{ hasCreate: false, hasImport: false, hasBulkDelete: false }}
           rowActions={{ hasUpdate: false, hasDelete: false, hasClone: false }}

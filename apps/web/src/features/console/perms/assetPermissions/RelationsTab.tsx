@@ -74,7 +74,7 @@ export function RelationsTab({ perm, reload, list, relations }: RelationsTabProp
           paths={null}
           fieldsGet={fieldsGet}
           columns={list.columns}
-          columnsMeta={columnsMeta}
+          columnsMeta={{ ...columnsMeta, actions: { has: false } }}
           columnsShow={{ min: list.columns.slice(0, 1) }}
           noSelection
           headerActions={{ hasCreate: false, hasImport: false, hasExport: false, hasBulkDelete: false }}

@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import { Link } from 'react-router';
-import type { CellFormatter } from '../../../../resource/formatters.tsx';
+import type { CellArgs, CellFormatter } from '../../../../resource/formatters.tsx';
 import { ASSET_PERMISSIONS_PATH } from './permRoute.ts';
 import { actionNames, allActions, TEMPLATE_PREFIX } from './permActions.ts';
 
@@ -13,8 +13,16 @@ export const amountLink =
     </Link>
   );
 
-/** The actions: "All" when every one is granted, else their labels. */
-export const actionsCell: CellFormatter = ({ value, t }) =>
+/**
+ * The actions: "All" when every one is granted, else their labels. In lists the column is `action`
+ * (`actions` is the row actions' column), so the value is read from the row.
+ */
+export const actionsCell: CellFormatter = ({ row, field, value: raw, t }) => {
+  const value = field === 'action' ? row.actions : raw;
+  return actionsTags(value, t);
+};
+
+const actionsTags = (value: unknown, t: CellArgs['t']) =>
   allActions(value) ? (
     <Tag color="blue">{t('perms.action.all')}</Tag>
   ) : (

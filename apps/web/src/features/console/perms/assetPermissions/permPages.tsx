@@ -113,17 +113,17 @@ export const assetPermissionPages: ResourcePagesConfig = {
   list: {
     name: 'AssetPermissionList',
     columnsShow: {
-      default: ['name', 'users', 'user_groups', 'assets', 'nodes', 'accounts', 'actions', 'is_valid'],
+      default: ['name', 'users', 'user_groups', 'assets', 'nodes', 'accounts', 'action', 'is_valid'],
       min: ['name'],
     },
-    columnsExtra: ['actions'],
+    columnsExtra: ['action'],
     columnsMeta: {
       users: { formatter: amountLink('UsersAndGroups'), width: 90 },
       user_groups: { formatter: amountLink('UsersAndGroups'), width: 90 },
       assets: { formatter: amountLink('AssetsAndNodes'), width: 90 },
       nodes: { formatter: amountLink('AssetsAndNodes'), width: 90 },
       accounts: { formatter: accountsCell },
-      actions: { formatter: actionsCell },
+      action: { formatter: actionsCell, label: 'perms.field.actions' },
     },
     headerActions: {
       bulkUpdateFields: [

@@ -84,13 +84,14 @@ export function AuthorisedUsersTab({ asset }: { asset: ResourceObject }) {
             url={shown.url}
             name="AssetPermRuleList"
             paths={permPaths}
-            fieldsGet={plain(['name', 'accounts', 'actions', 'is_valid', 'date_expired'])}
-            columns={['name', 'accounts', 'actions', 'date_expired']}
+            fieldsGet={plain(['name', 'accounts', 'is_valid', 'date_expired'])}
+            columns={['name', 'accounts', 'action', 'date_expired']}
             columnsMeta={{
               name: { label: 'perms.field.name' },
               accounts: { label: 'perms.field.accounts', formatter: accountsCell },
-              actions: { label: 'perms.field.actions', formatter: actionsCell },
+              action: { label: 'perms.field.actions', formatter: actionsCell },
               date_expired: { label: 'perms.field.dateExpired' },
+              actions: { has: false },
             }}
             rowActions={{ hasUpdate: false, hasDelete: false, hasClone: false }}
           />

@@ -31,7 +31,7 @@ export function GrantedAssetsTab({ who }: { who: { user: string } | { group: str
           name: 'GrantedAssetList',
           paths: assetPaths,
           fieldsGet: GRANTED_ASSET_FIELDS,
-          columnsMeta: GRANTED_ASSET_LABELS,
+          columnsMeta: { ...GRANTED_ASSET_LABELS, actions: { has: false } },
           columnsShow: { default: ['name', 'address', 'platform', 'connectivity', 'is_active'], min: ['name'] },
           noSelection: true,
           headerActions: { hasCreate: false, hasImport: false, hasExport: false, hasBulkDelete: false },
@@ -43,8 +43,12 @@ export function GrantedAssetsTab({ who }: { who: { user: string } | { group: str
           url={`${ASSET_PERMISSIONS_URL}?${'user' in who ? 'user_id' : 'user_group_id'}=${id}`}
           name="GrantRuleList"
           paths={permPaths}
-          columnsShow={{ default: ['name', 'accounts', 'actions', 'is_valid', 'date_expired'], min: ['name'] }}
-          columnsMeta={{ accounts: { formatter: accountsCell }, actions: { formatter: actionsCell } }}
+          columnsExtra={['action']}
+          columnsShow={{ default: ['name', 'accounts', 'action', 'is_valid', 'date_expired'], min: ['name'] }}
+          columnsMeta={{
+            accounts: { formatter: accountsCell },
+            action: { formatter: actionsCell, label: 'perms.field.actions' },
+          }}
           noSelection
           headerActions={{ hasCreate: false, hasImport: false, hasBulkDelete: false }}
           rowActions={{ hasDelete: false, hasClone: false }}
