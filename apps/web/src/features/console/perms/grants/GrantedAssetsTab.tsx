@@ -30,6 +30,8 @@ export function GrantedAssetsTab({ who }: { who: { user: string } | { group: str
           url: urls.assets,
           name: 'GrantedAssetList',
           paths: assetPaths,
+          // The rows are assets: their links follow the asset permissions.
+          permissions: { app: 'assets', resource: 'asset' },
           fieldsGet: GRANTED_ASSET_FIELDS,
           columnsMeta: { ...GRANTED_ASSET_LABELS, actions: { has: false } },
           columnsShow: { default: ['name', 'address', 'platform', 'connectivity', 'is_active'], min: ['name'] },
