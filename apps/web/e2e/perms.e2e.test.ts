@@ -146,6 +146,9 @@ describe('asset permissions', () => {
     await page.goto(`/ui/console/users/users/${user.id}?activeTab=GrantedAssets`);
     await page.getByTestId('granted-assets-tab').getByRole('link', { name: names.host }).waitFor();
     await screenshot(page, 'perms-user-granted-assets');
+    await page.goto(`/ui/console/users/groups/${group.id}?activeTab=GrantedAssets`);
+    await page.getByTestId('granted-assets-tab').getByRole('link', { name: names.host }).waitFor();
+    await screenshot(page, 'perms-group-granted-assets');
   });
 
   it('show the host to a member of the group in My assets, with its accounts, until the member leaves the group', async () => {
@@ -172,6 +175,10 @@ describe('asset permissions', () => {
       .toEqual(expect.arrayContaining(['root-acc(root)', 'deploy-acc(deploy)']));
     await screenshot(page, 'perms-workbench-my-assets');
     await page.keyboard.press('Escape');
+    await page.getByRole('tab', { name: 'Types' }).click();
+    await page.getByTestId('category-node').filter({ hasText: 'Linux' }).click();
+    await row.waitFor();
+    await screenshot(page, 'perms-workbench-my-assets-types');
     // Connecting comes with the web terminal: the button says so instead of doing nothing.
     const connect = row.getByTestId('connect-button');
     expect(await connect.isDisabled()).toBe(true);

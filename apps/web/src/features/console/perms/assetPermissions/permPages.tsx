@@ -123,7 +123,7 @@ export const assetPermissionPages: ResourcePagesConfig = {
       assets: { formatter: amountLink('AssetsAndNodes'), width: 90 },
       nodes: { formatter: amountLink('AssetsAndNodes'), width: 90 },
       accounts: { formatter: accountsCell },
-      action: { formatter: actionsCell, label: 'perms.field.actions' },
+      action: { formatter: actionsCell, label: 'perms.field.action' },
     },
     headerActions: {
       bulkUpdateFields: [

@@ -89,7 +89,7 @@ export function AuthorisedUsersTab({ asset }: { asset: ResourceObject }) {
             columnsMeta={{
               name: { label: 'perms.field.name' },
               accounts: { label: 'perms.field.accounts', formatter: accountsCell },
-              action: { label: 'perms.field.actions', formatter: actionsCell },
+              action: { label: 'perms.field.action', formatter: actionsCell },
               date_expired: { label: 'perms.field.dateExpired' },
               actions: { has: false },
             }}

@@ -49,7 +49,7 @@ export function GrantedAssetsTab({ who }: { who: { user: string } | { group: str
           columnsShow={{ default: ['name', 'accounts', 'action', 'is_valid', 'date_expired'], min: ['name'] }}
           columnsMeta={{
             accounts: { formatter: accountsCell },
-            action: { formatter: actionsCell, label: 'perms.field.actions' },
+            action: { formatter: actionsCell, label: 'perms.field.action' },
           }}
           noSelection
           headerActions={{ hasCreate: false, hasImport: false, hasBulkDelete: false }}
