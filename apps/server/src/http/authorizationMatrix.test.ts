@@ -197,8 +197,15 @@ describe('authorisation matrix', () => {
     const templateB = (
       await admin.post('/api/v1/accounts/account-templates/', { name: 'tpl-b', username: 'b' }, { 'x-jms-org': orgB })
     ).json();
-    expect([hostB.id, accountB.id, templateB.id].every(Boolean)).toBe(true);
-    const foreign = [group.id, hostB.id, accountB.id, templateB.id];
+    const permB = (
+      await admin.post(
+        '/api/v1/perms/asset-permissions/',
+        { name: 'perm-b', user_groups: [group.id], assets: [hostB.id] },
+        { 'x-jms-org': orgB },
+      )
+    ).json();
+    expect([hostB.id, accountB.id, templateB.id, permB.id].every(Boolean)).toBe(true);
+    const foreign = [group.id, hostB.id, accountB.id, templateB.id, permB.id];
     const idRoutes = t.app.routeTable.filter((r) => r.url.includes(':') && r.method !== 'OPTIONS');
     const listRoutes = t.app.routeTable.filter((r) => !r.url.includes(':') && r.method === 'GET');
     const leaks: string[] = [];

@@ -85,8 +85,9 @@ describe('granted assets and nodes', () => {
   });
 
   it('answers the lazy tree one level at a time, with the assets of each node', async () => {
-    const top: Row[] = (await alice.get(`${P}/users/self/nodes/children-with-assets/tree/`)).json();
-    expect(top[0]).toMatchObject({ id: 'favorite', pId: '', meta: { type: 'node' } });
+    const topRes = await alice.get(`${P}/users/self/nodes/children-with-assets/tree/`);
+    const top: Row[] = topRes.json();
+    expect(top[0], topRes.body).toMatchObject({ id: 'favorite', pId: '', meta: { type: 'node' } });
     // One top node (the org root): unfolded, with its granted child A.
     expect(top.filter((x) => x.meta.type === 'node').map((x) => x.id)).toEqual(['favorite', rootKey, n.A!.key]);
     expect(top.find((x) => x.id === rootKey)).toMatchObject({ open: true, name: expect.stringContaining('(2)') });

@@ -24,7 +24,17 @@ export interface Grant {
   permIds: string[];
   /** Granted node keys, none below another (each grants its whole subtree). */
   roots: string[];
+  /** Asset-node rows read while answering one request, reused by its later lookups. */
+  memo?: { direct?: Pair[]; underRoots?: Pair[] };
 }
+
+interface Pair {
+  asset_id: string;
+  key: string;
+}
+
+const inKey = (key: string, within: string | undefined) =>
+  within === undefined || key === within || key.startsWith(`${within}:`);
 
 export const nowIso = () => new Date().toISOString();
 
@@ -59,8 +69,15 @@ export function topKeys(keys: Iterable<string>): string[] {
   return out;
 }
 
+const rootSets = new WeakMap<readonly string[], Set<string>>();
+
+/** `key` is a granted root or below one: one set lookup per ancestor. */
 export function coveredBy(roots: readonly string[], key: string): boolean {
-  return roots.some((r) => key === r || key.startsWith(`${r}:`));
+  let set = rootSets.get(roots);
+  if (!set) rootSets.set(roots, (set = new Set(roots)));
+  if (!set.size) return false;
+  for (let i = key.indexOf(':'); i !== -1; i = key.indexOf(':', i + 1)) if (set.has(key.slice(0, i))) return true;
+  return set.has(key);
 }
 
 export async function loadGrant(g: GrantDb, s: Subject, now = nowIso()): Promise<Grant> {
@@ -174,26 +191,26 @@ export async function grantedNodes(
   if (within !== undefined && coveredBy(grant.roots, within))
     return stored(await nodesQ().where('parent_key', '=', within).orderBy('value').execute());
   const full: NodeRow[] = [];
-  if (roots.length) {
-    // Children of a partial parent: only granted roots can be fully granted children.
+  // Children of a partial parent: only granted roots can be fully granted children.
+  const fullChildren = parent !== undefined ? roots.filter(isChild) : roots;
+  if (fullChildren.length)
     full.push(
       ...(parent !== undefined
-        ? await nodesQ().where('key', 'in', roots.filter(isChild)).execute()
+        ? await nodesQ().where('key', 'in', fullChildren).execute()
         : await nodesQ()
             .where(inAnySubtree(g, 'key', roots))
             .execute()),
     );
-  }
   // Directly granted assets' nodes (in scope) and their ancestors, plus the granted roots' ancestors.
-  const directPairs = opts.ungroupDirect
-    ? []
-    : await g.db
-        .selectFrom('assets_asset_nodes as an')
-        .innerJoin('assets_node as n', 'n.id', 'an.node_id')
-        .select(['an.asset_id', 'n.key'])
-        .where('an.asset_id', 'in', directAssets(g, grant, within))
-        .$if(Boolean(opts.orgId), (q) => q.where('n.org_id', '=', opts.orgId!))
-        .execute();
+  const memo = (grant.memo ??= {});
+  if (!opts.ungroupDirect && !memo.direct)
+    memo.direct = await g.db
+      .selectFrom('assets_asset_nodes as an')
+      .innerJoin('assets_node as n', 'n.id', 'an.node_id')
+      .select(['an.asset_id', 'n.key'])
+      .where('an.asset_id', 'in', directAssets(g, grant))
+      .execute();
+  const directPairs = opts.ungroupDirect ? [] : memo.direct!.filter((p) => inKey(p.key, within));
   const partial = new Set<string>();
   const addAncestors = (key: string) => {
     for (const a of ancestorKeys(key)) if (!coveredBy(grant.roots, a) && isChild(a)) partial.add(a);
@@ -204,14 +221,18 @@ export async function grantedNodes(
   // Distinct granted assets under each partial node: the rows of the granted roots below it and
   // the directly granted assets' rows.
   const rootsBelow = roots.filter((r) => [...partial].some((p) => r.startsWith(`${p}:`)));
-  const rootPairs = rootsBelow.length
-    ? await g.db
-        .selectFrom('assets_node as n')
-        .innerJoin('assets_asset_nodes as an', 'an.node_id', 'n.id')
-        .select(['an.asset_id', 'n.key'])
-        .where(inAnySubtree(g, 'n.key', rootsBelow))
-        .execute()
-    : [];
+  let rootPairs: Pair[] = [];
+  if (rootsBelow.length && memo.underRoots) rootPairs = memo.underRoots.filter((p) => inKey(p.key, within));
+  else if (rootsBelow.length) {
+    rootPairs = await g.db
+      .selectFrom('assets_node as n')
+      .innerJoin('assets_asset_nodes as an', 'an.node_id', 'n.id')
+      .select(['an.asset_id', 'n.key'])
+      .where(inAnySubtree(g, 'n.key', within === undefined ? grant.roots : rootsBelow))
+      .execute();
+    // Read for the whole grant (the top level): later levels of the same request filter it.
+    if (within === undefined) memo.underRoots = rootPairs;
+  }
   const sets = new Map<string, Set<string>>([...partial].map((k) => [k, new Set<string>()]));
   for (const p of [...rootPairs, ...directPairs]) for (const a of ancestorKeys(p.key)) sets.get(a)?.add(p.asset_id);
   const partialRows = await nodesQ()

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { makeAsset, makeNode, makePerm, makeUser, PERMS, type Row } from './permsTesting.ts';
+import { notifyExpiringPermissions } from './expiryNotices.ts';
 
 /** Asset permissions: the resource, its fields, defaults, validation and filters (issue 15). */
 let t: TestApp;
@@ -146,5 +147,50 @@ describe('asset permissions', () => {
       expect(p.is_valid).toBe(false);
       expect(p.actions).toEqual([{ value: 'connect', label: 'Connect (All protocols)' }]);
     }
+  });
+});
+
+describe('expiry notices', () => {
+  const messagesOf = async (userId: string) =>
+    t.deps.database.db
+      .selectFrom('notifications_sitemessage as m')
+      .innerJoin('notifications_messagecontent as c', 'c.id', 'm.content_id')
+      .select(['c.subject', 'c.message'])
+      .where('m.user_id', '=', userId)
+      .execute();
+
+  it('sends users (direct and through groups) one site message when a permission nears its expiry', async () => {
+    const soon = new Date(Date.now() + 2 * 86400e3).toISOString();
+    const carl = await makeUser(admin, 'carl');
+    const grp = (await admin.post('/api/v1/users/groups/', { name: 'Expiring', users: [u.alice!.id] })).json();
+    const p = await makePerm(admin, {
+      name: 'expires soon',
+      users: [carl.id],
+      user_groups: [grp.id],
+      date_expired: soon,
+    });
+    await makePerm(admin, {
+      name: 'expires later',
+      users: [carl.id],
+      date_expired: new Date(Date.now() + 30 * 86400e3).toISOString(),
+    });
+    const { db } = t.deps.database;
+    const run = () => notifyExpiringPermissions(db, t.deps.bus, t.deps.settings);
+    expect(await run()).toBe(2);
+    const got = await messagesOf(carl.id);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.subject).toBe('Asset permission expires soon');
+    expect(got[0]!.message).toContain('expires soon');
+    expect(await messagesOf(u.alice!.id)).toHaveLength(1);
+    // Once per expiry date; a new date warns again.
+    expect(await run()).toBe(0);
+    const later = new Date(Date.now() + 86400e3).toISOString();
+    expect(
+      (await admin.request({ method: 'PATCH', url: `${PERMS}${p.id}/`, payload: { date_expired: later } })).statusCode,
+    ).toBe(200);
+    expect(await run()).toBe(2);
+    await t.deps.settings.set('PERM_EXPIRE_NOTIFY_DAYS', 0);
+    await db.updateTable('perms_assetpermission').set({ expire_notified: null }).execute();
+    expect(await run()).toBe(0);
   });
 });

@@ -168,3 +168,15 @@ describe('permed accounts', () => {
     expect(await accountsOf(user)).toEqual([]);
   });
 });
+
+describe('permed accounts across orgs', () => {
+  it('does not find an asset of another org', async () => {
+    const orgB = (await admin.post('/api/v1/orgs/orgs/', { name: 'Acc org B' })).json().id;
+    const other = await makeAsset(admin, [], orgB, 'b-host');
+    const res = await admin.get(`${P}/users/self/assets/${other.id}/accounts/`);
+    expect(res.statusCode).toBe(404);
+    expect((await admin.get(`${P}/users/self/assets/${other.id}/accounts/`, { 'x-jms-org': orgB })).statusCode).toBe(
+      200,
+    );
+  });
+});

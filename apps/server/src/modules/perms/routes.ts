@@ -4,6 +4,7 @@ import { assetPermissionResource } from './permResource.ts';
 import { registerPermDetailRoutes } from './permDetailRoutes.ts';
 import { registerRelationRoutes } from './relationRoutes.ts';
 import { registerUserGrantRoutes } from './userGrantRoutes.ts';
+import { registerExpiryNotices } from './expiryNotices.ts';
 
 /** Asset permissions and what each user is granted (issue 15). */
 export function registerPermsModule(app: FastifyInstance): void {
@@ -11,4 +12,5 @@ export function registerPermsModule(app: FastifyInstance): void {
   registerPermDetailRoutes(app);
   registerRelationRoutes(app);
   registerUserGrantRoutes(app);
+  registerExpiryNotices(app);
 }

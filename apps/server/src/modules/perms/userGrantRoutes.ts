@@ -314,6 +314,11 @@ async function allWithAssets(s: Scope): Promise<Row[]> {
 }
 
 async function permedAccounts(s: Scope, assetId: string): Promise<Row[]> {
+  // An asset of another org (or none) is not found, as everywhere else; one not granted has no accounts.
+  let q = s.ctx.db.selectFrom('assets_asset').select('id').where('id', '=', assetId);
+  if (s.subject.orgId) q = q.where('org_id', '=', s.subject.orgId);
+  const found = /^[0-9a-f-]{36}$/i.test(assetId) ? await q.executeTakeFirst() : undefined;
+  if (!found) throw new ApiError(404, { detail: pm(s.ctx.req.lang, 'asset_not_found') });
   if (!s.userId) return [];
   const lang = s.ctx.req.lang;
   const list = await permedAccountsOf(s.g, s.userId, assetId, {

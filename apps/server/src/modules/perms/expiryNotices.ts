@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Bus } from '../../platform/bus/index.ts';
+import type { DB } from '../../platform/db/schema.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import { escapeHtml } from '../notifications/sanitize.ts';
+import { sendSiteMessage } from '../notifications/siteMessages.ts';
+import { pm } from './permMessages.ts';
+
+/**
+ * "Your asset permission expires soon": a site message to each user of a permission (directly or
+ * through a group) once it is within PERM_EXPIRE_NOTIFY_DAYS of its expiry. Checked at start and
+ * every hour. Each permission is claimed with one conditional UPDATE (`expire_notified` set to the
+ * date it warns about), so several instances never send twice, and a new expiry date warns again.
+ * Messages are in English: users have no language of their own stored yet.
+ */
+const INTERVAL_MS = 3600_000;
+const DAY_MS = 86400_000;
+const LANG = 'en';
+
+export async function notifyExpiringPermissions(
+  db: Kysely<DB>,
+  bus: Bus,
+  settings: SettingsStore,
+  now = new Date(),
+): Promise<number> {
+  const days = Number(await settings.get('PERM_EXPIRE_NOTIFY_DAYS'));
+  if (!(days > 0)) return 0;
+  const from = now.toISOString();
+  const until = new Date(now.getTime() + days * DAY_MS).toISOString();
+  const due = await db
+    .selectFrom('perms_assetpermission as p')
+    .innerJoin('orgs_organization as o', 'o.id', 'p.org_id')
+    .select(['p.id', 'p.name', 'p.date_expired', 'o.name as org'])
+    .where('p.is_active', '=', true)
+    .where('p.date_expired', '>', from)
+    .where('p.date_expired', '<=', until)
+    .where((eb) =>
+      eb.or([eb('p.expire_notified', 'is', null), eb('p.expire_notified', '!=', eb.ref('p.date_expired'))]),
+    )
+    .execute();
+  let sent = 0;
+  for (const p of due) {
+    const claimed = await db
+      .updateTable('perms_assetpermission')
+      .set({ expire_notified: p.date_expired })
+      .where('id', '=', p.id)
+      .where((eb) => eb.or([eb('expire_notified', 'is', null), eb('expire_notified', '!=', p.date_expired)]))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    const direct = db
+      .selectFrom('perms_assetpermission_users')
+      .select('user_id')
+      .where('assetpermission_id', '=', p.id);
+    const viaGroups = db
+      .selectFrom('users_user_groups as ug')
+      .innerJoin('perms_assetpermission_user_groups as pg', 'pg.usergroup_id', 'ug.usergroup_id')
+      .select('ug.user_id')
+      .where('pg.assetpermission_id', '=', p.id);
+    const users = await db
+      .selectFrom('users_user')
+      .select('id')
+      .where('is_active', '=', true)
+      .where((eb) => eb.or([eb('id', 'in', direct), eb('id', 'in', viaGroups)]))
+      .execute();
+    const date = p.date_expired.replace('T', ' ').slice(0, 19) + ' UTC';
+    sent += await sendSiteMessage(db, bus, {
+      subject: pm(LANG, 'expire_subject'),
+      message: escapeHtml(pm(LANG, 'expire_message', { name: p.name, org: p.org, date })),
+      userIds: users.map((u) => u.id),
+    });
+  }
+  return sent;
+}
+
+export function registerExpiryNotices(app: FastifyInstance): void {
+  let timer: NodeJS.Timeout | undefined;
+  const run = () =>
+    notifyExpiringPermissions(app.deps.database.db, app.deps.bus, app.deps.settings).catch((e: Error) =>
+      app.log.error({ err: e.message }, 'asset permission expiry notices failed'),
+    );
+  app.addHook('onReady', async () => {
+    void run();
+    timer = setInterval(() => void run(), INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
