@@ -36,10 +36,16 @@ beforeAll(async () => {
 
 /** The one-time view-switcher tip of a new browser would cover the screenshots. */
 async function dismissTip(page: Page): Promise<void> {
-  await page
-    .getByRole('button', { name: 'Got it' })
-    .click({ timeout: 5000 })
-    .catch(() => undefined);
+  const tip = page.getByTestId('view-switcher-tip');
+  if (
+    !(await tip.waitFor({ timeout: 10_000 }).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
+  await tip.getByRole('button', { name: 'Got it' }).click();
+  await tip.waitFor({ state: 'hidden' });
 }
 afterAll(async () => {
   await browser?.close();
@@ -136,6 +142,17 @@ describe('asset permissions', () => {
     // Members of the group are listed among the users the permission reaches.
     await page.getByRole('cell', { name: names.user, exact: true }).waitFor();
     await screenshot(page, 'perms-detail-users');
+    // Direct members are added and removed through the relation collection.
+    const usersCard = page.getByTestId('perm-relation-users');
+    await pick(page, usersCard, names.user, names.user);
+    await usersCard.getByRole('button', { name: 'Add' }).click();
+    await usersCard.getByText(`Paula ${stamp}`).waitFor();
+    await expect
+      .poll(async () => (await api<Row>('GET', `/api/v1/perms/asset-permissions/${perm.id}/`)).users)
+      .toEqual([expect.objectContaining({ id: user.id })]);
+    await usersCard.getByRole('button', { name: 'Remove' }).click();
+    await usersCard.locator('.ant-empty').waitFor();
+    expect((await api<Row>('GET', `/api/v1/perms/asset-permissions/${perm.id}/`)).users).toEqual([]);
     await page.getByRole('tab', { name: 'Assets and nodes' }).click();
     await page.getByRole('cell', { name: names.host, exact: true }).waitFor();
     await screenshot(page, 'perms-detail-assets');
