@@ -160,6 +160,13 @@ describe('asset permissions', () => {
     await page.getByRole('cell', { name: 'deploy', exact: true }).first().waitFor();
     await screenshot(page, 'perms-detail-accounts');
 
+    await page.goto('/ui/console/perms/asset-permissions/');
+    await page.getByRole('link', { name: names.perm }).waitFor();
+    await screenshot(page, 'perms-list-with-row');
+    await page.goto(`/ui/console/assets/assets/${host.id}?activeTab=AuthorisedUsers`);
+    await page.getByTestId('authorised-users-tab').getByRole('link', { name: names.perm }).waitFor();
+    await screenshot(page, 'perms-asset-authorised');
+
     await page.goto(`/ui/console/users/users/${user.id}?activeTab=GrantedAssets`);
     await page.getByTestId('granted-assets-tab').getByRole('link', { name: names.host }).waitFor();
     await screenshot(page, 'perms-user-granted-assets');

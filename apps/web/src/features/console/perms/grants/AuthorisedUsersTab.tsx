@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Col, Modal, Row } from 'antd';
+import { Card, Col, Modal, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ResourceList, type ResourceListProps } from '../../../../resource/ResourceList.tsx';
 import { resourcePaths } from '../../../../resource/resourcePaths.ts';
 import type { ResourceObject } from '../../../../resource/types.ts';
-import { ASSET_PERMISSIONS_PATH } from '../assetPermissions/permRoute.ts';
+import { m2m } from '../../../../resource/formatters.tsx';
+import { ASSET_PERMISSIONS_PATH, ASSET_PERMISSIONS_URL } from '../assetPermissions/permRoute.ts';
 import { accountsCell, actionsCell } from '../assetPermissions/permFormatters.tsx';
 
 const A = '/api/v1/assets/assets';
@@ -16,8 +17,9 @@ const readOnly: Partial<ResourceListProps> = {
 };
 
 /**
- * An asset's authorised users and user groups (through any valid permission, its nodes included);
- * "Permissions" shows the rules that grant the asset to that user or group.
+ * An asset's authorisations: the permission rules covering it (directly or through an ancestor
+ * node), then its authorised users and user groups (`perm-users/`, `perm-user-groups/` of the assets
+ * API); "Permissions" shows the rules that grant the asset to that user or group.
  */
 export function AuthorisedUsersTab({ asset }: { asset: ResourceObject }) {
   const { t } = useTranslation();
@@ -25,7 +27,29 @@ export function AuthorisedUsersTab({ asset }: { asset: ResourceObject }) {
   const open = (kind: 'perm-users' | 'perm-user-groups', row: ResourceObject) =>
     setShown({ url: `${A}/${asset.id}/${kind}/${row.id}/permissions/`, title: String(row.name ?? row.username) });
   return (
-    <Row gutter={16} data-testid="authorised-users-tab">
+    <Row gutter={[16, 16]} data-testid="authorised-users-tab">
+      <Col span={24}>
+        <Card title={t('perms.grants.rulesOfAsset')}>
+          <ResourceList
+            {...readOnly}
+            url={`${ASSET_PERMISSIONS_URL}?asset_id=${asset.id}`}
+            name="AssetPermissionsOfAsset"
+            paths={permPaths}
+            columnsExtra={['action']}
+            columnsShow={{
+              default: ['name', 'users', 'user_groups', 'accounts', 'action', 'is_valid', 'date_expired'],
+              min: ['name'],
+            }}
+            columnsMeta={{
+              users: { formatter: m2m },
+              user_groups: { formatter: m2m },
+              accounts: { formatter: accountsCell },
+              action: { label: 'perms.field.action', formatter: actionsCell },
+              actions: { has: false },
+            }}
+          />
+        </Card>
+      </Col>
       <Col xs={24} lg={14}>
         <ResourceList
           {...readOnly}
