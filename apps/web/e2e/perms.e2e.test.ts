@@ -173,7 +173,7 @@ describe('asset permissions', () => {
     await page.goto(`/ui/console/users/groups/${group.id}?activeTab=GrantedAssets`);
     await page.getByTestId('granted-assets-tab').getByRole('link', { name: names.host }).waitFor();
     await screenshot(page, 'perms-group-granted-assets');
-  });
+  }, 150_000);
 
   it('show the host to a member of the group in My assets, with its accounts, until the member leaves the group', async () => {
     const ctx = await newContext(browser, inject('baseURL'), { width: 1440, height: 900 });
