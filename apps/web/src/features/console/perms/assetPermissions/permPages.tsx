@@ -113,8 +113,8 @@ export const assetPermissionPages: ResourcePagesConfig = {
   list: {
     name: 'AssetPermissionList',
     columnsShow: {
-      default: ['name', 'users', 'user_groups', 'assets', 'nodes', 'accounts', 'action', 'is_valid'],
-      min: ['name'],
+      default: ['name', 'users', 'user_groups', 'assets', 'nodes', 'accounts', 'action', 'is_valid', 'actions'],
+      min: ['name', 'actions'],
     },
     columnsExtra: ['action'],
     columnsMeta: {
