@@ -262,10 +262,12 @@ export async function permsCoveringAsset(g: GrantDb, s: Subject, assetId: string
     .where('an.asset_id', '=', assetId)
     .execute();
   const ancestors = [...new Set(keys.flatMap((k) => ancestorKeys(k.key)))];
+  const valid = (await validPermsQuery(g.db, s, now).execute()).map((r) => r.id);
+  if (!valid.length) return [];
   return g.db
     .selectFrom('perms_assetpermission as p')
     .select(['p.id', 'p.accounts', 'p.actions', 'p.date_expired'])
-    .where('p.id', 'in', validPermsQuery(g.db, s, now))
+    .where('p.id', 'in', valid)
     .where((eb) =>
       eb.or([
         eb(

@@ -150,6 +150,35 @@ describe('asset permissions', () => {
   });
 });
 
+describe('import', () => {
+  it('imports the rows of its own export (relations by name(id), actions and accounts as lists)', async () => {
+    const src = await makePerm(admin, {
+      name: 'to export',
+      users: [u.alice!.id],
+      nodes: [nodeA.id],
+      accounts: ['root', '@INPUT'],
+      actions: ['connect', 'copy'],
+    });
+    const csv = (await admin.get(`${PERMS}?format=csv&name=to export`)).body;
+    const parsed = await admin.post(`${PERMS}render-to-json/`, csv.replace('to export', 'imported'), {
+      'content-type': 'text/csv',
+    });
+    expect(parsed.statusCode, parsed.body).toBe(200);
+    const rows = (parsed.json().data as Row[]).map(({ id: _id, ...rest }) => rest);
+    const res = await admin.post(PERMS, rows);
+    expect(res.statusCode, res.body).toBe(201);
+    const got = res.json()[0];
+    expect(got).toMatchObject({
+      name: 'imported',
+      users: [{ id: u.alice!.id }],
+      nodes: [{ id: nodeA.id }],
+      accounts: ['@INPUT', 'root'],
+    });
+    expect(got.actions.map((x: Row) => x.value)).toEqual(['connect', 'copy']);
+    expect(src.id).not.toBe(got.id);
+  });
+});
+
 describe('expiry notices', () => {
   const messagesOf = async (userId: string) =>
     t.deps.database.db

@@ -5,7 +5,6 @@ import { containsCi, listQuery, pageOf, type Query } from '../../resource/query.
 import { pageOfResults } from '../../resource/pagination.ts';
 import { serializeRows } from '../../resource/serialize.ts';
 import type { AnyQuery, ResourceCtx, Row } from '../../resource/types.ts';
-import { orgMemberIds } from '../rbac/orgMembers.ts';
 import { assetResource, ASSET_KINDS } from '../assets/assetResource.ts';
 import { nodeDb } from '../assets/nodeStore.ts';
 import { actionsOut } from './actions.ts';
@@ -81,7 +80,18 @@ async function userSubject(req: Req): Promise<Subject> {
   const ref = req.params.user!;
   let q = req.db.selectFrom('users_user').select('id').where('id', '=', ref);
   const org = orgOf(req);
-  if (org) q = q.where('id', 'in', orgMemberIds(req.db, org));
+  // Membership of this one user: an index lookup by user id, not the org's member list.
+  if (org)
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('rbac_rolebinding as rb')
+          .select('rb.id')
+          .whereRef('rb.user_id', '=', 'users_user.id')
+          .where('rb.scope', '=', 'org')
+          .where('rb.org_id', '=', org),
+      ),
+    );
   const user = /^[0-9a-f-]{36}$/i.test(ref) ? await q.executeTakeFirst() : undefined;
   if (!user) throw new ApiError(404, { detail: pm(req.lang, 'user_not_found') });
   return { userId: user.id, ...(org ? { orgId: org } : {}) };
@@ -97,14 +107,14 @@ async function groupSubject(req: Req): Promise<Subject> {
   return { groupId: group.id, orgId: group.org_id };
 }
 
-async function scopeOf(req: Req, subject: Subject): Promise<Scope> {
+async function scopeOf(req: Req, subject: Subject, needGrant = true): Promise<Scope> {
   const ctx = { req, db: req.db };
   const g = nodeDb(ctx);
   return {
     g,
     ctx,
     subject,
-    grant: await loadGrant(g, subject),
+    grant: needGrant ? await loadGrant(g, subject) : { permIds: [], roots: [] },
     ...(subject.userId ? { userId: subject.userId } : {}),
     ungroup: Boolean(await req.server.deps.settings.get('PERM_SINGLE_ASSET_TO_UNGROUP_NODE')),
   };
@@ -209,7 +219,13 @@ async function allNodes(s: Scope) {
     ...(s.subject.orgId ? { orgId: s.subject.orgId } : {}),
     ungroupDirect: s.ungroup,
   });
-  return nodes.sort((a, b) => a.key.localeCompare(b.key, 'en', { numeric: true }));
+  const parts = new Map(nodes.map((x) => [x.key, x.key.split(':').map(Number)]));
+  return nodes.sort((a, b) => {
+    const pa = parts.get(a.key)!;
+    const pb = parts.get(b.key)!;
+    for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i]! - pb[i]!;
+    return pa.length - pb.length;
+  });
 }
 
 /** Granted assets linked to the node itself; in ungrouped mode only those granted through nodes. */
@@ -407,6 +423,9 @@ const USER_PATHS: [suffix: string, handler: Handler][] = [
   ['assets/:asset_id/accounts/', (s, req) => permedAccounts(s, req.params.asset_id!)],
 ];
 
+/** Paths that ask about one asset and need no granted tree. */
+const ONE_ASSET = new Set(['assets/:asset_id/accounts/']);
+
 /** The paths the contract gives user groups. */
 const GROUP_PATHS = new Set(['assets/', 'nodes/', 'nodes/children/', 'nodes/children/tree/', 'nodes/:node_id/assets/']);
 
@@ -419,7 +438,7 @@ export function registerUserGrantRoutes(app: FastifyInstance): void {
   for (const [prefix, perm, subject] of prefixes)
     for (const [suffix, handler] of USER_PATHS)
       app.get(`${prefix}${suffix}`, { config: { perm } }, async (req: Req) =>
-        handler(await scopeOf(req, await subject(req)), req),
+        handler(await scopeOf(req, await subject(req), !ONE_ASSET.has(suffix)), req),
       );
   for (const [suffix, handler] of USER_PATHS.filter(([sfx]) => GROUP_PATHS.has(sfx)))
     app.get(
