@@ -13,13 +13,23 @@ export interface DetailCardProps {
   fields?: string[];
   excludes?: string[];
   formatters?: Record<string, CellFormatter>;
+  /** i18n keys of labels for fields the metadata does not label (computed ones, shown through a formatter). */
+  labels?: Record<string, string>;
 }
 
 /** A titled list of label/value pairs, labels from the GET metadata (`AutoDetailCard`). */
-export function DetailCard({ title, object, meta, fields, excludes = [], formatters = {} }: DetailCardProps) {
+export function DetailCard({
+  title,
+  object,
+  meta,
+  fields,
+  excludes = [],
+  formatters = {},
+  labels = {},
+}: DetailCardProps) {
   const { t, i18n } = useTranslation();
   const names = (fields ?? Object.keys(meta).filter((f) => !meta[f]!.write_only)).filter(
-    (f) => !excludes.includes(f) && (f in object || meta[f]),
+    (f) => !excludes.includes(f) && (f in object || meta[f] || formatters[f]),
   );
   return (
     <Card title={t(title)} data-testid="detail-card">
@@ -30,7 +40,7 @@ export function DetailCard({ title, object, meta, fields, excludes = [], formatt
         styles={{ label: { width: 200 } }}
         items={names.map((f) => ({
           key: f,
-          label: meta[f]?.label ?? f,
+          label: labels[f] ? t(labels[f]) : (meta[f]?.label ?? f),
           children: (formatters[f] ?? formatterForType(meta[f]))({
             row: object,
             field: f,

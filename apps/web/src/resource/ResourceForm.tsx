@@ -34,7 +34,8 @@ export interface ResourceFormProps {
   id?: string;
   groups: FormGroup[];
   fieldsMeta?: Record<string, FieldSpec>;
-  initial?: Values;
+  /** Values of a new object; a function gets the page's query (e.g. `?node_id=` from a list filtered by a node). */
+  initial?: Values | ((query: URLSearchParams) => Values);
   /** Last change of the body before encryption and sending. */
   cleanValues?(values: Values, ctx: FormContext): Values;
   encryptedFields?: string[];
@@ -97,7 +98,7 @@ export function ResourceForm({
     () => {
       const values = {
         ...toFormValues(undefined, writeMeta, allFields),
-        ...initial,
+        ...(typeof initial === 'function' ? initial(params) : initial),
         ...(object ? toFormValues(object, writeMeta, allFields) : {}),
       };
       return afterGetFormValue ? afterGetFormValue(values, object) : values;

@@ -31,7 +31,7 @@ import { useDeleteResource } from './useDeleteResource.ts';
 import { useListState } from './useListState.ts';
 import { useResourceMeta } from './useResourceMeta.ts';
 import { useResourcePerms, type PermsOptions } from './useResourcePerms.ts';
-import type { Page, Query, ResourceObject } from './types.ts';
+import type { FieldMetaMap, Page, Query, ResourceObject } from './types.ts';
 
 /** What row conditions may look at. */
 export interface RowContext extends DisplayContext {
@@ -98,6 +98,13 @@ export interface ResourceListProps extends ColumnsConfig, PermsOptions {
   onRow?(row: ResourceObject, selected: ResourceObject[]): HTMLAttributes<HTMLElement>;
   /** Told the selected rows whenever the selection changes. */
   onSelectionChange?(rows: ResourceObject[]): void;
+  /**
+   * The columns' metadata when the list answers no OPTIONS (a user's granted assets, a permission's
+   * users): then no OPTIONS is asked; labels come from `columnsMeta`.
+   */
+  fieldsGet?: FieldMetaMap;
+  /** Hide the selection checkboxes (lists with no batch action). */
+  noSelection?: boolean;
 }
 
 /** A server-paged table built from the list's OPTIONS metadata, with its header and row actions. */
@@ -113,8 +120,9 @@ export function ResourceList(props: ResourceListProps) {
     Boolean(s.publicSettings?.XPACK_ENABLED && s.publicSettings.XPACK_LICENSE_IS_VALID),
   );
   const ctx: RowContext = { isRootOrg: perms.isRootOrg, hasValidLicense, profile };
-  const meta = useResourceMeta(url, { draw: true });
-  const getMeta = useMemo(() => meta.data?.actions?.GET ?? {}, [meta.data]);
+  const meta = useResourceMeta(url, { draw: true, enabled: !props.fieldsGet });
+  const getMeta = useMemo(() => props.fieldsGet ?? meta.data?.actions?.GET ?? {}, [meta.data, props.fieldsGet]);
+  const metaReady = Boolean(props.fieldsGet) || meta.isSuccess;
   const columns = useMemo(
     () => buildColumns(getMeta, props, ctx),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- ctx is rebuilt every render; its two flags are the deps
@@ -138,7 +146,7 @@ export function ResourceList(props: ResourceListProps) {
   const list = useQuery({
     queryKey: ['resource-list', url, state.query],
     queryFn: () => http.get<Page<ResourceObject> | ResourceObject[]>(url, { params: state.query }),
-    enabled: meta.isSuccess,
+    enabled: metaReady,
     placeholderData: keepPreviousData,
   });
   const rows = useMemo(() => (Array.isArray(list.data) ? list.data : (list.data?.results ?? [])), [list.data]);
@@ -261,22 +269,26 @@ export function ResourceList(props: ResourceListProps) {
       <Table<ResourceObject>
         rowKey="id"
         size="middle"
-        loading={meta.isPending || list.isFetching}
+        loading={!metaReady || list.isFetching}
         dataSource={rows}
         columns={tableColumns}
         scroll={{ x: 'max-content' }}
         onRow={props.onRow ? (row) => props.onRow!(row, selectedRows) : undefined}
-        rowSelection={{
-          selectedRowKeys: [...selected.keys()],
-          preserveSelectedRowKeys: true,
-          onChange: (keys) => {
-            const next = new Map(
-              keys.map((k) => [String(k), selected.get(String(k)) ?? rows.find((r) => r.id === k)!]),
-            );
-            setSelected(next);
-            props.onSelectionChange?.([...next.values()]);
-          },
-        }}
+        rowSelection={
+          props.noSelection
+            ? undefined
+            : {
+                selectedRowKeys: [...selected.keys()],
+                preserveSelectedRowKeys: true,
+                onChange: (keys) => {
+                  const next = new Map(
+                    keys.map((k) => [String(k), selected.get(String(k)) ?? rows.find((r) => r.id === k)!]),
+                  );
+                  setSelected(next);
+                  props.onSelectionChange?.([...next.values()]);
+                },
+              }
+        }
         pagination={{
           current: state.page,
           pageSize: state.pageSize,

@@ -71,6 +71,8 @@ export function buildColumns(getMeta: FieldMetaMap, cfg: ColumnsConfig, ctx: Dis
     };
   });
   const o = cfg.columnsMeta?.[ACTIONS] ?? {};
+  // Lists with no row actions (embedded, read-only) leave the column out with `actions: { has: false }`.
+  if (o.has === false) return defs;
   defs.push({
     key: ACTIONS,
     label: o.label ?? 'resource.actions',

@@ -36,6 +36,8 @@ export interface ResourceRouteConfig {
 /** The page part of a resource: what the list, form and detail pages show. */
 export interface ResourcePageParts {
   list: Omit<ResourceListProps, 'url' | 'permissions' | 'disableOrgsChange'>;
+  /** A list page of its own around the list declaration (e.g. a tree beside the table); default the table alone. */
+  listPage?(cfg: ResourcePagesConfig): ReactNode;
   /** Without a form the resource is read-only: no create or update pages. */
   form?: Omit<ResourceFormProps, 'url' | 'id'>;
   detail: { tabs: DetailTab[]; hasActivity?: boolean } & Pick<ResourceDetailProps, 'canUpdate' | 'canDelete'>;
@@ -98,7 +100,7 @@ export function resourceRoute(route: ResourceRouteConfig, load?: () => Promise<R
       {
         index: true,
         handle: { title: route.titles.list, name: `${n}List`, permissions: [view] },
-        ...page(({ ListPage }, cfg) => <ListPage cfg={cfg} />),
+        ...page(({ ListPage }, cfg) => (cfg.listPage ? cfg.listPage(cfg) : <ListPage cfg={cfg} />)),
       },
       ...(readOnly
         ? []

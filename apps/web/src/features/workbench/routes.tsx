@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { HomeOutlined } from '@ant-design/icons';
+import { DesktopOutlined, HomeOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 
@@ -21,6 +21,19 @@ export const workbenchRoute: AppRoute = {
         ({ WorkbenchHomePage }) => <WorkbenchHomePage />,
       ),
       handle: { title: 'workbench.route.home', name: 'WorkbenchHome', icon: <HomeOutlined />, affix: true, ...open },
+    },
+    {
+      path: 'assets',
+      ...lazyPage(
+        () => import('./myAssets/MyAssetsPage.tsx'),
+        ({ MyAssetsPage }) => <MyAssetsPage />,
+      ),
+      handle: {
+        title: 'workbench.route.assets',
+        name: 'MyAssets',
+        icon: <DesktopOutlined />,
+        permissions: ['perms.view_myassets'],
+      },
     },
   ],
 };

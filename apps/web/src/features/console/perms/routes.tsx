@@ -10,6 +10,7 @@ import {
   loginAclRoute,
   loginAssetAclRoute,
 } from './acls/aclRoutes.ts';
+import { assetPermissionRoute } from './assetPermissions/permRoute.ts';
 
 /** The page parts of the rule kinds load with the first page of the area opened. */
 const pages = () => import('./acls/aclPages.tsx');
@@ -47,8 +48,11 @@ function licensed(route: AppRoute): AppRoute {
   return { ...route, handle: { ...route.handle!, licenseRequired: true } };
 }
 
-/** The console's perms app: the access-control rules. */
+/** The console's perms app: the asset permissions and the access-control rules. */
 export const permsRoutes: AppRoute[] = [
+  resourceRoute(assetPermissionRoute, () =>
+    import('./assetPermissions/permPages.tsx').then((m) => m.assetPermissionPages),
+  ),
   inGlobalOrg(resourceRoute(loginAclRoute, () => pages().then((m) => m.loginAclPages))),
   commandAclsRoute(),
   { ...cmdGroups, handle: { ...cmdGroups.handle!, hidden: true, activeMenu: '/console/perms/cmd-acls' } },

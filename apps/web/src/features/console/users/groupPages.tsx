@@ -6,6 +6,7 @@ import { resourcePaths } from '../../../resource/resourcePaths.ts';
 import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
 import { groupRoute } from './groupRoute.tsx';
 import { groupFieldSpecs } from './fields.ts';
+import { groupGrantedAssetsTab } from '../perms/grants/grantTabs.tsx';
 
 /** A group's member count, linking to its members tab. */
 const memberCount: CellFormatter = ({ row, value }) => (
@@ -51,6 +52,7 @@ export const groupPages: ResourcePagesConfig = {
           />
         ),
       },
+      groupGrantedAssetsTab,
     ],
   },
 };

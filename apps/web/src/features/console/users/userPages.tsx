@@ -6,6 +6,7 @@ import { userRoute } from './userRoute.tsx';
 import { userFieldSpecs } from './fields.ts';
 import { InviteUsers } from './InviteUsers.tsx';
 import { UserRolesCard } from './roles/UserRolesCard.tsx';
+import { userGrantedAssetsTab } from '../perms/grants/grantTabs.tsx';
 
 const phone: CellFormatter = ({ value }) => {
   const p = value as { code?: string; phone?: string } | null;
@@ -92,6 +93,7 @@ export const userPages: ResourcePagesConfig = {
           </Space>
         ),
       },
+      userGrantedAssetsTab,
     ],
   },
 };

@@ -11,8 +11,8 @@ import { ASSET_DRAG_TYPE, type NodeItem } from '../nodeTree/treeState.ts';
 import { connectivityCell, labelsCell, nodesDisplayCell } from './assetColumns.tsx';
 import { PlatformPicker } from './PlatformPicker.tsx';
 import { createPath } from './recentPlatforms.ts';
+import { TreeSplit, treeHeight } from './TreeSplit.tsx';
 import { useAssetActions } from './useAssetActions.tsx';
-import styles from './assetList.module.css';
 
 export interface AssetTreeTableProps {
   /** The list API of the tab (`/api/v1/assets/hosts/`…). */
@@ -23,7 +23,6 @@ export interface AssetTreeTableProps {
 
 const detailPaths = resourcePaths('/console/assets/assets');
 const SHOW_CURRENT = 'show_current_asset';
-const treeHeight = () => Math.max(320, (typeof window === 'undefined' ? 900 : window.innerHeight) - 250);
 
 /** One tab of the asset list: the node tree beside the table; a selected node filters the table. */
 export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
@@ -49,8 +48,8 @@ export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
   const may = (p: string) => hasPermission(held, p);
 
   return (
-    <div className={styles.split}>
-      <div className={styles.tree}>
+    <TreeSplit
+      tree={
         <NodeTree
           orgKey={orgId}
           selectedKey={node?.key}
@@ -68,53 +67,52 @@ export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
           onAssetsChanged={() => void queryClient.invalidateQueries({ queryKey: ['resource-list', url] })}
           height={treeHeight()}
         />
-      </div>
-      <div className={styles.table}>
-        <ResourceList
-          url={url}
-          name={category ? `AssetList-${category}` : 'AssetList'}
-          urlQuery
-          paths={detailPaths}
-          extraQuery={extraQuery}
-          columnsExclude={[
-            'spec_info',
-            'auto_config',
-            'gathered_info',
-            'accounts',
-            'custom_info',
-            'script',
-            'username_selector',
-            'password_selector',
-            'submit_selector',
-            'ca_cert',
-            'client_cert',
-            'client_key',
-          ]}
-          columnsShow={{
-            default: ['name', 'address', 'platform', 'connectivity', 'actions'],
-            min: ['name', 'actions'],
-          }}
-          columnsMeta={{
-            connectivity: { formatter: connectivityCell, width: 110 },
-            labels: { formatter: labelsCell },
-            nodes_display: { formatter: nodesDisplayCell },
-          }}
-          headerActions={actions.headerActions}
-          rowActions={actions.rowActions}
-          onRow={(row, selected) =>
-            ({
-              draggable: true,
-              'data-row-id': row.id,
-              onDragStart: (e) => {
-                const ids = selected.some((s) => s.id === row.id) ? selected.map((s) => s.id) : [row.id];
-                e.dataTransfer.setData(ASSET_DRAG_TYPE, JSON.stringify(ids));
-                e.dataTransfer.effectAllowed = 'copyMove';
-              },
-            }) as HTMLAttributes<HTMLElement>
-          }
-          onSelectionChange={(rows) => setSelectedIds(rows.map((r) => r.id))}
-        />
-      </div>
+      }
+    >
+      <ResourceList
+        url={url}
+        name={category ? `AssetList-${category}` : 'AssetList'}
+        urlQuery
+        paths={detailPaths}
+        extraQuery={extraQuery}
+        columnsExclude={[
+          'spec_info',
+          'auto_config',
+          'gathered_info',
+          'accounts',
+          'custom_info',
+          'script',
+          'username_selector',
+          'password_selector',
+          'submit_selector',
+          'ca_cert',
+          'client_cert',
+          'client_key',
+        ]}
+        columnsShow={{
+          default: ['name', 'address', 'platform', 'connectivity', 'actions'],
+          min: ['name', 'actions'],
+        }}
+        columnsMeta={{
+          connectivity: { formatter: connectivityCell, width: 110 },
+          labels: { formatter: labelsCell },
+          nodes_display: { formatter: nodesDisplayCell },
+        }}
+        headerActions={actions.headerActions}
+        rowActions={actions.rowActions}
+        onRow={(row, selected) =>
+          ({
+            draggable: true,
+            'data-row-id': row.id,
+            onDragStart: (e) => {
+              const ids = selected.some((s) => s.id === row.id) ? selected.map((s) => s.id) : [row.id];
+              e.dataTransfer.setData(ASSET_DRAG_TYPE, JSON.stringify(ids));
+              e.dataTransfer.effectAllowed = 'copyMove';
+            },
+          }) as HTMLAttributes<HTMLElement>
+        }
+        onSelectionChange={(rows) => setSelectedIds(rows.map((r) => r.id))}
+      />
       <PlatformPicker
         open={picker}
         category={category}
@@ -124,6 +122,6 @@ export function AssetTreeTable({ url, category }: AssetTreeTableProps) {
           navigate(createPath(p.category, p.id, node?.id));
         }}
       />
-    </div>
+    </TreeSplit>
   );
 }

@@ -17,6 +17,7 @@ import { QuickActions } from './QuickActions.tsx';
 import { SpecInfoCards } from './SpecInfoCard.tsx';
 import { connectivity, protocolTags } from './formatters.tsx';
 import { AccountTable } from '../../accounts/AccountTable.tsx';
+import { assetAuthorisedUsersTab } from '../../perms/grants/grantTabs.tsx';
 
 const URL = '/api/v1/assets/assets/';
 type Rel = { id: string; name?: string; value?: string };
@@ -143,6 +144,7 @@ export function AssetDetailPage() {
             hidden: () => !hasPermission(useAppStore.getState().perms, 'accounts.view_account'),
             render: (obj) => <AccountTable asset={{ id: obj.id, name: obj.name }} />,
           },
+          assetAuthorisedUsersTab,
         ]}
       />
     </ResourcePathsContext.Provider>

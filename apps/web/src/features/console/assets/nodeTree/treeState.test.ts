@@ -39,6 +39,12 @@ describe('node tree state', () => {
     expect(nodeItems([asset])).toEqual([]);
   });
 
+  it('leaves a root that has children but came alone (a granted tree answers one level) to load later', () => {
+    const granted = { ...z('1', 'DEFAULT', 1), isParent: true };
+    expect(initialTree([granted])[0]!.children).toBeUndefined();
+    expect(initialTree([{ ...granted, isParent: false }])[0]!.children).toEqual([]);
+  });
+
   it('loads children lazily, keeps loaded grandchildren and lists loaded keys parents first', () => {
     let tree = initialTree([z('1', 'DEFAULT', 5, true), z('1:1', 'a', 3), z('1:2', 'b', 2)]);
     tree = setChildren(tree, '1:1', nodeItems([z('1:1:1', 'a1', 3)]));

@@ -55,13 +55,18 @@ export function nodeItems(rows: ZTreeItem[]): NodeItem[] {
 
 /**
  * The first answer (no key): the roots (those whose parent is not in the answer) with their
- * children attached.
+ * children attached. A root that says it has children but came without them (a granted tree answers
+ * one level) is left to load when expanded.
  */
 export function initialTree(rows: ZTreeItem[]): NodeItem[] {
   const items = nodeItems(rows);
   const keys = new Set(items.map((i) => i.key));
+  const parents = new Set(rows.filter((r) => r.isParent).map((r) => r.meta?.data?.key ?? r.id));
   const roots = items.filter((i) => !keys.has(i.parentKey));
-  return roots.map((r) => ({ ...r, children: items.filter((i) => i.parentKey === r.key) }));
+  return roots.map((r) => {
+    const children = items.filter((i) => i.parentKey === r.key);
+    return { ...r, children: children.length || !parents.has(r.key) ? children : undefined };
+  });
 }
 
 export function findNode(tree: NodeItem[], key: string): NodeItem | undefined {
