@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
 import { jsType } from './coerce.ts';
-import { applyListParams, baseQuery, first, listQuery, pageOf, possibleIds, type Query } from './query.ts';
+import { applyListParams, applyOrder, baseQuery, first, listQuery, pageOf, possibleIds, type Query } from './query.ts';
 import { outputFields, serializeOne, serializeRows } from './serialize.ts';
 import { validateObject, type FieldErrors } from './validate.ts';
 import { createObject, deleteObjects, updateObject } from './write.ts';
@@ -12,7 +12,7 @@ import { sendExport } from './export.ts';
 import { renderToJson } from './importParse.ts';
 import { registerDef } from './registry.ts';
 import { pageOfResults } from './pagination.ts';
-import type { Action, ResourceCtx, ResourceDef, Row } from './types.ts';
+import type { Action, AnyQuery, ResourceCtx, ResourceDef, Row } from './types.ts';
 
 /** Every endpoint of a declared resource (the BulkRouter routes, OPTIONS, export and import). */
 
@@ -53,17 +53,27 @@ export async function findVisible(def: ResourceDef, ctx: ResourceCtx, id: string
   return row;
 }
 
-/** A list request's answer: a page, every row (no limit), or a CSV/XLSX export. */
-export async function listResponse(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {
+/**
+ * A list request's answer: a page, every row (no limit), or a CSV/XLSX export. `narrow` keeps only
+ * some rows before the request's own filters (a route that lists a subset of a resource).
+ */
+export async function listResponse(
+  def: ResourceDef,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  narrow?: (q: AnyQuery) => AnyQuery,
+) {
   const ctx = ctxOf(req);
   const query = req.query as Query;
   const format = first(query, 'format');
-  if (format === 'csv' || format === 'xlsx') return sendExport(def, ctx, query, format, reply);
-  const q = await listQuery(def, ctx, query);
+  // A narrowed list is a view of its own, not the resource's export.
+  if ((format === 'csv' || format === 'xlsx') && !narrow) return sendExport(def, ctx, query, format, reply);
+  const base = () => (narrow ? narrow(baseQuery(def, ctx)) : baseQuery(def, ctx));
+  const q = applyOrder(def, await applyListParams(def, ctx, base(), query), first(query, 'order'));
   const fields = outputFields(def, query);
   const page = pageOf(query);
   if (!page) return serializeRows(def, ctx, (await q.execute()) as Row[], fields);
-  const counted = (await applyListParams(def, ctx, baseQuery(def, ctx), query))
+  const counted = (await applyListParams(def, ctx, base(), query))
     .clearSelect()
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirst() as Promise<{ n: number | string }>;

@@ -5,6 +5,7 @@ import { registerPermDetailRoutes } from './permDetailRoutes.ts';
 import { registerRelationRoutes } from './relationRoutes.ts';
 import { registerUserGrantRoutes } from './userGrantRoutes.ts';
 import { registerExpiryNotices } from './expiryNotices.ts';
+import { registerAssetGranteeRoutes } from './assetGranteeRoutes.ts';
 
 /** Asset permissions and what each user is granted (issue 15). */
 export function registerPermsModule(app: FastifyInstance): void {
@@ -12,5 +13,6 @@ export function registerPermsModule(app: FastifyInstance): void {
   registerPermDetailRoutes(app);
   registerRelationRoutes(app);
   registerUserGrantRoutes(app);
+  registerAssetGranteeRoutes(app);
   registerExpiryNotices(app);
 }
