@@ -22,7 +22,7 @@ interface Run {
   stderr: string;
 }
 
-function run(env: Record<string, string>, untilStdout?: RegExp, timeoutMs = 20_000): Promise<Run & { kill(): void }> {
+function run(env: Record<string, string>, untilStdout?: RegExp, timeoutMs = 90_000): Promise<Run & { kill(): void }> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [MAIN, 'start'], {
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },
@@ -50,7 +50,8 @@ function run(env: Record<string, string>, untilStdout?: RegExp, timeoutMs = 20_0
   });
 }
 
-describe('gatehouse start', () => {
+// Each case starts the whole server in a process of its own: slow on a loaded 2-core machine.
+describe('gatehouse start', { timeout: 200_000 }, () => {
   it.each([
     [{ PORT: 'abc' }, /^gatehouse: PORT: "abc" is not a number/],
     [{ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, /^gatehouse: DATABASE_URL: cannot connect to PostgreSQL/],
