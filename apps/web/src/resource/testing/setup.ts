@@ -1,5 +1,5 @@
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { initI18nWith } from '../../lib/i18n/index.ts';
 import en from '../../lib/i18n/locales/en.ts';
 
@@ -30,6 +30,8 @@ window.getComputedStyle = (elt: Element) => computed(elt);
 
 // antd in jsdom is slow: a form filled key by key takes seconds.
 vi.setConfig({ testTimeout: 30_000 });
+// findBy*/waitFor give up after 1 s by default: too short for antd on a loaded CI machine.
+configure({ asyncUtilTimeout: 10_000 });
 initI18nWith('en', en);
 afterEach(() => {
   cleanup();
