@@ -4,7 +4,7 @@ import { ApiError } from '../../../http/errors.ts';
 import { insertConnectionToken } from '../../authentication/profile/connectionTokens.ts';
 import { ACTION_BITS } from '../../perms/actions.ts';
 import { grantsPort } from '../../perms/grantsPort.ts';
-import type { PermedAccount } from '../../perms/permedAccounts.ts';
+import { permedAccountsOf, type PermedAccount } from '../../perms/permedAccounts.ts';
 import { tm, type TerminalMessageKey } from '../gateway/gatewayError.ts';
 import { loginAssetDecision } from './tokenAcls.ts';
 import { CONNECT_METHODS, methodAllowed } from './connectMethods.ts';
@@ -60,6 +60,52 @@ export function readTokenRequest(lang: Language, raw: unknown): TokenRequest {
   };
 }
 
+/**
+ * Whether one of the user's most recently expired permissions granted the account with connect
+ * just before it ended: the refusal then says the permission expired (`perm_expired`).
+ */
+async function expiredGrant(
+  req: FastifyRequest,
+  userId: string,
+  assetId: string,
+  pick: (list: PermedAccount[]) => PermedAccount | undefined,
+): Promise<boolean> {
+  const { db } = req;
+  const now = new Date().toISOString();
+  const ends = await db
+    .selectFrom('perms_assetpermission as p')
+    .select('p.date_expired')
+    .where('p.is_active', '=', true)
+    .where('p.date_expired', '<=', now)
+    .where((eb) =>
+      eb.or([
+        eb(
+          'p.id',
+          'in',
+          eb.selectFrom('perms_assetpermission_users').select('assetpermission_id').where('user_id', '=', userId),
+        ),
+        eb(
+          'p.id',
+          'in',
+          eb
+            .selectFrom('perms_assetpermission_user_groups as pg')
+            .innerJoin('users_user_groups as ug', 'ug.usergroup_id', 'pg.usergroup_id')
+            .select('pg.assetpermission_id')
+            .where('ug.user_id', '=', userId),
+        ),
+      ]),
+    )
+    .orderBy('p.date_expired', 'desc')
+    .limit(5)
+    .execute();
+  const g = { db, dialect: req.server.deps.database.dialect };
+  for (const { date_expired } of ends) {
+    const before = new Date(Date.parse(date_expired) - 1000).toISOString();
+    if (pick(await permedAccountsOf(g, userId, assetId, { now: before }))) return true;
+  }
+  return false;
+}
+
 /** Everything a token needs to hold now, or the refusal. */
 export async function checkTokenRequest(
   req: FastifyRequest,
@@ -76,8 +122,13 @@ export async function checkTokenRequest(
     .executeTakeFirst();
   if (!asset) throw invalid();
   const accounts = await grantsPort(db, deps.database.dialect).permedAccountsOf(user.id, asset.id);
-  const account = accounts.find((a) => a.alias === t.account || (a.real && a.id === t.account));
-  if (!account || !(account.actions & ACTION_BITS.connect)) throw invalid();
+  const pick = (list: PermedAccount[]) =>
+    list.find((a) => (a.alias === t.account || (a.real && a.id === t.account)) && a.actions & ACTION_BITS.connect);
+  const account = pick(accounts);
+  if (!account) {
+    if (await expiredGrant(req, user.id, asset.id, pick)) throw bad(lang, 'perm_expired', 'token_perm_expired');
+    throw invalid();
+  }
   const method = CONNECT_METHODS.find((m) => m.value === t.connectMethod);
   if (!method || !method.protocols.includes(t.protocol)) throw invalid();
   if (account.alias === '@ANON' && method.type !== 'web') throw bad(lang, 'anon_not_allowed', 'token_anon_not_allowed');

@@ -90,7 +90,10 @@ describe('creating a connection token', () => {
     expect((await create(u.client)).json().code).toBe('perm_account_invalid');
     const v = await user();
     await grant(v.id, { date_start: '2020-01-01T00:00:00Z', date_expired: '2021-01-01T00:00:00Z' });
-    expect((await create(v.client)).json().code).toBe('perm_account_invalid');
+    expect((await create(v.client)).json()).toMatchObject({
+      code: 'perm_expired',
+      detail: 'Your permission to connect to this asset has expired.',
+    });
     // An account on the granted asset that the permission does not name.
     const w = await user();
     await grant(w.id, { accounts: [target.key.username] });
