@@ -81,7 +81,7 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
   } catch (e) {
     if (e instanceof GatewayError) return fail(socket, e.message);
     app.log.warn({ err: (e as Error).message }, 'web terminal: the session did not open');
-    return fail(socket, tm(req.lang, 'token_account_unsupported'));
+    return fail(socket, tm(req.lang, 'terminal_start_failed'));
   }
   if (closed) return void session.close('closed');
   const actions = spent.account.actions;
@@ -117,7 +117,7 @@ export function registerWebTerminalSocket(app: FastifyInstance): void {
     socket.on('close', () => open.delete(socket));
     connect(app, socket, req).catch((e: Error) => {
       app.log.warn({ err: e.message }, 'web terminal socket failed');
-      fail(socket, tm(req.lang, 'token_not_found'));
+      fail(socket, tm(req.lang, 'terminal_start_failed'));
     });
   });
 }

@@ -269,6 +269,22 @@ describe('the web terminal WebSocket', () => {
     expect(commands.find((c) => c.input === 'echo hello-$((6*7))')!.output).toContain('hello-42');
   });
 
+  it('is refused from another site’s page (the websocket guard)', async () => {
+    const u = await user();
+    await grant(u.id);
+    const token = (await create(u.client)).json();
+    const status = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${base}${WEB_TERMINAL_SOCKET_PATH}?token=${token.id}`, {
+        headers: { origin: 'https://evil.example' },
+      });
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.once('open', () => resolve(101));
+    });
+    expect(status).toBe(403);
+    // The refused attempt did not spend it.
+    expect(((await u.client.get(CT)).json() as Row[]).map((x) => x.id)).toEqual([token.id]);
+  });
+
   it('refuses an unknown token and a token whose permission was revoked since', async () => {
     const unknown = openTerminal('00000000-0000-0000-0000-00000000dead');
     await unknown.closed;
