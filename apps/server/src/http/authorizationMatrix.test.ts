@@ -171,6 +171,9 @@ describe('authorisation matrix', () => {
       /^\/api\/v1\/common\/resources\/cache\/$/,
       /^\/api\/v1\/assets\/favorite-assets\/$/,
       /^\/api\/v1\/ops\/celery\/task\/:id\/$/,
+      // The built-in gateway's connect methods (minus the caller's rejected ones) and its endpoint.
+      /^\/api\/v1\/terminal\/components\/connect-methods\/$/,
+      /^\/api\/v1\/terminal\/endpoints\/smart\/$/,
     ];
     const unguarded = t.app.routeTable
       .filter((r) => r.perm === undefined && !r.public && r.method !== 'OPTIONS')

@@ -6,6 +6,9 @@ import { registerReadOnly } from './readOnlyRoutes.ts';
 import { registerReplayRoutes } from './replayRoutes.ts';
 import { sessionResource } from './sessionResource.ts';
 import { registerTaskRoutes } from './taskRoutes.ts';
+import { registerConnectMethodRoutes } from './tokens/connectMethods.ts';
+import { registerConnectionTokenCreateRoutes } from './tokens/connectionTokenRoutes.ts';
+import { registerWebTerminalSocket } from './webTerminalSocket.ts';
 import { terminalResource } from './terminalResource.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
@@ -17,4 +20,7 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerReadOnly(app, terminalResource, 'terminal.view_terminal');
   registerReplayRoutes(app);
   registerTaskRoutes(app);
+  registerConnectionTokenCreateRoutes(app);
+  registerConnectMethodRoutes(app);
+  registerWebTerminalSocket(app);
 }

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { ApiError } from '../../http/errors.ts';
+import { ACTION_BITS } from '../perms/actions.ts';
+import { gatewayOf } from './gatewayInstance.ts';
+import { GatewayError, tm } from './gateway/gatewayError.ts';
+import type { GatewaySession } from './gateway/gatewaySession.ts';
+import { spendToken } from './tokens/tokenSpend.ts';
+
+/**
+ * The web terminal's WebSocket, `/koko/ws/terminal/?token=<connection token id>&cols=&rows=`
+ * (behind the websocket guard of http/websocketGuard.ts). It spends the token, opens a gateway
+ * session as the token's user (login_from WT) and relays JSON messages (docs/architecture.md,
+ * "The web terminal's WebSocket"):
+ *   page -> server  {type:'TERMINAL_DATA', data}  {type:'TERMINAL_RESIZE', data:{cols, rows}}  {type:'CLOSE'}
+ *   server -> page  {type:'CONNECT', id, data:{asset, account, actions, clipboard:{copy, paste}}}
+ *                   {type:'TERMINAL_DATA', data}  {type:'TERMINAL_ERROR', err}  {type:'CLOSE', reason}
+ */
+export const WEB_TERMINAL_SOCKET_PATH = '/koko/ws/terminal/';
+
+const size = (v: unknown, fallback: number, max: number) => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 && n <= max ? n : fallback;
+};
+
+function send(socket: WebSocket, msg: Record<string, unknown>): void {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
+}
+
+function fail(socket: WebSocket, err: string): void {
+  send(socket, { type: 'TERMINAL_ERROR', err });
+  send(socket, { type: 'CLOSE', reason: 'error' });
+  socket.close(4000, 'refused');
+}
+
+async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequest): Promise<void> {
+  const q = req.query as Record<string, unknown>;
+  const id = typeof q.token === 'string' ? q.token : '';
+  let spent;
+  try {
+    spent = id ? await spendToken(req, id) : undefined;
+  } catch (e) {
+    if (e instanceof ApiError) return fail(socket, String((e.body as { detail?: string }).detail ?? ''));
+    throw e;
+  }
+  if (!spent) return fail(socket, tm(req.lang, 'token_not_found'));
+  if (!spent.account.real) return fail(socket, tm(req.lang, 'token_account_unsupported'));
+  const pending: string[] = [];
+  let session: GatewaySession | undefined;
+  let closed = false;
+  socket.on('message', (raw) => {
+    let msg: { type?: unknown; data?: unknown };
+    try {
+      msg = JSON.parse(String(raw)) as typeof msg;
+    } catch {
+      return;
+    }
+    if (msg.type === 'TERMINAL_DATA' && typeof msg.data === 'string') {
+      if (session) session.stream.write(msg.data);
+      else pending.push(msg.data);
+    } else if (msg.type === 'TERMINAL_RESIZE' && msg.data && typeof msg.data === 'object') {
+      const d = msg.data as { cols?: unknown; rows?: unknown };
+      session?.resize(size(d.cols, 80, 1000), size(d.rows, 24, 1000));
+    } else if (msg.type === 'CLOSE') socket.close(1000);
+  });
+  socket.on('close', () => {
+    closed = true;
+    void session?.close('closed');
+  });
+  try {
+    session = await gatewayOf(app).openSession({
+      user: spent.user,
+      assetId: spent.asset.id,
+      accountId: spent.account.id,
+      lang: req.lang,
+      loginFrom: 'WT',
+      remoteAddr: req.ip,
+      cols: size(q.cols, 80, 1000),
+      rows: size(q.rows, 24, 1000),
+    });
+  } catch (e) {
+    if (e instanceof GatewayError) return fail(socket, e.message);
+    app.log.warn({ err: (e as Error).message }, 'web terminal: the session did not open');
+    return fail(socket, tm(req.lang, 'terminal_start_failed'));
+  }
+  if (closed) return void session.close('closed');
+  const actions = spent.account.actions;
+  send(socket, {
+    type: 'CONNECT',
+    id: session.id,
+    data: {
+      asset: { id: spent.asset.id, name: spent.asset.name },
+      account: { id: spent.account.id, name: spent.account.name, username: spent.account.username },
+      actions: Object.entries(ACTION_BITS)
+        .filter(([, bit]) => actions & bit)
+        .map(([name]) => name),
+      clipboard: { copy: Boolean(actions & ACTION_BITS.copy), paste: Boolean(actions & ACTION_BITS.paste) },
+    },
+  });
+  session.stream.setEncoding('utf8');
+  session.stream.on('data', (data: string) => send(socket, { type: 'TERMINAL_DATA', data }));
+  session.once('end', (reason: string) => {
+    send(socket, { type: 'CLOSE', reason });
+    socket.close(1000);
+  });
+  for (const data of pending.splice(0)) session.stream.write(data);
+}
+
+export function registerWebTerminalSocket(app: FastifyInstance): void {
+  const open = new Set<WebSocket>();
+  app.addHook('preClose', async () => {
+    for (const s of open) s.terminate();
+    open.clear();
+  });
+  app.get(WEB_TERMINAL_SOCKET_PATH, { websocket: true, config: { public: true } }, (socket, req) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+    connect(app, socket, req).catch((e: Error) => {
+      app.log.warn({ err: e.message }, 'web terminal socket failed');
+      fail(socket, tm(req.lang, 'terminal_start_failed'));
+    });
+  });
+}
