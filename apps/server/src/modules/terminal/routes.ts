@@ -7,6 +7,7 @@ import { registerReplayRoutes } from './replayRoutes.ts';
 import { sessionResource } from './sessionResource.ts';
 import { registerTaskRoutes } from './taskRoutes.ts';
 import { terminalResource } from './terminalResource.ts';
+import { registerSshServer } from './ssh/sshServer.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -17,4 +18,5 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerReadOnly(app, terminalResource, 'terminal.view_terminal');
   registerReplayRoutes(app);
   registerTaskRoutes(app);
+  registerSshServer(app);
 }
