@@ -6,7 +6,7 @@ import { newOtpSecret } from '../../authentication/mfa/otp.ts';
 import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
 import { hostWithAccounts } from '../gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { freePort, SshClient } from './sshTesting.ts';
+import { freePort, SshClient, userKeyPair } from './sshTesting.ts';
 
 /**
  * The native SSH server driven by the real OpenSSH client (`ssh -tt` through pipes, the password
@@ -100,6 +100,28 @@ describe('native SSH access', () => {
     expect(await c.exited).not.toBe(0);
     expect(c.err + c.text).toContain('No asset or account matches');
   }, 20_000);
+
+  it('signs in with the public key of the user, and refuses another key', async () => {
+    const mine = userKeyPair();
+    const other = userKeyPair();
+    await t.deps.database.db
+      .updateTable('users_user')
+      .set({ public_key: mine.publicKey })
+      .where('username', '=', 'sam')
+      .execute();
+    const refused = new SshClient(port, 'sam', { password: '', identity: other.file });
+    expect(await refused.exited).toBe(255);
+    const c = new SshClient(port, `sam@${target.password.name}@${target.host.address}`, {
+      password: '',
+      identity: mine.file,
+    });
+    await c.waitFor('gh$ ');
+    await c.line('echo key-ok', 'key-ok');
+    await c.line('exit');
+    expect(await c.exited).toBe(0);
+    const logs = await loginLogs('sam');
+    expect(logs.some((l) => Boolean(l.status) && l.backend === 'publickey')).toBe(true);
+  }, 30_000);
 
   it('refuses a wrong password, counts it and logs it', async () => {
     const before = (await loginLogs('sam')).length;

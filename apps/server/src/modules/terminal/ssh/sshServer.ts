@@ -4,7 +4,7 @@ import ssh2 from 'ssh2';
 import type { AuthContext, AuthenticationType, Connection, Server } from 'ssh2';
 import type { AuthUser } from '../../../http/context.ts';
 import { loadHostKey } from './hostKey.ts';
-import { sshOtpStep, sshPasswordStep, sshRequest } from './sshAuth.ts';
+import { sshKeyStep, sshOtpStep, sshPasswordStep, sshRequest } from './sshAuth.ts';
 import { sm } from './sshMessages.ts';
 import { SshShell, type Pty } from './sshShell.ts';
 import { connectableAccounts, grantedAssets, matchAccounts, searchAssets } from './sshTargets.ts';
@@ -40,7 +40,16 @@ function ask(ctx: AuthContext, prompt: string): Promise<string | undefined> {
 
 async function authenticate(app: FastifyInstance, ip: string, login: Login, ctx: AuthContext): Promise<void> {
   const req = sshRequest(app, ip, LANG);
-  const methods: AuthenticationType[] = ['password', 'keyboard-interactive'];
+  const methods: AuthenticationType[] = ['publickey', 'password', 'keyboard-interactive'];
+  if (ctx.method === 'publickey' && !login.user) {
+    const signed = ctx.signature ? { blob: ctx.blob!, signature: ctx.signature, hashAlgo: ctx.hashAlgo } : undefined;
+    const step = await sshKeyStep(req, login.username, ctx.key, signed);
+    if (step === 'fits') return ctx.accept();
+    if (!step.ok) return ctx.reject(methods);
+    login.user = step.user;
+    login.needOtp = step.mfa;
+    return step.mfa ? ctx.reject(['keyboard-interactive'], true) : ctx.accept();
+  }
   if (ctx.method !== 'password' && ctx.method !== 'keyboard-interactive') return ctx.reject(methods);
   if (!login.user) {
     const password = ctx.method === 'password' ? ctx.password : await ask(ctx, sm(LANG, 'ssh_password_prompt'));

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -34,7 +34,11 @@ export class SshClient {
   readonly exited: Promise<number>;
   private readonly child: ChildProcessWithoutNullStreams;
 
-  constructor(port: number, login: string, secret: { password: string; otp?: string }) {
+  /** `identity`: a private key file to sign in with (public key only) instead of the password. */
+  constructor(port: number, login: string, secret: { password: string; otp?: string; identity?: string }) {
+    const auth = secret.identity
+      ? ['-i', secret.identity, '-o', 'IdentitiesOnly=yes', '-o', 'PreferredAuthentications=publickey']
+      : ['-o', 'PubkeyAuthentication=no', '-o', 'PreferredAuthentications=keyboard-interactive,password'];
     this.child = spawn(
       'ssh',
       [
@@ -45,10 +49,7 @@ export class SshClient {
         'StrictHostKeyChecking=no',
         '-o',
         'UserKnownHostsFile=/dev/null',
-        '-o',
-        'PubkeyAuthentication=no',
-        '-o',
-        'PreferredAuthentications=keyboard-interactive,password',
+        ...auth,
         '-o',
         'NumberOfPasswordPrompts=1',
         '-o',
@@ -91,4 +92,12 @@ export class SshClient {
   kill(): void {
     this.child.kill();
   }
+}
+
+/** A new Ed25519 key pair from ssh-keygen: the private key file and the public key line. */
+export function userKeyPair(): { file: string; publicKey: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-userkey-'));
+  const file = path.join(dir, 'id_ed25519');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'test@gatehouse', '-f', file]);
+  return { file, publicKey: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
 }
