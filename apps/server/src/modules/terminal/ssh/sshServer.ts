@@ -150,13 +150,15 @@ export function registerSshServer(app: FastifyInstance): void {
       onConnection(app, client, info.ip),
     );
     servers.set(app, server);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.sshPort, config.host, () => {
-        server.off('error', reject);
-        resolve();
+    // A port taken must not keep the API down: the error is logged and the API runs without SSH.
+    const listening = await new Promise<boolean>((resolve) => {
+      server.on('error', (e: Error) => {
+        app.log.error({ port: config.sshPort, err: e.message }, 'native SSH server not started');
+        resolve(false);
       });
+      server.listen(config.sshPort, config.host, () => resolve(true));
     });
+    if (!listening) return void servers.delete(app);
     app.log.info({ port: config.sshPort }, 'native SSH server listening');
   });
   app.addHook('onClose', async () => {

@@ -163,7 +163,10 @@ export class SshShell {
 
   private async connect(asset: GrantedAsset, account: PermedAccount): Promise<void> {
     const { lang, user, pty } = this.c;
-    this.write(sm(lang, 'ssh_connecting', { asset: asset.name, account: account.username }));
+    const connecting = sm(lang, 'ssh_connecting', { asset: asset.name, account: account.username });
+    // One-command logins keep stdout for the asset's output (scripts read it).
+    if (this.oneShot) this.ch.stderr.write(connecting);
+    else this.write(connecting);
     let s: GatewaySession;
     try {
       s = await gatewayOf(this.c.app).openSession({
@@ -178,7 +181,9 @@ export class SshShell {
         term: pty.term,
       });
     } catch (e) {
-      this.write(sm(lang, 'ssh_connect_failed', { error: (e as Error).message }));
+      const failed = sm(lang, 'ssh_connect_failed', { error: (e as Error).message });
+      if (this.oneShot) this.ch.stderr.write(failed);
+      else this.write(failed);
       return;
     }
     this.session = s;
