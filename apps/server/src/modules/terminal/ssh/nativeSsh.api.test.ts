@@ -1,3 +1,4 @@
+import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { makeHost } from '../../accounts/accountsTesting.ts';
@@ -93,6 +94,47 @@ describe('native SSH access', () => {
     const { session, inputs } = await commandsOfLastSession('sam');
     expect(session.login_from).toMatchObject({ value: 'ST' });
     expect(inputs).toContain('echo direct-$((6*7))');
+  }, 30_000);
+
+  it('gives the asset the PTY size of the client and follows its resizes', async () => {
+    // An ssh2 client here: the OpenSSH client on pipes cannot change its window.
+    const client = new ssh2.Client();
+    await new Promise<void>((resolve, reject) =>
+      client
+        .once('ready', () => resolve())
+        .once('error', reject)
+        .connect({
+          host: '127.0.0.1',
+          port,
+          username: `sam@${target.key.name}@${target.host.name}`,
+          password: PASSWORD,
+        }),
+    );
+    const stream = await new Promise<ssh2.ClientChannel>((resolve, reject) =>
+      client.shell({ term: 'xterm', cols: 101, rows: 33 }, (err, ch) => (err ? reject(err) : resolve(ch))),
+    );
+    let text = '';
+    stream.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    const waitFor = async (re: RegExp) => {
+      for (let i = 0; !re.test(text); i++) {
+        if (i > 500) throw new Error(`no ${String(re)} in ${text}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const type = async (line: string) => {
+      for (const k of [...line, '\r']) {
+        stream.write(k);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    await waitFor(/gh\$ /);
+    await type('stty size');
+    await waitFor(/\b33 101\r\n/);
+    stream.setWindow(40, 120, 0, 0);
+    await new Promise((r) => setTimeout(r, 200));
+    await type('stty size');
+    await waitFor(/\b40 120\r\n/);
+    client.end();
   }, 30_000);
 
   it('refuses an asset that is not granted in a direct login', async () => {
