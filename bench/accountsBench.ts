@@ -128,6 +128,7 @@ export async function runAccountsBench(databaseUrl?: string, pgSchema?: string):
     GATEHOUSE_ADMIN_PASSWORD: PASSWORD,
     GATEHOUSE_ADMIN_FIRST_LOGIN: '0',
     LOG_LEVEL: 'silent',
+    GATEHOUSE_SSH_PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const deps = await openDeps(config, pgSchema ? { pgSchema } : {});

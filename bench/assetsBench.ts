@@ -122,6 +122,7 @@ export async function runAssetsBench(databaseUrl?: string, pgSchema?: string): P
     DATA_DIR: dataDir,
     GATEHOUSE_ADMIN_PASSWORD: PASSWORD,
     LOG_LEVEL: 'silent',
+    GATEHOUSE_SSH_PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(webDist ? { GATEHOUSE_WEB_DIST: webDist } : {}),
   });

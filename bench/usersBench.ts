@@ -71,6 +71,7 @@ export async function runUsersBench(databaseUrl?: string, pgSchema?: string): Pr
     DATA_DIR: dataDir,
     GATEHOUSE_ADMIN_PASSWORD: PASSWORD,
     LOG_LEVEL: 'silent',
+    GATEHOUSE_SSH_PORT: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const deps = await openDeps(config, pgSchema ? { pgSchema } : {});

@@ -25,7 +25,7 @@ interface Run {
 function run(env: Record<string, string>, untilStdout?: RegExp, timeoutMs = 90_000): Promise<Run & { kill(): void }> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, [MAIN, 'start'], {
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+      env: { ...process.env, LOG_LEVEL: 'silent', GATEHOUSE_SSH_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

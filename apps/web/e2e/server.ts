@@ -27,6 +27,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       ...process.env,
       HOST: '127.0.0.1',
       PORT: '0',
+      GATEHOUSE_SSH_PORT: '0',
       DATA_DIR: dataDir,
       GATEHOUSE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       GATEHOUSE_ADMIN_FIRST_LOGIN: '0',

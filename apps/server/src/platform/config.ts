@@ -6,6 +6,8 @@ import { ConfigError } from './configError.ts';
 export interface Config {
   host: string;
   port: number;
+  /** `GATEHOUSE_SSH_PORT`: the native SSH server's port on `host` (default 2222; 0 = no SSH server). */
+  sshPort: number;
   dataDir: string;
   /** `sqlite:<file>` or `postgres://...`. */
   databaseUrl: string;
@@ -27,11 +29,11 @@ export { ConfigError };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 8080;
-  if (!/^\d+$/.test(raw)) throw new ConfigError('PORT', `"${raw}" is not a number; use a port between 0 and 65535`);
+function parsePort(raw: string | undefined, name = 'PORT', fallback = 8080): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not a number; use a port between 0 and 65535`);
   const port = Number(raw);
-  if (port > 65535) throw new ConfigError('PORT', `${port} is out of range; use a port between 0 and 65535`);
+  if (port > 65535) throw new ConfigError(name, `${port} is out of range; use a port between 0 and 65535`);
   return port;
 }
 
@@ -70,6 +72,7 @@ function parseRedisUrl(raw: string | undefined): string | undefined {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const host = env.HOST || '127.0.0.1';
   const port = parsePort(env.PORT);
+  const sshPort = parsePort(env.GATEHOUSE_SSH_PORT, 'GATEHOUSE_SSH_PORT', 2222);
   const dataDir = path.resolve(cwd, env.DATA_DIR || './data');
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL, dataDir);
   const redisUrl = parseRedisUrl(env.REDIS_URL);
@@ -87,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   return {
     host,
     port,
+    sshPort,
     dataDir,
     databaseUrl,
     redisUrl,

@@ -63,6 +63,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
     DATABASE_URL: databaseUrl,
     GATEHOUSE_ADMIN_PASSWORD: ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
+    GATEHOUSE_SSH_PORT: '0',
     ...env,
   });
   const deps = await openDeps(config, pgSchema ? { pgSchema: pgSchema.schema } : {});

@@ -10,6 +10,7 @@ import { registerConnectMethodRoutes } from './tokens/connectMethods.ts';
 import { registerConnectionTokenCreateRoutes } from './tokens/connectionTokenRoutes.ts';
 import { registerWebTerminalSocket } from './webTerminalSocket.ts';
 import { terminalResource } from './terminalResource.ts';
+import { registerSshServer } from './ssh/sshServer.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -23,4 +24,5 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerConnectionTokenCreateRoutes(app);
   registerConnectMethodRoutes(app);
   registerWebTerminalSocket(app);
+  registerSshServer(app);
 }

@@ -24,6 +24,7 @@ import type { AccountTables } from './tables/accounts.ts';
 import type { TerminalTables } from './tables/terminal.ts';
 import type { ProfileTables } from './tables/profile.ts';
 import type { PermsTables } from './tables/perms.ts';
+import type { NativeSshTables } from './tables/nativeSsh.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
@@ -39,7 +40,8 @@ export type DB = CoreTables &
   AccountTables &
   TerminalTables &
   ProfileTables &
-  PermsTables;
+  PermsTables &
+  NativeSshTables;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;

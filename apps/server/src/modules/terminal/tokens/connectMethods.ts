@@ -51,14 +51,15 @@ export async function methodAllowed(req: FastifyRequest, userId: string, method:
 
 export const DEFAULT_ENDPOINT_ID = '00000000-0000-0000-0000-000000000001';
 
-function defaultEndpoint() {
+/** The built-in gateway's endpoint; its SSH port is the native SSH server's (GATEHOUSE_SSH_PORT, 0 when off). */
+function defaultEndpoint(sshPort: number) {
   return {
     id: DEFAULT_ENDPOINT_ID,
     name: 'Default',
     host: '',
     https_port: 443,
     http_port: 80,
-    ssh_port: 2222,
+    ssh_port: sshPort,
     rdp_port: 3389,
     mysql_port: 33061,
     mariadb_port: 33062,
@@ -95,5 +96,5 @@ export function registerConnectMethodRoutes(app: FastifyInstance): void {
     }
     return out;
   });
-  app.get('/api/v1/terminal/endpoints/smart/', {}, async () => defaultEndpoint());
+  app.get('/api/v1/terminal/endpoints/smart/', {}, async () => defaultEndpoint(app.deps.config.sshPort));
 }

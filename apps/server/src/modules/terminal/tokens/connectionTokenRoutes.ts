@@ -73,7 +73,7 @@ export function registerConnectionTokenCreateRoutes(app: FastifyInstance): void 
       token: { id: t.id, value: t.value },
       file: {},
       command: '',
-      endpoint: { host: req.hostname, port: 2222 },
+      endpoint: { host: req.hostname, port: req.server.deps.config.sshPort },
     };
     return { url: `jms://${Buffer.from(JSON.stringify(data)).toString('base64')}` };
   };

@@ -185,7 +185,9 @@ describe('connect methods and the smart endpoint', () => {
     const native = await create(u.client, { connect_method: 'ssh_client' });
     expect(native.json().code).toBe('acl_reject');
     const endpoint = (await u.client.get(`/api/v1/terminal/endpoints/smart/?asset_id=${target.host.id}`)).json();
-    expect(endpoint).toMatchObject({ name: 'Default', host: '', ssh_port: 2222 });
+    // Test apps run without the native SSH server (GATEHOUSE_SSH_PORT 0).
+    expect(endpoint).toMatchObject({ name: 'Default', host: '', ssh_port: t.deps.config.sshPort });
+    expect(t.deps.config.sshPort).toBe(0);
   });
 });
 

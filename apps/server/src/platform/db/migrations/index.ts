@@ -11,6 +11,7 @@ import * as m0300 from './m0300_acls.ts';
 import * as m0400 from './m0400_perms.ts';
 import * as m0450 from './m0450_profile_credentials.ts';
 import * as m0600 from './m0600_terminal.ts';
+import * as m0640 from './m0640_user_public_key.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -34,4 +35,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0400_perms': m0400,
   '0450_profile_credentials': m0450,
   '0600_terminal': m0600,
+  '0640_user_public_key': m0640,
 };

@@ -1,0 +1,199 @@
+import ssh2 from 'ssh2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
+import { makeHost } from '../../accounts/accountsTesting.ts';
+import { codeAt } from '../../authentication/authTesting.ts';
+import { newOtpSecret } from '../../authentication/mfa/otp.ts';
+import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
+import { hostWithAccounts } from '../gatewayTesting.ts';
+import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
+import { freePort, SshClient, userKeyPair } from './sshTesting.ts';
+
+/**
+ * The native SSH server driven by the real OpenSSH client (`ssh -tt` through pipes, the password
+ * and OTP code given by SSH_ASKPASS) against a real sshd asset: sign-in, the menu, one-command
+ * login, and what the gateway records.
+ */
+let t: TestApp;
+let admin: SessionClient;
+let sshd: ShellSshd;
+let port: number;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+let target: { host: any; password: any; key: any };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+let hidden: any;
+
+beforeAll(async () => {
+  sshd = await startShellSshd();
+  port = await freePort();
+  t = await createTestApp({ GATEHOUSE_SSH_PORT: String(port) });
+  admin = await adminClient(t.app);
+  target = await hostWithAccounts(admin, sshd);
+  hidden = await makeHost(admin, sshd.port);
+  const sam = await makeUser(admin, 'sam');
+  await makePerm(admin, { users: [sam.id], assets: [target.host.id], accounts: ['@ALL'], actions: ['connect'] });
+  const otto = await makeUser(admin, 'otto');
+  await makePerm(admin, { users: [otto.id], assets: [target.host.id], accounts: ['@ALL'], actions: ['connect'] });
+}, 30_000);
+afterAll(async () => {
+  sshd?.stop();
+  await t?.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+const loginLogs = async (username: string): Promise<any[]> =>
+  t.deps.database.db.selectFrom('audits_userloginlog').selectAll().where('username', '=', username).execute();
+
+async function commandsOfLastSession(
+  username: string,
+): Promise<{ session: { login_from: unknown }; inputs: string[] }> {
+  const sessions = (await admin.get(`/api/v1/terminal/sessions/?login_from=ST&order=-date_start`)).json() as {
+    id: string;
+    login_from: unknown;
+    user: string;
+  }[];
+  const session = sessions.find((s) => s.user.includes(`(${username})`))!;
+  if (!session) throw new Error(JSON.stringify(sessions).slice(0, 600));
+  const commands = (await admin.get(`/api/v1/terminal/commands/?session_id=${session.id}`)).json() as {
+    input: string;
+  }[];
+  return { session, inputs: commands.map((c) => c.input) };
+}
+
+describe('native SSH access', () => {
+  it('signs in with the password, lists only granted assets, picks an account and runs a command', async () => {
+    const c = new SshClient(port, 'sam', { password: PASSWORD });
+    await c.waitFor('Opt> ');
+    expect(c.text).toContain('Welcome to Gatehouse');
+    await c.line('p', 'Opt> ');
+    expect(c.text).toContain(target.host.name);
+    expect(c.text).not.toContain(hidden.name);
+    // Search by part of the name: one match opens it; two accounts: the picker.
+    await c.line(target.host.name.slice(0, 8), 'Account> ');
+    expect(c.text).toContain(`${sshd.username}-key`);
+    await c.line('1', 'gh$ ');
+    await c.line('echo menu-$((40+2))', 'menu-42');
+    await c.line('exit', 'Opt> ');
+    await c.line('h', 'Opt> ');
+    await c.line('q');
+    expect(await c.exited).toBe(0);
+    const { session, inputs } = await commandsOfLastSession('sam');
+    expect(session.login_from).toMatchObject({ value: 'ST' });
+    expect(inputs).toContain('echo menu-$((40+2))');
+    const logs = await loginLogs('sam');
+    expect(logs.some((l) => Boolean(l.status) && l.type === 'T')).toBe(true);
+  }, 40_000);
+
+  it('logs straight into <user>@<account>@<asset> for scripts', async () => {
+    const c = new SshClient(port, `sam@${target.key.name}@${target.host.name}`, { password: PASSWORD });
+    await c.waitFor('gh$ ');
+    await c.line('echo direct-$((6*7))', 'direct-42');
+    await c.line('exit');
+    expect(await c.exited).toBe(0);
+    expect(c.text).not.toContain('Opt> ');
+    const { session, inputs } = await commandsOfLastSession('sam');
+    expect(session.login_from).toMatchObject({ value: 'ST' });
+    expect(inputs).toContain('echo direct-$((6*7))');
+  }, 30_000);
+
+  it('gives the asset the PTY size of the client and follows its resizes', async () => {
+    // An ssh2 client here: the OpenSSH client on pipes cannot change its window.
+    const client = new ssh2.Client();
+    await new Promise<void>((resolve, reject) =>
+      client
+        .once('ready', () => resolve())
+        .once('error', reject)
+        .connect({
+          host: '127.0.0.1',
+          port,
+          username: `sam@${target.key.name}@${target.host.name}`,
+          password: PASSWORD,
+        }),
+    );
+    const stream = await new Promise<ssh2.ClientChannel>((resolve, reject) =>
+      client.shell({ term: 'xterm', cols: 101, rows: 33 }, (err, ch) => (err ? reject(err) : resolve(ch))),
+    );
+    let text = '';
+    stream.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    const waitFor = async (re: RegExp) => {
+      for (let i = 0; !re.test(text); i++) {
+        if (i > 500) throw new Error(`no ${String(re)} in ${text}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const type = async (line: string) => {
+      for (const k of [...line, '\r']) {
+        stream.write(k);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    await waitFor(/gh\$ /);
+    await type('stty size');
+    await waitFor(/\b33 101\r\n/);
+    stream.setWindow(40, 120, 0, 0);
+    await new Promise((r) => setTimeout(r, 200));
+    await type('stty size');
+    await waitFor(/\b40 120\r\n/);
+    client.end();
+  }, 30_000);
+
+  it('refuses an asset that is not granted in a direct login', async () => {
+    const c = new SshClient(port, `sam@${hidden.name}`, { password: PASSWORD });
+    expect(await c.exited).not.toBe(0);
+    expect(c.err + c.text).toContain('No asset or account matches');
+  }, 20_000);
+
+  it('signs in with the public key of the user, and refuses another key', async () => {
+    const mine = userKeyPair();
+    const other = userKeyPair();
+    await t.deps.database.db
+      .updateTable('users_user')
+      .set({ public_key: mine.publicKey })
+      .where('username', '=', 'sam')
+      .execute();
+    const refused = new SshClient(port, 'sam', { password: '', identity: other.file });
+    expect(await refused.exited).toBe(255);
+    const c = new SshClient(port, `sam@${target.password.name}@${target.host.address}`, {
+      password: '',
+      identity: mine.file,
+    });
+    await c.waitFor('gh$ ');
+    await c.line('echo key-ok', 'key-ok');
+    await c.line('exit');
+    expect(await c.exited).toBe(0);
+    const logs = await loginLogs('sam');
+    expect(logs.some((l) => Boolean(l.status) && l.backend === 'publickey')).toBe(true);
+  }, 30_000);
+
+  it('refuses a wrong password, counts it and logs it', async () => {
+    const before = (await loginLogs('sam')).length;
+    const c = new SshClient(port, 'sam', { password: 'wrong-password' });
+    expect(await c.exited).toBe(255);
+    expect(c.text).not.toContain('Opt> ');
+    const failed = (await loginLogs('sam')).slice(before);
+    const refused = failed.filter((l) => !l.status && l.reason === 'password_failed' && l.type === 'T').length;
+    expect(refused).toBeGreaterThan(0);
+    // Counted by the same user lock as the web login (the client tried keyboard-interactive, then password).
+    const limit = Number(await t.deps.settings.get('SECURITY_LOGIN_LIMIT_COUNT'));
+    const web = await admin.post('/api/v1/authentication/tokens/', { username: 'sam', password: 'wrong-again' });
+    expect(web.body, web.body).toContain(`try ${limit - refused - 1} times`);
+  }, 20_000);
+
+  it('asks an OTP code by keyboard-interactive when the user has MFA', async () => {
+    const secret = newOtpSecret();
+    await t.deps.database.db
+      .updateTable('users_user')
+      .set({ mfa_level: 1, otp_secret_key: t.deps.secretBox.encrypt(secret) })
+      .where('username', '=', 'otto')
+      .execute();
+    const wrong = new SshClient(port, 'otto', { password: PASSWORD, otp: '000000' });
+    expect(await wrong.exited).toBe(255);
+    const c = new SshClient(port, 'otto', { password: PASSWORD, otp: codeAt(secret) });
+    await c.waitFor('Opt> ');
+    await c.line('q');
+    expect(await c.exited).toBe(0);
+    const logs = await loginLogs('otto');
+    expect(logs.some((l) => !l.status && l.reason === 'mfa_failed')).toBe(true);
+    expect(logs.some((l) => Boolean(l.status) && Number(l.mfa) === 1)).toBe(true);
+  }, 30_000);
+});

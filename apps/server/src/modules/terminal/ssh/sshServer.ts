@@ -1,0 +1,168 @@
+import type { FastifyInstance } from 'fastify';
+import type { Language } from '@gatehouse/contract';
+import ssh2 from 'ssh2';
+import type { AuthContext, AuthenticationType, Connection, Server } from 'ssh2';
+import type { AuthUser } from '../../../http/context.ts';
+import { loadHostKey } from './hostKey.ts';
+import { sshKeyStep, sshOtpStep, sshPasswordStep, sshRequest } from './sshAuth.ts';
+import { sm } from './sshMessages.ts';
+import { SshShell, type Pty } from './sshShell.ts';
+import { connectableAccounts, grantedAssets, matchAccounts, searchAssets } from './sshTargets.ts';
+
+/**
+ * The native SSH server (ssh2's Server on `GATEHOUSE_SSH_PORT`, on the API's host): sign-in with the
+ * Gatehouse password (password or keyboard-interactive) and, when the user has MFA, an OTP code
+ * asked by keyboard-interactive; then the menu (sshShell.ts) or, for `<user>@<account>@<asset>` or
+ * `<user>@<asset>` as the SSH user name, straight into that asset (one command for scripts).
+ */
+const LANG: Language = 'en';
+
+interface Login {
+  /** The Gatehouse user name: the SSH user name up to its first `@`. */
+  username: string;
+  /** What follows: `<account>@<asset>` or `<asset>`, empty for the menu. */
+  target: string;
+  user?: AuthUser;
+  needOtp: boolean;
+}
+
+function splitUsername(raw: string): { username: string; target: string } {
+  const at = raw.indexOf('@');
+  return at < 0 ? { username: raw, target: '' } : { username: raw.slice(0, at), target: raw.slice(at + 1) };
+}
+
+function ask(ctx: AuthContext, prompt: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    if (ctx.method !== 'keyboard-interactive') return resolve(undefined);
+    ctx.prompt([{ prompt, echo: false }], (answers) => resolve(answers[0]));
+  });
+}
+
+async function authenticate(app: FastifyInstance, ip: string, login: Login, ctx: AuthContext): Promise<void> {
+  const req = sshRequest(app, ip, LANG);
+  const methods: AuthenticationType[] = ['publickey', 'password', 'keyboard-interactive'];
+  if (ctx.method === 'publickey' && !login.user) {
+    const signed = ctx.signature ? { blob: ctx.blob!, signature: ctx.signature, hashAlgo: ctx.hashAlgo } : undefined;
+    const step = await sshKeyStep(req, login.username, ctx.key, signed);
+    if (step === 'fits') return ctx.accept();
+    if (!step.ok) return ctx.reject(methods);
+    login.user = step.user;
+    login.needOtp = step.mfa;
+    return step.mfa ? ctx.reject(['keyboard-interactive'], true) : ctx.accept();
+  }
+  if (ctx.method !== 'password' && ctx.method !== 'keyboard-interactive') return ctx.reject(methods);
+  if (!login.user) {
+    const password = ctx.method === 'password' ? ctx.password : await ask(ctx, sm(LANG, 'ssh_password_prompt'));
+    if (password === undefined) return ctx.reject(methods);
+    const step = await sshPasswordStep(req, login.username, password);
+    if (!step.ok) return ctx.reject(methods);
+    login.user = step.user;
+    login.needOtp = step.mfa;
+    if (!step.mfa) return ctx.accept();
+    // Password-only clients cannot answer a code: ask for keyboard-interactive (partial success).
+    if (ctx.method === 'password') return ctx.reject(['keyboard-interactive'], true);
+  }
+  if (!login.needOtp) return ctx.accept();
+  const code = await ask(ctx, sm(LANG, 'ssh_otp_prompt'));
+  if (code === undefined) return ctx.reject(['keyboard-interactive'], true);
+  const otp = await sshOtpStep(req, login.user, code);
+  if (otp.ok) {
+    login.needOtp = false;
+    return ctx.accept();
+  }
+  return ctx.reject(['keyboard-interactive'], true);
+}
+
+function onConnection(app: FastifyInstance, client: Connection, ip: string): void {
+  let login: Login | undefined;
+  client.on('authentication', (ctx) => {
+    const parts = splitUsername(ctx.username);
+    // A new user name restarts the sign-in (ssh2 allows a client to change it between attempts).
+    if (!login || login.username !== parts.username) login = { ...parts, needOtp: false };
+    else login.target = parts.target;
+    authenticate(app, ip, login, ctx).catch((e: unknown) => {
+      app.log.error({ err: (e as Error).message }, 'ssh sign-in failed');
+      ctx.reject();
+    });
+  });
+  client.on('error', () => undefined);
+  client.on('ready', () => {
+    const user = login!.user!;
+    client.on('session', (acceptSession) => {
+      const session = acceptSession();
+      const pty: Pty = { cols: 80, rows: 24, term: 'xterm-256color' };
+      let shell: SshShell | undefined;
+      session.on('pty', (accept, _reject, info) => {
+        Object.assign(pty, { cols: info.cols || 80, rows: info.rows || 24, term: info.term || pty.term });
+        accept?.();
+      });
+      session.on('window-change', (accept, _reject, info) => {
+        shell?.resize(info.cols, info.rows);
+        accept?.();
+      });
+      session.on('shell', (accept) => {
+        const ch = accept();
+        shell = new SshShell(ch, { app, user, lang: LANG, remoteAddr: ip, pty });
+        ch.on('close', () => shell?.close());
+        if (!login!.target) return shell.start();
+        void openDirect(app, user, login!.target).then((picked) => {
+          if (typeof picked === 'string') {
+            ch.stderr.write(picked);
+            ch.exit(1);
+            ch.end();
+            return;
+          }
+          return shell!.direct(picked.asset, picked.account);
+        });
+      });
+    });
+  });
+}
+
+/** `<account>@<asset>` or `<asset>` among the user's grants; a message when none or several fit. */
+async function openDirect(app: FastifyInstance, user: AuthUser, target: string) {
+  const at = target.lastIndexOf('@');
+  const [accountText, assetText] = at < 0 ? ['', target] : [target.slice(0, at), target.slice(at + 1)];
+  const assets = searchAssets(await grantedAssets(app, user.id), assetText).filter(
+    (a) => a.name === assetText || a.address === assetText,
+  );
+  if (assets.length !== 1) return sm(LANG, 'ssh_direct_not_found', { target });
+  const all = await connectableAccounts(app, user.id, assets[0]!.id);
+  const accounts = accountText ? matchAccounts(all, accountText) : all;
+  if (!accounts.length) return sm(LANG, 'ssh_direct_not_found', { target });
+  if (accounts.length > 1) return sm(LANG, 'ssh_direct_ambiguous', { target });
+  return { asset: assets[0]!, account: accounts[0]! };
+}
+
+const servers = new WeakMap<FastifyInstance, Server>();
+
+/** The listening address of the app's SSH server (tests), or undefined when it is off. */
+export function sshServerAddress(app: FastifyInstance): { port: number } | undefined {
+  const a = servers.get(app)?.address();
+  return a && typeof a === 'object' ? { port: a.port } : undefined;
+}
+
+export function registerSshServer(app: FastifyInstance): void {
+  const { config } = app.deps;
+  if (!config.sshPort) return;
+  app.addHook('onReady', async () => {
+    const server = new ssh2.Server({ hostKeys: [loadHostKey(config.dataDir)] }, (client, info) =>
+      onConnection(app, client, info.ip),
+    );
+    servers.set(app, server);
+    // A port taken must not keep the API down: the error is logged and the API runs without SSH.
+    const listening = await new Promise<boolean>((resolve) => {
+      server.on('error', (e: Error) => {
+        app.log.error({ port: config.sshPort, err: e.message }, 'native SSH server not started');
+        resolve(false);
+      });
+      server.listen(config.sshPort, config.host, () => resolve(true));
+    });
+    if (!listening) return void servers.delete(app);
+    app.log.info({ port: config.sshPort }, 'native SSH server listening');
+  });
+  app.addHook('onClose', async () => {
+    const server = servers.get(app);
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+}

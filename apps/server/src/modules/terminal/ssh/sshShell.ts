@@ -1,0 +1,204 @@
+import type { FastifyInstance } from 'fastify';
+import type { Language } from '@gatehouse/contract';
+import type { ServerChannel } from 'ssh2';
+import type { AuthUser } from '../../../http/context.ts';
+import type { PermedAccount } from '../../perms/permedAccounts.ts';
+import { gatewayOf } from '../gatewayInstance.ts';
+import type { GatewaySession } from '../gateway/gatewaySession.ts';
+import { sm } from './sshMessages.ts';
+import { connectableAccounts, grantedAssets, searchAssets, type GrantedAsset } from './sshTargets.ts';
+
+export interface Pty {
+  cols: number;
+  rows: number;
+  term: string;
+}
+
+export interface ShellContext {
+  app: FastifyInstance;
+  user: AuthUser;
+  lang: Language;
+  remoteAddr: string;
+  pty: Pty;
+}
+
+/**
+ * One interactive SSH channel: the menu (banner, `p` list, search by typing, pick by number or
+ * name, account picker, `h`, `q`/`exit`) in the style of the original's koko, and while an asset
+ * is open the relay between the client's PTY and a gateway session (login_from ST); when that
+ * session ends the menu comes back.
+ */
+export class SshShell {
+  private line = '';
+  private shown: GrantedAsset[] = [];
+  private picking?: { asset: GrantedAsset; accounts: PermedAccount[] };
+  private session?: GatewaySession;
+  private busy = false;
+  /** One-command login: the channel ends with the session instead of going back to the menu. */
+  private oneShot = false;
+
+  constructor(
+    private readonly ch: ServerChannel,
+    private readonly c: ShellContext,
+  ) {
+    ch.on('data', (d: Buffer) => this.onData(d.toString('utf8')));
+  }
+
+  start(): void {
+    this.write(sm(this.c.lang, 'ssh_banner', { name: this.c.user.name || this.c.user.username }));
+    this.write(sm(this.c.lang, 'ssh_help'));
+    this.prompt();
+  }
+
+  resize(cols: number, rows: number): void {
+    this.c.pty = { ...this.c.pty, cols, rows };
+    this.session?.resize(cols, rows);
+  }
+
+  /** Opens the session directly (one-command login), closing the channel when it ends. */
+  async direct(asset: GrantedAsset, account: PermedAccount): Promise<void> {
+    this.oneShot = true;
+    await this.connect(asset, account);
+    if (!this.session) this.exit(1);
+  }
+
+  private write(s: string): void {
+    if (this.ch.writable) this.ch.write(s);
+  }
+
+  private prompt(): void {
+    this.write(sm(this.c.lang, this.picking ? 'ssh_account_prompt' : 'ssh_prompt'));
+  }
+
+  private exit(code: number): void {
+    this.ch.exit(code);
+    this.ch.end();
+  }
+
+  private onData(s: string): void {
+    if (this.session) {
+      this.session.stream.write(s);
+      return;
+    }
+    if (this.busy) return;
+    for (const ch of s) {
+      if (ch === '\r' || ch === '\n') {
+        const line = this.line.trim();
+        this.line = '';
+        this.write('\r\n');
+        this.busy = true;
+        void this.handle(line).finally(() => {
+          this.busy = false;
+          if (!this.session && this.ch.writable) this.prompt();
+        });
+        return;
+      }
+      if (ch === '\x7f' || ch === '\b') {
+        if (this.line) {
+          this.line = this.line.slice(0, -1);
+          this.write('\b \b');
+        }
+      } else if (ch === '\x03') {
+        this.line = '';
+        this.picking = undefined;
+        this.write('^C\r\n');
+        this.prompt();
+      } else if (ch === '\x04' && !this.line) {
+        this.write(sm(this.c.lang, 'ssh_bye'));
+        return this.exit(0);
+      } else if (ch >= ' ') {
+        this.line += ch;
+        this.write(ch);
+      }
+    }
+  }
+
+  private async handle(line: string): Promise<void> {
+    const { lang } = this.c;
+    if (this.picking) return this.pickAccount(line);
+    if (line === '') return;
+    if (line === 'q' || line === 'exit' || line === 'quit') {
+      this.write(sm(lang, 'ssh_bye'));
+      return this.exit(0);
+    }
+    if (line === 'h') return this.write(sm(lang, 'ssh_help'));
+    const assets = await grantedAssets(this.c.app, this.c.user.id);
+    if (line === 'p') return this.list(assets);
+    const n = /^\d+$/.test(line) ? Number(line) : 0;
+    const byNumber = n >= 1 ? this.shown[n - 1] : undefined;
+    const found = byNumber ? [byNumber] : searchAssets(assets, line);
+    if (found.length === 1) return this.pickAsset(found[0]!);
+    return this.list(found);
+  }
+
+  private list(assets: GrantedAsset[]): void {
+    const { lang } = this.c;
+    this.shown = assets;
+    if (!assets.length) return this.write(sm(lang, 'ssh_none'));
+    const w = Math.max(4, ...assets.map((a) => a.name.length));
+    this.write(`${sm(lang, 'ssh_list_header')}\r\n`);
+    assets.forEach((a, i) => this.write(`  ${String(i + 1).padEnd(4)}| ${a.name.padEnd(w)} | ${a.address}\r\n`));
+    this.write('\r\n');
+  }
+
+  private async pickAsset(asset: GrantedAsset): Promise<void> {
+    const { lang } = this.c;
+    const accounts = await connectableAccounts(this.c.app, this.c.user.id, asset.id);
+    if (!accounts.length) return this.write(sm(lang, 'ssh_no_account', { asset: asset.name }));
+    if (accounts.length === 1) return this.connect(asset, accounts[0]!);
+    this.picking = { asset, accounts };
+    this.write(`${sm(lang, 'ssh_accounts_header', { asset: asset.name })}\r\n`);
+    accounts.forEach((a, i) => this.write(`  ${String(i + 1).padEnd(4)}| ${a.name} (${a.username})\r\n`));
+  }
+
+  private async pickAccount(line: string): Promise<void> {
+    const { asset, accounts } = this.picking!;
+    this.picking = undefined;
+    if (line === '') return;
+    const n = /^\d+$/.test(line) ? Number(line) : 0;
+    const account = n >= 1 ? accounts[n - 1] : accounts.find((a) => a.name === line || a.username === line);
+    if (!account) return this.write(sm(this.c.lang, 'ssh_bad_choice'));
+    return this.connect(asset, account);
+  }
+
+  private async connect(asset: GrantedAsset, account: PermedAccount): Promise<void> {
+    const { lang, user, pty } = this.c;
+    const connecting = sm(lang, 'ssh_connecting', { asset: asset.name, account: account.username });
+    // One-command logins keep stdout for the asset's output (scripts read it).
+    if (this.oneShot) this.ch.stderr.write(connecting);
+    else this.write(connecting);
+    let s: GatewaySession;
+    try {
+      s = await gatewayOf(this.c.app).openSession({
+        user: { id: user.id, name: user.name, username: user.username },
+        assetId: asset.id,
+        accountId: account.id,
+        lang,
+        loginFrom: 'ST',
+        remoteAddr: this.c.remoteAddr,
+        cols: pty.cols,
+        rows: pty.rows,
+        term: pty.term,
+      });
+    } catch (e) {
+      const failed = sm(lang, 'ssh_connect_failed', { error: (e as Error).message });
+      if (this.oneShot) this.ch.stderr.write(failed);
+      else this.write(failed);
+      return;
+    }
+    this.session = s;
+    s.stream.on('data', (d: Buffer | string) => this.write(typeof d === 'string' ? d : d.toString('utf8')));
+    s.stream.on('end', () => {
+      this.session = undefined;
+      if (this.oneShot) return this.exit(0);
+      this.write(sm(lang, 'ssh_session_end'));
+      this.prompt();
+    });
+  }
+
+  /** The client went away: end the asset's session with it. */
+  close(): void {
+    this.session?.stream.end();
+    this.session = undefined;
+  }
+}

@@ -1,0 +1,103 @@
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/** The real OpenSSH client driven by a test: `ssh -tt` through pipes, passwords and codes by SSH_ASKPASS. */
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.once('error', reject);
+  });
+}
+
+/** An askpass program answering `password` to a password prompt and `otp` to a code prompt. */
+function askpass(password: string, otp: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-askpass-'));
+  const file = path.join(dir, 'askpass.sh');
+  fs.writeFileSync(
+    file,
+    `#!/bin/sh\ncase "$1" in *OTP*) printf '%s\\n' '${otp}' ;; *) printf '%s\\n' '${password}' ;; esac\n`,
+    { mode: 0o700 },
+  );
+  return file;
+}
+
+export class SshClient {
+  text = '';
+  err = '';
+  readonly exited: Promise<number>;
+  private readonly child: ChildProcessWithoutNullStreams;
+
+  /** `identity`: a private key file to sign in with (public key only) instead of the password. */
+  constructor(port: number, login: string, secret: { password: string; otp?: string; identity?: string }) {
+    const auth = secret.identity
+      ? ['-i', secret.identity, '-o', 'IdentitiesOnly=yes', '-o', 'PreferredAuthentications=publickey']
+      : ['-o', 'PubkeyAuthentication=no', '-o', 'PreferredAuthentications=keyboard-interactive,password'];
+    this.child = spawn(
+      'ssh',
+      [
+        '-tt',
+        '-p',
+        String(port),
+        '-o',
+        'StrictHostKeyChecking=no',
+        '-o',
+        'UserKnownHostsFile=/dev/null',
+        ...auth,
+        '-o',
+        'NumberOfPasswordPrompts=1',
+        '-o',
+        'LogLevel=ERROR',
+        `${login}@127.0.0.1`,
+      ],
+      {
+        env: {
+          ...process.env,
+          SSH_ASKPASS: askpass(secret.password, secret.otp ?? ''),
+          SSH_ASKPASS_REQUIRE: 'force',
+          DISPLAY: ':0',
+        },
+      },
+    );
+    this.child.stdout.setEncoding('utf8').on('data', (s: string) => (this.text += s));
+    this.child.stderr.setEncoding('utf8').on('data', (s: string) => (this.err += s));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code ?? -1)));
+  }
+
+  async waitFor(re: RegExp | string, from = 0, ms = 15000): Promise<void> {
+    const test = () => (typeof re === 'string' ? this.text.slice(from).includes(re) : re.test(this.text.slice(from)));
+    for (let waited = 0; !test(); waited += 20) {
+      if (waited > ms)
+        throw new Error(`no ${String(re)} in ssh output:\n${this.text.slice(from)}\nstderr: ${this.err}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** Types a line and Enter, key by key, then waits for `until` after it. */
+  async line(s: string, until?: RegExp | string): Promise<void> {
+    const from = this.text.length;
+    for (const k of [...s, '\r']) {
+      this.child.stdin.write(k);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    if (until !== undefined) await this.waitFor(until, from);
+  }
+
+  kill(): void {
+    this.child.kill();
+  }
+}
+
+/** A new Ed25519 key pair from ssh-keygen: the private key file and the public key line. */
+export function userKeyPair(): { file: string; publicKey: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-userkey-'));
+  const file = path.join(dir, 'id_ed25519');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'test@gatehouse', '-f', file]);
+  return { file, publicKey: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
+}
