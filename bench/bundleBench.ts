@@ -100,7 +100,7 @@ async function measureInChromium(dist: string): Promise<Map<string, Set<string>>
     await signer.goto('/core/auth/login/');
     await signer.getByLabel('Username').fill('admin');
     await signer.getByLabel('Password', { exact: true }).fill(E2E_ADMIN_PASSWORD);
-    await signer.getByRole('button', { name: 'Sign in' }).click();
+    await signer.getByRole('button', { name: 'Sign in', exact: true }).click();
     await signer.waitForURL('**/ui/**');
     const cookies = await signedIn.cookies();
     for (const p of PAGES) {

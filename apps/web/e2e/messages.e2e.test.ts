@@ -54,7 +54,7 @@ describe('site messages', () => {
       .getByRole('button', { name: 'Got it' })
       .click({ timeout: 5000 })
       .catch(() => undefined);
-    const badge = bell.locator('.ant-badge-count');
+    const badge = bell.getByTestId('message-badge');
     await expect.poll(() => badge.count()).toBe(0);
 
     // The administrator writes to the user: the badge follows without a reload. (A password reset

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { Avatar, Dropdown, type MenuProps } from 'antd';
+import type { MenuProps } from 'antd';
+import { LazyDropdown } from '../lib/LazyDropdown.tsx';
 import {
   ApiOutlined,
   CheckOutlined,
@@ -75,12 +76,15 @@ export function AccountMenu() {
   ];
 
   return (
-    <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
+    <LazyDropdown menu={{ items }} trigger={['click']} placement="bottomRight">
       <button type="button" className={styles.account} data-testid="account-menu" aria-label={t('shell.nav.account')}>
-        <Avatar size={28} icon={<UserOutlined />} className={styles.avatar} />
+        {/* antd's Avatar as drawn: its module brings Avatar.Group, whose Popover pulls trigger code into the first load. */}
+        <span className={styles.avatar} aria-hidden>
+          <UserOutlined />
+        </span>
         <span className={styles.accountName}>{profile?.name}</span>
         <DownOutlined style={{ fontSize: 10 }} />
       </button>
-    </Dropdown>
+    </LazyDropdown>
   );
 }

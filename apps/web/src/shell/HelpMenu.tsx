@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Dropdown, type MenuProps } from 'antd';
+import { type MenuProps } from 'antd';
+import { LazyDropdown } from '../lib/LazyDropdown.tsx';
 import {
   CustomerServiceOutlined,
   CrownOutlined,
@@ -50,7 +51,7 @@ export function HelpMenu() {
   });
   return (
     <>
-      <Dropdown menu={{ items }} trigger={['click']} placement="bottomRight">
+      <LazyDropdown menu={{ items }} trigger={['click']} placement="bottomRight">
         <button
           type="button"
           className={styles.navButton}
@@ -60,7 +61,7 @@ export function HelpMenu() {
         >
           <QuestionCircleOutlined />
         </button>
-      </Dropdown>
+      </LazyDropdown>
       <LazyWhen when={about}>
         <AboutDialog open={about} onClose={() => setAbout(false)} />
       </LazyWhen>

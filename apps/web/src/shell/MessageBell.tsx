@@ -1,7 +1,5 @@
-import { Badge } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { MESSAGE_BADGE_MAX } from './navbarGates.ts';
 import { badgeText } from './messages/messageFormat.ts';
 import { useShellStore } from './shellStore.ts';
 import styles from './Layout.module.css';
@@ -24,9 +22,15 @@ export function MessageBell({ count }: { count?: number }) {
       onClick={() => setOpen(true)}
       data-testid="message-bell"
     >
-      <Badge count={unread > 0 ? badgeText(unread) : 0} overflowCount={MESSAGE_BADGE_MAX} size="small" offset={[2, -2]}>
+      {/* antd's small Badge as drawn (its motion and scroll-number code stay out of the first load). */}
+      <span className={styles.badgeHolder}>
         <BellOutlined style={{ fontSize: 17, color: 'inherit' }} />
-      </Badge>
+        {unread > 0 && (
+          <sup className={styles.badge} title={badgeText(unread)} data-testid="message-badge">
+            {badgeText(unread)}
+          </sup>
+        )}
+      </span>
     </button>
   );
 }

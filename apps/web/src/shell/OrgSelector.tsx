@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router';
-import { Dropdown, type MenuProps } from 'antd';
+import { type MenuProps } from 'antd';
+import { LazyDropdown } from '../lib/LazyDropdown.tsx';
 import { ApartmentOutlined, DownOutlined, PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { storeOrg, usingOrgs, type ViewName } from '../lib/orgs.ts';
@@ -54,10 +55,10 @@ export function OrgSelector({ view }: { view: ViewName }) {
     })),
   ];
   return (
-    <Dropdown menu={{ items, selectable: true, selectedKeys: current ? [current.id] : [] }} trigger={['click']}>
+    <LazyDropdown menu={{ items, selectable: true, selectedKeys: current ? [current.id] : [] }} trigger={['click']}>
       <button type="button" className={styles.navButton} aria-label={t('shell.org.label')}>
         {label}
       </button>
-    </Dropdown>
+    </LazyDropdown>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert } from 'antd';
+import { Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -6,7 +6,11 @@ import localizedFormat from 'dayjs/plugin/localizedFormat';
 import { useAppStore } from '../lib/appStore.ts';
 import { http } from '../lib/http.ts';
 import { licenseBanners, licenseBannersAllowed, passwordBanner, type Banner, type LicenseDetail } from './banners.ts';
+import { lazyComponent } from '../lib/LazyWhen.tsx';
 import styles from './Layout.module.css';
+
+/** antd's Alert loads only when there is a banner to show (most pages have none). */
+const Alert = lazyComponent(() => import('./antdAlert.ts').then((m) => m.Alert));
 
 dayjs.extend(localizedFormat);
 
@@ -32,10 +36,12 @@ export function PageBanners() {
   const format = (params: Banner['params']) =>
     params?.date ? { ...params, date: dayjs(String(params.date)).format('LL') } : params;
   return (
-    <div className={styles.banners}>
-      {banners.map((b) => (
-        <Alert key={b.id} type={b.type} showIcon title={t(b.text, format(b.params))} data-testid={`banner-${b.id}`} />
-      ))}
-    </div>
+    <Suspense fallback={null}>
+      <div className={styles.banners}>
+        {banners.map((b) => (
+          <Alert key={b.id} type={b.type} showIcon title={t(b.text, format(b.params))} data-testid={`banner-${b.id}`} />
+        ))}
+      </div>
+    </Suspense>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { Dropdown, type MenuProps } from 'antd';
+import { type MenuProps } from 'antd';
+import { LazyDropdown } from '../lib/LazyDropdown.tsx';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PreparedRoute } from '../lib/routeTypes.ts';
@@ -100,7 +101,7 @@ export function TagsBar({ view }: { view: PreparedRoute }) {
       {shown.map((tag) => {
         const active = tag.path === pathname;
         return (
-          <Dropdown
+          <LazyDropdown
             key={tag.path}
             menu={{ items: menu(tag) }}
             trigger={['contextMenu']}
@@ -129,7 +130,7 @@ export function TagsBar({ view }: { view: PreparedRoute }) {
                 </span>
               )}
             </span>
-          </Dropdown>
+          </LazyDropdown>
         );
       })}
     </nav>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Dropdown, Popover, type MenuProps } from 'antd';
+import { Button, type MenuProps } from 'antd';
+import { LazyDropdown } from '../lib/LazyDropdown.tsx';
 import {
   AuditOutlined,
   DesktopOutlined,
@@ -14,7 +15,7 @@ import type { PreparedRoute } from '../lib/routeTypes.ts';
 import { useAppStore } from '../lib/appStore.ts';
 import { storePreView, switcherViews, type SwitchableView } from '../app/views.ts';
 import { SWITCHER_MARKED_VIEWS, viewRoute } from '../app/viewRoutes.ts';
-import { useShellStore } from './shellStore.ts';
+import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH, useShellStore } from './shellStore.ts';
 import styles from './Layout.module.css';
 
 export const VIEW_SWITCHER_TIP_KEY = 'viewSwitcherTip';
@@ -80,20 +81,32 @@ export function ViewSwitcher({ view, collapsed }: { view: PreparedRoute; collaps
       {!collapsed && <DownOutlined className={styles.viewSwitcherArrow} />}
     </button>
   );
-  const tip = (
-    <div data-testid="view-switcher-tip">
-      <div className={styles.tipText}>{t('shell.views.tip')}</div>
-      <Button size="small" type="primary" onClick={dismissTip}>
-        {t('shell.views.gotIt')}
-      </Button>
-    </div>
+  const dropdown = (
+    <LazyDropdown
+      menu={{ items, selectable: true, selectedKeys: [current] }}
+      trigger={['click']}
+      placement="bottomLeft"
+    >
+      {button}
+    </LazyDropdown>
   );
-
+  if (!(showTip && device === 'desktop')) return dropdown;
+  // antd's Popover (placement right) drawn in CSS: its trigger code would join every first load for a tip
+  // shown once. Right of the sidebar, level with the switcher (under the 50 px logo).
   return (
-    <Popover content={tip} open={showTip && device === 'desktop'} placement="right">
-      <Dropdown menu={{ items, selectable: true, selectedKeys: [current] }} trigger={['click']} placement="bottomLeft">
-        {button}
-      </Dropdown>
-    </Popover>
+    <>
+      {dropdown}
+      <div
+        role="tooltip"
+        className={styles.tip}
+        style={{ left: (collapsed ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_WIDTH) + 8 }}
+        data-testid="view-switcher-tip"
+      >
+        <div className={styles.tipText}>{t('shell.views.tip')}</div>
+        <Button size="small" type="primary" onClick={dismissTip}>
+          {t('shell.views.gotIt')}
+        </Button>
+      </div>
+    </>
   );
 }

@@ -1,0 +1,2 @@
+/** antd's Dropdown, imported only by `LazyDropdown` so that it gets a chunk of its own. */
+export { Dropdown } from 'antd';
