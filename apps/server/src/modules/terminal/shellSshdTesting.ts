@@ -1,9 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../ops/sshdTesting.ts';
+import { freePort, waitForPort } from '../ops/sshdTesting.ts';
 
 /**
  * A real OpenSSH server on loopback for gateway tests: one user (password and public key) whose
@@ -21,23 +20,6 @@ export interface ShellSshd {
   /** OpenSSH's fingerprint of the host key (`SHA256:...`). */
   hostKeyFingerprint: string;
   stop(): void;
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((r) =>
-      net
-        .connect(port, '127.0.0.1')
-        .once('connect', function (this: net.Socket) {
-          this.destroy();
-          r(true);
-        })
-        .once('error', () => r(false)),
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('sshd did not start');
 }
 
 /**
