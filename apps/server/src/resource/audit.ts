@@ -47,7 +47,8 @@ export function diffOf(
         out.push({ field: name, before: before ? SECRET_MASK : '', after: SECRET_MASK });
       continue;
     }
-    if (f.read && !(name in written)) continue;
+    // Computed and read-only fields (date_updated moves on every save) are not what a user changed.
+    if ((f.read || f.readOnly) && !(name in written)) continue;
     const b = before ? display(before[name]) : '';
     const a = after ? display(after[name]) : '';
     if (b !== a) out.push({ field: name, before: b, after: a });
