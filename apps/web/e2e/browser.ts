@@ -96,7 +96,8 @@ export async function openAsAdmin(
  * during the open animation can land on the entry next to the one asked for.
  */
 export async function pickMenuItem(page: Page, name: string, exact = false): Promise<void> {
-  const item = page.getByRole('menuitem', { name, exact });
+  // A menu closing (its animation still running) may still show the same item: take the one drawn last.
+  const item = page.getByRole('menuitem', { name, exact }).filter({ visible: true }).last();
   await item.waitFor();
   await item.evaluate((el) =>
     Promise.all((el.closest('.ant-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
