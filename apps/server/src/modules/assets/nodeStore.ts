@@ -31,8 +31,10 @@ export function inSubtree(n: NodeDb, ref: string, key: string): Expression<SqlBo
 
 /** '1:2:3' → ['1', '1:2', '1:2:3']. */
 export function ancestorKeys(key: string): string[] {
-  const parts = key.split(':');
-  return parts.map((_, i) => parts.slice(0, i + 1).join(':'));
+  const out: string[] = [];
+  for (let i = key.indexOf(':'); i !== -1; i = key.indexOf(':', i + 1)) out.push(key.slice(0, i));
+  out.push(key);
+  return out;
 }
 
 /**

@@ -220,7 +220,7 @@ export async function grantedNodes(
   if (!partial.size) return stored(full);
   // Distinct granted assets under each partial node: the rows of the granted roots below it and
   // the directly granted assets' rows.
-  const rootsBelow = roots.filter((r) => [...partial].some((p) => r.startsWith(`${p}:`)));
+  const rootsBelow = roots.filter((r) => ancestorKeys(r).some((a) => a !== r && partial.has(a)));
   let rootPairs: Pair[] = [];
   if (rootsBelow.length && memo.underRoots) rootPairs = memo.underRoots.filter((p) => inKey(p.key, within));
   else if (rootsBelow.length) {
@@ -234,7 +234,18 @@ export async function grantedNodes(
     if (within === undefined) memo.underRoots = rootPairs;
   }
   const sets = new Map<string, Set<string>>([...partial].map((k) => [k, new Set<string>()]));
-  for (const p of [...rootPairs, ...directPairs]) for (const a of ancestorKeys(p.key)) sets.get(a)?.add(p.asset_id);
+  // Many assets share a node: find the partial ancestors of each node key once.
+  const targets = new Map<string, Set<string>[]>();
+  const count = (p: Pair) => {
+    let into = targets.get(p.key);
+    if (!into) {
+      into = ancestorKeys(p.key).flatMap((a) => sets.get(a) ?? []);
+      targets.set(p.key, into);
+    }
+    for (const set of into) set.add(p.asset_id);
+  };
+  rootPairs.forEach(count);
+  directPairs.forEach(count);
   const partialRows = await nodesQ()
     .where('key', 'in', [...partial])
     .execute();
