@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { toBool } from '../../platform/db/schema.ts';
 import { am } from './aclMessages.ts';
-import { decide, systemTimeZone, type AclRule } from './matcher/rules.ts';
+import { decide, systemTimeZone } from './matcher/rules.ts';
+import { loadAclRules } from './ruleLoader.ts';
 import { loadUsers } from './subjects.ts';
 
 /**
@@ -14,29 +14,10 @@ export type LoginAclRefusal = { error: 'acl_not_allow' | 'login_acl_review'; msg
 
 export async function checkLoginAcl(req: FastifyRequest, userId: string): Promise<LoginAclRefusal | undefined> {
   const db = req.server.deps.database.db;
-  const rows = await db.selectFrom('acls_loginacl').selectAll().where('is_active', '=', true).execute();
-  if (!rows.length) return undefined;
+  const rules = await loadAclRules(db, 'login');
+  if (!rules.length) return undefined;
   const [user] = await loadUsers(db, { ids: [userId] });
   if (!user) return undefined;
-  const reviewers = await db
-    .selectFrom('acls_loginacl_reviewers')
-    .select(['acl_id', 'user_id'])
-    .where(
-      'acl_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .execute();
-  const rules = rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    priority: Number(r.priority),
-    action: r.action as AclRule['action'],
-    is_active: toBool(r.is_active),
-    users: JSON.parse(r.users) as AclRule['users'],
-    rules: JSON.parse(r.rules) as AclRule['rules'],
-    reviewers: reviewers.filter((x) => x.acl_id === r.id).map((x) => x.user_id),
-  }));
   const zone = String((await req.server.deps.settings.get('TIME_ZONE')) || systemTimeZone());
   const decision = decide(rules, { user, ip: req.ip, at: new Date(), timeZone: zone });
   if (!decision || decision.action === 'accept' || decision.action === 'warning') return undefined;

@@ -24,12 +24,14 @@ export interface ShellSshd {
 
 /**
  * `plain`: a second, unprivileged user (uid 1500, same shell and home) who can `su` to the first
- * one with the first one's password.
+ * one with the first one's password. `extraConfig`: more sshd_config lines (the gateway benchmark
+ * raises MaxStartups for its hundreds of sessions).
  */
 export async function startShellSshd(
   username = 'shelluser',
   password = 'Shell-pass-1',
   plain?: { username: string; password: string },
+  extraConfig: string[] = [],
 ): Promise<ShellSshd> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-shellsshd-'));
   const home = path.join(dir, 'home');
@@ -79,6 +81,7 @@ export async function startShellSshd(
       'StrictModes no',
       'PrintMotd no',
       'PrintLastLog no',
+      ...extraConfig,
     ].join('\n'),
   );
   const script = [

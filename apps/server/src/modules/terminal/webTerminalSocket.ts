@@ -4,6 +4,7 @@ import { ApiError } from '../../http/errors.ts';
 import { ACTION_BITS } from '../perms/actions.ts';
 import { gatewayOf } from './gatewayInstance.ts';
 import { GatewayError, tm } from './gateway/gatewayError.ts';
+import { joinJson, outputJson } from './gateway/outputJson.ts';
 import type { GatewaySession } from './gateway/gatewaySession.ts';
 import { spendToken } from './tokens/tokenSpend.ts';
 
@@ -31,6 +32,62 @@ function fail(socket: WebSocket, err: string): void {
   send(socket, { type: 'TERMINAL_ERROR', err });
   send(socket, { type: 'CLOSE', reason: 'error' });
   socket.close(4000, 'refused');
+}
+
+/** The page is this many characters behind (sent, not yet written to the socket): the asset's output pauses. */
+const BEHIND_HIGH = 1024 * 1024;
+const BEHIND_LOW = 256 * 1024;
+/** A frame at least this long: output is streaming, the next frame waits STREAM_WAIT_MS to gather more. */
+const STREAMING = 16 * 1024;
+const STREAM_WAIT_MS = 4;
+const FRAME_MAX = 256 * 1024;
+
+/**
+ * The session's output to the page in as few TERMINAL_DATA frames as keeps it live (each piece
+ * JSON-encoded once, shared with the recording: `gateway/outputJson.ts`): a piece of
+ * output goes at the end of the event loop's turn (with whatever else came in that turn), but while
+ * output streams (a `cat` of a big file comes in thousands of small pieces, one frame and one
+ * socket write each was the gateway's biggest cost) pieces gather for STREAM_WAIT_MS, up to
+ * FRAME_MAX characters a frame. The session pauses (and with it the asset's channel) while the page
+ * is more than BEHIND_HIGH characters behind. Answers a function that sends what is waiting now.
+ */
+function relayOutput(socket: WebSocket, session: GatewaySession): () => void {
+  const stream = session.stream;
+  let waiting: string[] = [];
+  let waitingChars = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  let streaming = false;
+  let behind = 0;
+  const flush = () => {
+    clearTimeout(timer);
+    clearImmediate(immediate);
+    timer = immediate = undefined;
+    if (!waiting.length) return;
+    const frame = `{"type":"TERMINAL_DATA","data":${joinJson(waiting)}}`;
+    const chars = waitingChars;
+    waiting = [];
+    waitingChars = 0;
+    streaming = chars >= STREAMING;
+    if (socket.readyState !== socket.OPEN) return;
+    behind += chars;
+    socket.send(frame, () => {
+      behind -= chars;
+      if (behind <= BEHIND_LOW && stream.isPaused()) stream.resume();
+    });
+    if (behind > BEHIND_HIGH) stream.pause();
+  };
+  stream.setEncoding('utf8');
+  stream.on('data', (data: string) => {
+    waiting.push(outputJson(data));
+    waitingChars += data.length;
+    if (waitingChars >= FRAME_MAX) flush();
+    else if (!timer && !immediate) {
+      if (streaming) timer = setTimeout(flush, STREAM_WAIT_MS);
+      else immediate = setImmediate(flush);
+    }
+  });
+  return flush;
 }
 
 async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequest): Promise<void> {
@@ -97,11 +154,17 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
       clipboard: { copy: Boolean(actions & ACTION_BITS.copy), paste: Boolean(actions & ACTION_BITS.paste) },
     },
   });
-  session.stream.setEncoding('utf8');
-  session.stream.on('data', (data: string) => send(socket, { type: 'TERMINAL_DATA', data }));
+  const flush = relayOutput(socket, session);
   session.once('end', (reason: string) => {
-    send(socket, { type: 'CLOSE', reason });
-    socket.close(1000);
+    const finish = () => {
+      flush();
+      send(socket, { type: 'CLOSE', reason });
+      socket.close(1000);
+    };
+    // Output still held by a pause goes out before the CLOSE.
+    if (session.stream.readableEnded) return finish();
+    session.stream.once('end', finish);
+    session.stream.resume();
   });
   for (const data of pending.splice(0)) session.stream.write(data);
 }

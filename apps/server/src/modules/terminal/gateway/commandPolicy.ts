@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../platform/db/schema.ts';
-import { toBool } from '../../../platform/db/schema.ts';
 import type { SettingsStore } from '../../settings/store.ts';
 import { decide, systemTimeZone, type AclRule, type Subject } from '../../acls/matcher/rules.ts';
-import type { CommandGroupType } from '../../acls/matcher/commandGroup.ts';
+import { loadAclRules } from '../../acls/ruleLoader.ts';
 import { loadAssets, loadUsers } from '../../acls/subjects.ts';
 
 /**
@@ -40,46 +39,9 @@ export class CommandPolicy {
   }
 
   async check(command: string): Promise<CommandVerdict | undefined> {
-    const rows = await this.db
-      .selectFrom('acls_commandfilteracl')
-      .selectAll()
-      .where('org_id', '=', this.s.orgId)
-      .where('is_active', '=', true)
-      .execute();
-    if (!rows.length) return undefined;
+    const rules = await loadAclRules(this.db, 'commandFilter', { orgId: this.s.orgId });
+    if (!rules.length) return undefined;
     await this.subjects();
-    const ids = rows.map((r) => r.id);
-    const groups = await this.db
-      .selectFrom('acls_commandfilteracl_command_groups as l')
-      .innerJoin('acls_commandgroup as g', 'g.id', 'l.commandgroup_id')
-      .select(['l.commandfilteracl_id as acl', 'g.id', 'g.name', 'g.type', 'g.content', 'g.ignore_case'])
-      .where('l.commandfilteracl_id', 'in', ids)
-      .execute();
-    const reviewers = await this.db
-      .selectFrom('acls_commandfilteracl_reviewers')
-      .select(['acl_id', 'user_id'])
-      .where('acl_id', 'in', ids)
-      .execute();
-    const rules = rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      priority: Number(r.priority),
-      action: r.action as AclRule['action'],
-      is_active: toBool(r.is_active),
-      users: JSON.parse(r.users) as AclRule['users'],
-      assets: JSON.parse(r.assets) as AclRule['assets'],
-      accounts: JSON.parse(r.accounts) as string[],
-      command_groups: groups
-        .filter((g) => g.acl === r.id)
-        .map((g) => ({
-          id: g.id,
-          name: g.name,
-          type: g.type as CommandGroupType,
-          content: g.content,
-          ignore_case: toBool(g.ignore_case),
-        })),
-      reviewers: reviewers.filter((x) => x.acl_id === r.id).map((x) => x.user_id),
-    }));
     const zone = String((await this.settings.get('TIME_ZONE')) || systemTimeZone());
     const d = decide(rules, {
       user: this.user!,

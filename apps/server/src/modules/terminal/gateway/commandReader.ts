@@ -7,28 +7,95 @@ import xterm from '@xterm/headless';
  * line as it stood before the first keystroke of the command, so line editing, history recall
  * and completion — all drawn by the shell — are read as the user saw them, never guessed from
  * keystrokes. In a full-screen program (alternate screen: vi, top, less) Enter runs no command.
+ *
+ * The emulator is the gateway's costliest part per byte of output, and only the screen as it stands
+ * when a line is read matters: output is kept aside and parsed when it is needed (`settle()`, before
+ * a line is read, and before a resize), not as it flows. A command printing megabytes between two
+ * keystrokes leaves the last `keep()` characters at most (64 Ki, at least four screens) plus the
+ * piece that crosses that mark: older pieces are dropped, the first kept piece is read from its
+ * first line start, and the last alternate-screen switch among the dropped output is replayed, so
+ * the reader still knows whether a full-screen program is running. What was dropped had scrolled
+ * off the screen by then.
  */
+const KEEP_MIN = 64 * 1024;
+// A switch to or from the alternate screen (DECSET/DECRST 1049, 1047 or 47).
+// eslint-disable-next-line no-control-regex -- an escape sequence
+const ALT_SCREEN = /\x1b\[\?(?:[\d;]*;)?(?:1049|1047|47)(?:;[\d;]*)?([hl])/g;
+
 export class CommandReader {
   private readonly term: InstanceType<typeof xterm.Terminal>;
   private prompt: string | undefined;
+  /** Output not parsed yet, from `head` on. */
+  private backlog: string[] = [];
+  private head = 0;
+  private backlogChars = 0;
+  private dropped = false;
+  /** The last alternate-screen switch among dropped output: `h` (in) or `l` (out). */
+  private droppedAlt: string | undefined;
 
   constructor(cols: number, rows: number) {
     this.term = new xterm.Terminal({ cols, rows, scrollback: 200, allowProposedApi: true });
   }
 
   output(data: string): void {
-    this.term.write(data);
+    if (!data) return;
+    this.backlog.push(data);
+    this.backlogChars += data.length;
+    const keep = Math.max(KEEP_MIN, this.term.cols * this.term.rows * 4);
+    while (this.head < this.backlog.length - 1 && this.backlogChars - this.backlog[this.head]!.length >= keep) {
+      const old = this.backlog[this.head++]!;
+      this.backlogChars -= old.length;
+      this.drop(old);
+    }
+    if (this.head > 1024 && this.head * 2 > this.backlog.length) {
+      this.backlog = this.backlog.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private drop(text: string): void {
+    this.dropped = true;
+    if (text.includes('\x1b[?')) for (const m of text.matchAll(ALT_SCREEN)) this.droppedAlt = m[1];
+  }
+
+  /** Characters of output kept aside, not parsed yet. */
+  get backlogSize(): number {
+    return this.backlogChars;
+  }
+
+  /** Hands what was kept aside to the emulator. */
+  private feed(): void {
+    if (this.head >= this.backlog.length) return;
+    const pieces = this.backlog.slice(this.head);
+    if (this.dropped) {
+      const first = pieces[0]!;
+      const nl = first.indexOf('\n');
+      if (nl >= 0) {
+        this.drop(first.slice(0, nl + 1));
+        pieces[0] = first.slice(nl + 1);
+      }
+      if (this.droppedAlt) pieces.unshift(`\x1b[?1049${this.droppedAlt}`);
+    }
+    this.backlog = [];
+    this.head = 0;
+    this.backlogChars = 0;
+    this.dropped = false;
+    this.droppedAlt = undefined;
+    this.term.write(pieces.length === 1 ? pieces[0]! : pieces.join(''));
   }
 
   resize(cols: number, rows: number): void {
+    this.feed();
     this.term.resize(Math.max(2, cols), Math.max(1, rows));
   }
 
-  /** Resolves when everything written so far is parsed. */
+  /** Resolves when everything output so far is parsed (before the screen is read). */
   settle(): Promise<void> {
+    this.feed();
     return new Promise((resolve) => this.term.write('', resolve));
   }
 
+  /** In the alternate screen (read after settle()). */
   get fullScreen(): boolean {
     return this.term.buffer.active.type === 'alternate';
   }
@@ -49,7 +116,7 @@ export class CommandReader {
     return { text: rows.join('').trimEnd(), cursor };
   }
 
-  /** Before the first keystroke of a command line is sent: remember the prompt. */
+  /** Before the first keystroke of a command line is sent (after settle()): remember the prompt. */
   beginLine(): void {
     if (this.prompt !== undefined || this.fullScreen) return;
     const { text, cursor } = this.line();

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { outputJson } from './outputJson.ts';
 
 /**
  * The recording of one terminal session as asciicast v2: a header line, then one `[seconds, "o",
@@ -48,17 +49,18 @@ export class Recorder {
 
   /** Terminal output (what the user saw). */
   output(text: string): void {
-    this.event('o', text);
+    if (text) this.event('o', outputJson(text));
   }
 
   /** A resize, as asciicast's `r` event `"<cols>x<rows>"`. */
   resize(cols: number, rows: number): void {
-    this.event('r', `${cols}x${rows}`);
+    this.event('r', `"${cols}x${rows}"`);
   }
 
-  private event(kind: string, text: string): void {
-    if (this.closed || !text) return;
-    const line = `${JSON.stringify([Math.max(0, (Date.now() - this.started) / 1000), kind, text])}\n`;
+  /** One event line; `json` is its text as a JSON string literal. */
+  private event(kind: string, json: string): void {
+    if (this.closed) return;
+    const line = `[${Math.max(0, (Date.now() - this.started) / 1000)},"${kind}",${json}]\n`;
     this.pending.push(line);
     this.pendingBytes += line.length;
     if (this.pendingBytes >= FLUSH_BYTES) this.flush();
