@@ -28,6 +28,11 @@ interface PageBudget {
   /** What shows when the page has loaded. */
   ready: string;
   budgetKB: number;
+  /**
+   * Modules the page imports only after its shell has drawn (ECharts, `lib/charts/echarts.ts`):
+   * the scripts only they need are reported beside the first load, not held against its budget.
+   */
+  deferred?: string[];
 }
 
 export const PAGES: PageBudget[] = [
@@ -48,6 +53,7 @@ export const PAGES: PageBudget[] = [
     signedIn: true,
     ready: '[data-testid="dashboard-welcome"]',
     budgetKB: 250,
+    deferred: ['src/lib/charts/echarts.ts'],
   },
 ];
 
@@ -78,6 +84,14 @@ export function manifestFiles(manifest: Manifest, page: Pick<PageBudget, 'entry'
   visit(page.entry);
   for (const key of page.lazy) visit(key);
   return files;
+}
+
+/** The scripts only the page's deferred modules need (what they import that the first load does not). */
+export function deferredFiles(manifest: Manifest, page: Pick<PageBudget, 'deferred'>, first: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const key of page.deferred ?? [])
+    for (const f of manifestFiles(manifest, { entry: key, lazy: [] })) if (!first.has(f)) out.add(f);
+  return out;
 }
 
 function total(dist: string, files: Iterable<string>): number {
@@ -137,15 +151,19 @@ export async function runBundleBench(): Promise<boolean> {
     if (!measured) console.log(`first-load JavaScript in Chromium: skipped (${CHROMIUM} not found)`);
     let ok = true;
     for (const p of PAGES) {
-      const fromManifest = total(dist, manifestFiles(manifest, p));
+      const first = manifestFiles(manifest, p);
+      const deferred = deferredFiles(manifest, p, first);
+      const fromManifest = total(dist, first);
       const inBrowser = measured?.get(p.name);
-      const held = inBrowser ? total(dist, inBrowser) : fromManifest;
+      const fetched = inBrowser ? [...inBrowser].filter((f) => !deferred.has(f)) : undefined;
+      const held = fetched ? total(dist, fetched) : fromManifest;
       const over = held > p.budgetKB * KB;
       if (over) ok = false;
-      const browserPart = inBrowser ? ` | Chromium fetched ${inBrowser.size} scripts ${kb(held)}` : '';
+      const browserPart = fetched ? ` | Chromium fetched ${fetched.length} scripts ${kb(held)}` : '';
+      const deferredPart = deferred.size ? ` | then after the shell: ${kb(total(dist, deferred))} (charts)` : '';
       console.log(
         `first-load JS (gzip) ${p.name}: ${kb(held)} / budget ${p.budgetKB} KB ${over ? 'OVER BUDGET' : 'ok'}` +
-          ` | manifest ${kb(fromManifest)}${browserPart}`,
+          ` | manifest ${kb(fromManifest)}${browserPart}${deferredPart}`,
       );
     }
     return ok;

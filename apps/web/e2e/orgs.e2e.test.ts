@@ -146,9 +146,11 @@ describe('organisations', () => {
     expect(profile.audit_orgs.map((o) => o.id)).toEqual([orgB]);
     expect(profile.console_orgs).toEqual([]);
 
-    // The console is not offered: asking for it lands in the audit view, in B.
+    // The console is not offered: asking for it lands in the audit view (its dashboard), in B.
     await p.goto('/ui/console/users/users/');
-    await p.waitForURL('**/ui/audit/audits/login-logs/**');
+    await p.waitForURL('**/ui/audit/dashboard**');
+    await p.getByTestId('dashboard-audit').waitFor();
+    await p.goto('/ui/audit/audits/login-logs/');
     await expect.poll(() => p.getByTestId('org-selector').textContent(), { timeout: 10_000 }).toContain(ORG_B);
     // B's login logs: the auditor's own sign-in is there, the admin (no member of B) is not.
     const logRows = p.locator('[data-testid="resource-list"] tbody tr.ant-table-row');

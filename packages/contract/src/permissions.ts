@@ -94,6 +94,7 @@ const CUSTOM: readonly string[] = [
   'orgs.view_rootorg',
   'orgs.view_alljoinedorg',
   'users.invite_user',
+  'audits.offline_usersession',
   'users.remove_user',
   'users.match_user',
   'assets.refresh_assethardwareinfo',

@@ -15,6 +15,18 @@ export interface SessionData {
   confirm_time?: number;
 }
 
+/** Where a sign-in came from, kept with the session for the online user sessions list. */
+export interface SessionOrigin {
+  ip: string;
+  city: string;
+  user_agent: string;
+  /** W web, T terminal, U unknown. */
+  type: string;
+  backend: string;
+}
+
+const NO_ORIGIN: SessionOrigin = { ip: '', city: '', user_agent: '', type: 'W', backend: '' };
+
 export interface LoadedSession {
   /** Hash of the cookie value: the database never holds a usable session key. */
   id: string;
@@ -37,6 +49,7 @@ export class SessionStore {
     userId: string,
     data: SessionData,
     ttlSeconds: number,
+    origin: SessionOrigin = NO_ORIGIN,
   ): Promise<{ key: string; session: LoadedSession }> {
     const key = randomToken(32);
     const now = new Date();
@@ -51,6 +64,11 @@ export class SessionStore {
         expire_at: expireAt.toISOString(),
         date_created: now.toISOString(),
         last_active: now.toISOString(),
+        ip: origin.ip.slice(0, 64),
+        city: origin.city.slice(0, 254),
+        user_agent: origin.user_agent.slice(0, 254),
+        type: origin.type.slice(0, 2),
+        backend: origin.backend.slice(0, 32),
       })
       .execute();
     return { key, session: { id, userId, data, expireAt, lastActive: now } };

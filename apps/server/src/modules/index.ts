@@ -35,6 +35,8 @@ import { registerApiDocs } from './apidocs/routes.ts';
 import { registerAclsModule } from './acls/routes.ts';
 import { registerPermsModule } from './perms/routes.ts';
 import { registerTerminalModule } from './terminal/routes.ts';
+import { registerAuditLogRoutes } from './audits/auditLogRoutes.ts';
+import { registerDashboardRoutes } from './dashboard/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -73,4 +75,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerAccountsModule(app);
   registerPermsModule(app);
   registerTerminalModule(app);
+  registerAuditLogRoutes(app);
+  registerDashboardRoutes(app);
 }

@@ -5,6 +5,8 @@ import { ApiError } from '../../http/errors.ts';
 import { defOf } from '../../resource/registry.ts';
 import { findVisible } from '../../resource/routes.ts';
 import { formatDateTime } from '../../http/datetime.ts';
+import { serializeOne } from '../../resource/serialize.ts';
+import { operateLogResource } from './operateLogResource.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type auditsMessages from '../../platform/i18n/locales/en/audits.json';
 const M = catalogue<typeof auditsMessages>('audits');
@@ -117,17 +119,8 @@ export function registerActivityRoutes(app: FastifyInstance): void {
         after: d.after,
       }));
       if ((req.query as { type?: string }).type === 'action_detail') return { diff };
-      return {
-        id: log.id,
-        user: log.user,
-        action: { value: log.action, label: ACTIONS[log.action]?.[req.lang] ?? log.action },
-        resource_type: def?.label[req.lang] ?? log.resource_type,
-        resource: log.resource,
-        remote_addr: log.remote_addr,
-        datetime: formatDateTime(log.datetime, req.tz),
-        org_id: log.org_id,
-        diff,
-      };
+      // The list's fields (labels in the reader's language, org name), and the diff.
+      return { ...(await serializeOne(operateLogResource, { req, db: req.db }, log)), diff };
     },
   );
 }

@@ -18,10 +18,16 @@ export interface LoginAttempt {
 
 const TYPES = new Set(['W', 'T', 'U']);
 
-export async function writeLoginLog(req: FastifyRequest, a: LoginAttempt): Promise<void> {
+/** The request's login type (`X-JMS-LOGIN-TYPE`, default W) and user agent, as the login log keeps them. */
+export function loginOrigin(req: FastifyRequest): { type: string; user_agent: string; ip: string; city: string } {
   const header = req.headers['x-jms-login-type'];
   const type = typeof header === 'string' && TYPES.has(header.toUpperCase()) ? header.toUpperCase() : 'W';
   const ua = req.headers['user-agent'];
+  return { type, user_agent: typeof ua === 'string' ? ua.slice(0, 254) : '', ip: req.ip, city: '' };
+}
+
+export async function writeLoginLog(req: FastifyRequest, a: LoginAttempt): Promise<void> {
+  const { type, user_agent } = loginOrigin(req);
   try {
     await req.server.deps.database.db
       .insertInto('audits_userloginlog')
@@ -31,7 +37,7 @@ export async function writeLoginLog(req: FastifyRequest, a: LoginAttempt): Promi
         type,
         ip: req.ip,
         city: '',
-        user_agent: typeof ua === 'string' ? ua.slice(0, 254) : '',
+        user_agent,
         mfa: a.mfa,
         reason: a.reason ?? '',
         backend: a.backend ?? 'password',

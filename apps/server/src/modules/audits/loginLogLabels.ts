@@ -3,6 +3,7 @@ import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type auditsMessages from '../../platform/i18n/locales/en/audits.json';
 import { M as ACL } from '../acls/aclMessages.ts';
 const M = catalogue<typeof auditsMessages>('audits');
+import { AL } from './auditLogsText.ts';
 
 /** Display texts of the login log's reason and backend codes (JumpServer's LoginFailed reasons). */
 const REASONS: Record<string, I18nText> = {
@@ -20,6 +21,8 @@ const REASONS: Record<string, I18nText> = {
 
 export const BACKEND_LABELS: Record<string, I18nText> = {
   password: M.password,
+  Passkey: AL.backend_passkey,
+  publickey: AL.backend_pubkey,
 };
 
 export function reasonLabel(code: string, lang: Language): string {

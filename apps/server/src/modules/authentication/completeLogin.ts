@@ -5,7 +5,7 @@ import { randomToken } from '../../platform/crypto/password.ts';
 import { clearFlow } from './authFlow.ts';
 import { dropBrowserKey } from './browserKeys.ts';
 import { loadFlow } from './authFlow.ts';
-import { writeLoginLog } from '../audits/loginLog.ts';
+import { loginOrigin, writeLoginLog } from '../audits/loginLog.ts';
 import { findActiveUser } from './userLookup.ts';
 
 /**
@@ -39,6 +39,7 @@ export async function completeLogin(
     userId,
     { csrf, auto_login: autoLogin, login_time: new Date().toISOString(), oid: req.org.id },
     age,
+    { ...loginOrigin(req), backend: proof.backend ?? 'password' },
   );
   setSessionCookies(reply, key, autoLogin, age);
   setCsrfCookie(reply, csrf);

@@ -7,6 +7,7 @@ import { requestPerms } from '../../http/permissions.ts';
 import { endCredentials } from '../../http/bearerTokens.ts';
 import { countedPasswordCheck, loginPolicy } from '../authentication/passwordLogin.ts';
 import { hashPassword, verifyPassword } from '../../platform/crypto/password.ts';
+import { setUserPassword } from './setPassword.ts';
 import { nowIso } from '../../platform/db/schema.ts';
 import { decryptSecret } from '../authentication/browserKeys.ts';
 import { loadMfaUser, mfaForcedBySetting } from '../authentication/mfa/mfaUser.ts';
@@ -94,18 +95,13 @@ async function changePassword(req: FastifyRequest<{ Body: PasswordBody }>) {
         .insertInto('users_userpasswordhistory')
         .values({ id: randomUUID(), user_id: user.id, password: stored.password, date_created: now })
         .execute();
-    await trx
-      .updateTable('users_user')
-      .set({
-        password: hash,
-        date_password_last_updated: now,
-        is_first_login: false,
-        need_update_password: false,
-        date_updated: now,
-        updated_by: user.username,
-      })
-      .where('id', '=', user.id)
-      .execute();
+    await setUserPassword(
+      trx,
+      req,
+      user.id,
+      { hash },
+      { is_first_login: false, need_update_password: false, date_updated: now, updated_by: user.username },
+    );
     // Sessions and bearer tokens opened with the old password end; this session stays.
     await endCredentials(req.server.deps, trx, user.id, req.session?.id);
   });

@@ -6,7 +6,7 @@ import { findVisible } from '../../resource/routes.ts';
 import { listQuery } from '../../resource/query.ts';
 import type { Query } from '../../resource/query.ts';
 import type { ResourceCtx, Row } from '../../resource/types.ts';
-import { hashPassword } from '../../platform/crypto/password.ts';
+import { setUserPassword } from './setPassword.ts';
 import { Lockout } from '../authentication/lockout.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { userResource } from './userResource.ts';
@@ -94,11 +94,7 @@ export function registerUserActions(app: FastifyInstance): void {
     if (typeof password !== 'string' || !password) throw new ApiError(400, { password: ['This field is required.'] });
     const bad = await checkPasswordRules(req.server.deps.settings, password, req.lang);
     if (bad) throw new ApiError(400, { password: [bad] });
-    await req.db
-      .updateTable('users_user')
-      .set({ password: await hashPassword(password), date_password_last_updated: new Date().toISOString() })
-      .where('id', '=', row.id)
-      .execute();
+    await setUserPassword(req.db, req, row.id, { password });
     // The old password's sign-ins end with it: every session and bearer token of the user.
     await endCredentials(req.server.deps, req.db, row.id, row.id === req.user?.id ? req.session?.id : undefined);
     await recordOperation(req.db, req, {

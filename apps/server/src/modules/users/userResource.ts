@@ -6,6 +6,7 @@ import { endCredentials } from '../../http/bearerTokens.ts';
 import { mayBind, refuseGrant } from '../rbac/roleGrants.ts';
 import { guardUserTarget } from '../rbac/userGuard.ts';
 import { hashPassword } from '../../platform/crypto/password.ts';
+import { setUserPassword } from './setPassword.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
@@ -164,14 +165,7 @@ export const userResource: ResourceDef = {
           id === ctx.req.user?.id ? ctx.req.session?.id : undefined,
         );
       if (data.password) {
-        await ctx.db
-          .updateTable('users_user')
-          .set({
-            password: await hashPassword(String(data.password)),
-            date_password_last_updated: new Date().toISOString(),
-          })
-          .where('id', '=', id)
-          .execute();
+        await setUserPassword(ctx.db, ctx.req, id, { password: String(data.password) });
         // The owner hears of it through a site message, as after changing it themselves. Not
         // awaited: this runs inside the write's transaction, and the message is written after it.
         const owner = await ctx.db

@@ -19,6 +19,19 @@ export interface UserLoginLogTable {
   datetime: string;
 }
 
+/** One row per password change of a user, whoever made it (migration 0750). */
+export interface PasswordChangeLogTable {
+  id: string;
+  /** `name(username)` of the user at the time. */
+  user: string;
+  user_id: string;
+  /** `name(username)` of who changed it, `System` for the system. */
+  change_by: string;
+  remote_addr: string;
+  datetime: string;
+}
+
 export interface AuditTables {
   audits_userloginlog: UserLoginLogTable;
+  audits_passwordchangelog: PasswordChangeLogTable;
 }

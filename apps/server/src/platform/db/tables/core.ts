@@ -69,6 +69,13 @@ export interface SessionTable {
   expire_at: string;
   date_created: string;
   last_active: string;
+  /** Where the sign-in came from (migration 0750), for the online user sessions list. */
+  ip: string;
+  city: string;
+  user_agent: string;
+  /** W web, T terminal, U unknown: the login log's type. */
+  type: string;
+  backend: string;
 }
 
 export interface SettingTable {
