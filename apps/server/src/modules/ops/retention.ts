@@ -8,7 +8,7 @@ import { openTaskLog } from './taskLog.ts';
 
 /**
  * The daily clean-up of audit records (the original's `clean_audits_log_period`, 02:00): sessions
- * (finished ones) with their recordings on disk, commands, file transfers, login, operate and
+ * (finished ones) with their recordings on disk and join records, commands, file transfers, login, operate and
  * activity logs older than their keep setting (`*_KEEP_DAYS`, `TERMINAL_SESSION_KEEP_DURATION`,
  * days; 0 or less keeps them) are deleted `RETENTION_BATCH` rows at a time, so a large backlog
  * never holds one long transaction. Task logs live in the cache for a day (modules/ops/taskLog.ts)
@@ -67,7 +67,10 @@ async function cleanSessions(deps: Deps, before: string): Promise<number> {
       }
       return rows.map((r) => r.id);
     },
-    async (ids) => void (await db.deleteFrom('terminal_session').where('id', 'in', ids).execute()),
+    async (ids) => {
+      await db.deleteFrom('terminal_sessionjoinrecord').where('session_id', 'in', ids).execute();
+      await db.deleteFrom('terminal_session').where('id', 'in', ids).execute();
+    },
   );
 }
 

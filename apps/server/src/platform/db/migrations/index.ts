@@ -13,6 +13,7 @@ import * as m0450 from './m0450_profile_credentials.ts';
 import * as m0600 from './m0600_terminal.ts';
 import * as m0640 from './m0640_user_public_key.ts';
 import * as m0700 from './m0700_command_search.ts';
+import * as m0701 from './m0701_session_join_records.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -22,7 +23,7 @@ import * as m0700 from './m0700_command_search.ts';
  *   0400-0449 asset permissions.
  *   0450-0499 profile credentials, preferences, connection tokens.
  *   0600-0649 the gateway (terminal sessions, commands, transfers).
- *   0700-0739 session audit (command search index, retention).
+ *   0700-0739 session audit (command search index, join records).
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0600_terminal': m0600,
   '0640_user_public_key': m0640,
   '0700_command_search': m0700,
+  '0701_session_join_records': m0701,
 };
