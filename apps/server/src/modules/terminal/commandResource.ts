@@ -70,6 +70,7 @@ export const commandResource: ResourceDef = {
       formatDateTime(new Date(Number(r._ms)), ctx.req.tz),
     ),
     remote_addr: f.string(M.field_remote_addr, { readOnly: true }),
+    org_id: f.string(M.field_org_id, { readOnly: true }),
   },
   async prepare(rows) {
     for (const r of rows) {

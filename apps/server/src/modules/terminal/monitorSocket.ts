@@ -45,7 +45,9 @@ async function watch(app: FastifyInstance, socket: WebSocket, req: FastifyReques
   // A session the caller may not see looks like one that does not run.
   if (!row || !allowed(['terminal.view_session'])) return refuse(socket, tm(req.lang, 'monitor_not_running'));
   if (!allowed(['terminal.monitor_session'])) return refuse(socket, tm(req.lang, 'monitor_denied'));
-  if (row.is_finished) return refuse(socket, tm(req.lang, 'monitor_not_running'));
+  // The contract's can_join: running, a normal session, not from an RDP client.
+  if (row.is_finished || row.type !== 'normal' || row.login_from === 'RT')
+    return refuse(socket, tm(req.lang, 'monitor_not_running'));
 
   const now = new Date().toISOString();
   const recordId = randomUUID();

@@ -12,7 +12,7 @@ import { t } from './texts.ts';
  * downloads (castStream.ts), with play/pause (space), speeds 0.5-8x, a draggable timeline in play
  * time (idle stretches over the chosen limit compressed, timeline.ts), the session's commands
  * beside it (a click seeks to the moment the command ran) and a search through the output text
- * (outputSearch.ts). `?t=<seconds>` starts at that moment of the session.
+ * (outputSearch.ts). `?t=<seconds>` (since the start) or `?ts=<epoch seconds>` starts at that moment.
  */
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const IDLE_LIMITS = [0.5, 1, 2, 5, 10, 0];
@@ -242,7 +242,10 @@ export async function mountReplay(root: HTMLElement, sessionId: string): Promise
   prevBtn.addEventListener('click', () => showHit(hit - 1));
   nextBtn.addEventListener('click', () => showHit(hit + 1));
 
-  const startAt = Number(new URLSearchParams(location.search).get('t'));
+  const params = new URLSearchParams(location.search);
+  const startAt = Number(params.get('t'));
+  // `?ts=<epoch seconds>`: a moment of the session named absolutely (the commands list's links).
+  const startEpoch = Number(params.get('ts'));
   let playAfterStart = false;
   if (startAt > 0) {
     pendingReal = startAt;
@@ -309,6 +312,10 @@ export async function mountReplay(root: HTMLElement, sessionId: string): Promise
         header = hd;
         term.resize(Math.max(2, hd.width || 80), Math.max(1, hd.height || 24));
         commands = rows.map((c) => ({ ...c, offset: Math.max(0, c.timestamp - hd.timestamp) }));
+        if (startEpoch > 0 && !(startAt > 0)) {
+          pendingReal = Math.max(0, startEpoch - hd.timestamp);
+          playAfterStart = true;
+        }
         drawCommands();
       },
       events(batch) {

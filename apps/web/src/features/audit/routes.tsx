@@ -3,6 +3,7 @@ import { FileSearchOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { resourceRoute } from '../../resource/resourceRoute.tsx';
 import { loginLogRoute } from './loginLogRoute.tsx';
+import { sessionAuditRoute } from './sessions/routes.tsx';
 
 /**
  * The audit view , offered to users with audit organisations. Paths
@@ -22,5 +23,6 @@ export const auditRoute: AppRoute = {
         resourceRoute(loginLogRoute, () => import('./loginLogPages.tsx').then((m) => m.loginLogPages)),
       ],
     },
+    sessionAuditRoute,
   ],
 };
