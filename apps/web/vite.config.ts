@@ -5,7 +5,8 @@ import { precompress } from './build/precompress.ts';
 const server = process.env.GATEHOUSE_DEV_SERVER ?? 'http://127.0.0.1:8080';
 
 /**
- * Two HTML entries: the console (index.html, routed under /ui/) and the login page. Text assets are
+ * Three HTML entries: the console (index.html, routed under /ui/), the login page and the session
+ * player (replay and monitor, served at /luna/replay|monitor/<id>). Text assets are
  * also written brotli- and gzip-compressed for the server to send as they are.
  */
 export default defineConfig({
@@ -17,7 +18,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     manifest: true,
     rollupOptions: {
-      input: { index: 'index.html', login: 'login.html' },
+      input: { index: 'index.html', login: 'login.html', player: 'player.html' },
       // antd's rc-component packages declare no `sideEffects`, so a bundler keeps every module their
       // index re-exports: one FormProvider import (antd's form context, used by its dropdowns and
       // modals) pulled all of rc-form and async-validator into the console's first load. They have
@@ -26,6 +27,11 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: { '/api': server, '/core': server, '/ws': { target: server, ws: true } },
+    proxy: {
+      '/api': server,
+      '/core': server,
+      '/ws': { target: server, ws: true },
+      '/koko': { target: server, ws: true },
+    },
   },
 });

@@ -22,6 +22,7 @@ import { registerLoginLogRoutes } from './audits/loginLogRoutes.ts';
 import { registerTaskLogSocket } from './ops/taskLogSocket.ts';
 import { registerTaskLogPageRoute } from './ops/taskLogPageRoute.ts';
 import { registerObjectTaskRoute } from './ops/objectTask.ts';
+import { registerRetention } from './ops/retention.ts';
 import { registerImportParsers } from '../resource/importParse.ts';
 import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
@@ -77,4 +78,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerTerminalModule(app);
   registerAuditLogRoutes(app);
   registerDashboardRoutes(app);
+  registerRetention(app);
 }

@@ -44,13 +44,16 @@ function searchTerms(raw: string): string[] {
 
 /** Every term must match at least one searchable field (AND of ORs), as DRF's SearchFilter. */
 function applySearch(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, raw: string): AnyQuery {
-  const cols = Object.entries(def.fields)
+  const matchers = Object.entries(def.fields)
     .filter(([, f]) => f.search)
-    .map(([n, f]) => columnOf(n, f))
-    .filter((c): c is string => Boolean(c));
-  if (!cols.length) return q;
+    .flatMap(([n, f]): ((term: string) => Expression<SqlBool>)[] => {
+      if (f.searchWith) return [(term) => f.searchWith!(ctx, term)];
+      const c = columnOf(n, f);
+      return c ? [(term) => containsCi(ctx, `${def.table}.${c}`, term)] : [];
+    });
+  if (!matchers.length) return q;
   for (const term of searchTerms(raw)) {
-    q = q.where((eb) => eb.or(cols.map((c) => containsCi(ctx, `${def.table}.${c}`, term))));
+    q = q.where((eb) => eb.or(matchers.map((m) => m(term))));
   }
   return q;
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Expression, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { I18nText } from '@gatehouse/contract';
 import type { DB } from '../platform/db/schema.ts';
 
@@ -107,6 +107,8 @@ export interface FieldDef {
   /** Storage column; defaults to the field name. `false` = not stored (computed or written by a hook). */
   column?: string | false;
   search?: boolean;
+  /** How a search term matches this field (e.g. through a text index); default: case-insensitive contains. */
+  searchWith?: (ctx: ResourceCtx, term: string) => Expression<SqlBool>;
   /** Exact-match filter on the column, or a custom one. */
   filter?: boolean | ((q: AnyQuery, value: string, ctx: ResourceCtx) => AnyQuery | Promise<AnyQuery>);
   order?: boolean;

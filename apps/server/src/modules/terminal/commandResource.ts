@@ -5,6 +5,7 @@ import { rt } from '../../resource/messages.ts';
 import type { AnyQuery, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { formatDateTime } from '../../http/datetime.ts';
 import { TM as M } from './gateway/gatewayError.ts';
+import { inputContains } from './commandSearch.ts';
 
 /**
  * Commands run in gateway sessions (`/api/v1/terminal/commands/`): read-only, stored by the
@@ -36,15 +37,18 @@ export const commandResource: ResourceDef = {
     id: f.id(),
     user: f.string(M.field_user, {
       readOnly: true,
-      search: true,
       filter: (q, value) => q.where(`${t}.user` as never, 'like', `${value.replace(/[%_\\]/g, '\\$&')}%` as never),
     }),
-    asset: f.string(M.field_asset, { readOnly: true, search: true, filter: true }),
-    account: f.string(M.field_account, { readOnly: true, search: true, filter: true }),
+    asset: f.string(M.field_asset, { readOnly: true, filter: true }),
+    account: f.string(M.field_account, { readOnly: true, filter: true }),
+    // `search` and `input` go through the input's substring index (commandSearch.ts); user,
+    // asset and account have their own filters (a search OR-ed over unindexed columns would
+    // scan every row).
     input: f.text(M.field_input, {
       readOnly: true,
       search: true,
-      filter: (q, value) => q.where(`${t}.input` as never, 'like', `%${value.replace(/[%_\\]/g, '\\$&')}%` as never),
+      searchWith: inputContains,
+      filter: (q, value, ctx) => q.where(inputContains(ctx, value)),
     }),
     output: f.text(M.field_output, { readOnly: true }),
     session: f.string(M.field_session, { readOnly: true, filter: true, column: 'session_id' }),
@@ -66,6 +70,7 @@ export const commandResource: ResourceDef = {
       formatDateTime(new Date(Number(r._ms)), ctx.req.tz),
     ),
     remote_addr: f.string(M.field_remote_addr, { readOnly: true }),
+    org_id: f.string(M.field_org_id, { readOnly: true }),
   },
   async prepare(rows) {
     for (const r of rows) {

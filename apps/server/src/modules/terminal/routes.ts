@@ -9,6 +9,9 @@ import { registerTaskRoutes } from './taskRoutes.ts';
 import { registerConnectMethodRoutes } from './tokens/connectMethods.ts';
 import { registerConnectionTokenCreateRoutes } from './tokens/connectionTokenRoutes.ts';
 import { registerWebTerminalSocket } from './webTerminalSocket.ts';
+import { registerMonitorSocket } from './monitorSocket.ts';
+import { registerPlayerPages } from './playerPageRoutes.ts';
+import { joinRecordResource } from './joinRecordResource.ts';
 import { terminalResource } from './terminalResource.ts';
 import { registerSshServer } from './ssh/sshServer.ts';
 
@@ -19,10 +22,13 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerReadOnly(app, commandResource, 'terminal.view_command');
   registerReadOnly(app, ftpLogResource, 'audits.view_ftplog');
   registerReadOnly(app, terminalResource, 'terminal.view_terminal');
+  registerReadOnly(app, joinRecordResource, 'terminal.view_session');
   registerReplayRoutes(app);
   registerTaskRoutes(app);
   registerConnectionTokenCreateRoutes(app);
   registerConnectMethodRoutes(app);
   registerWebTerminalSocket(app);
+  registerMonitorSocket(app);
+  registerPlayerPages(app);
   registerSshServer(app);
 }

@@ -60,6 +60,7 @@ export const sessionResource: ResourceDef = {
     terminal_display: f.computed('string', M.field_terminal_display, (r) => String(r._terminal_name ?? '')),
     is_locked: f.bool(M.field_is_locked, { readOnly: true }),
     command_amount: f.int(M.field_command_amount, { readOnly: true, order: true }),
+    org_id: f.string(M.field_org_id, { readOnly: true }),
     terminal: f.computed(
       'json',
       M.field_terminal,
@@ -80,8 +81,13 @@ export const sessionResource: ResourceDef = {
       },
     ),
     can_replay: f.computed('boolean', M.field_can_replay, (r) => toBool(r.has_replay as number)),
-    // Joining (session sharing) comes with the web terminal; a finished session is never joinable.
-    can_join: f.computed('boolean', M.field_can_join, () => false),
+    // The contract's rule with the built-in gateway as the terminal: a running normal session not
+    // from an RDP client can be watched (modules/terminal/monitorSocket.ts).
+    can_join: f.computed(
+      'boolean',
+      M.field_can_join,
+      (r) => !toBool(r.is_finished as number) && r.login_from !== 'RT' && r.type === 'normal',
+    ),
     can_terminate: f.computed('boolean', M.field_can_terminate, (r) => !toBool(r.is_finished as number)),
   },
   async prepare(rows: Row[], ctx) {

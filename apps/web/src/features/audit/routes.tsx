@@ -8,6 +8,7 @@ import { operateLogRoute } from './operateLogRoute.tsx';
 import { passwordChangeLogRoute } from './passwordChangeLogRoute.tsx';
 import { jobLogRoute } from './jobLogRoute.tsx';
 import { userSessionRoute } from './userSessionRoute.tsx';
+import { sessionAuditRoute } from './sessions/routes.tsx';
 
 /**
  * The audit view, offered to users with audit organisations. Paths follow the JumpServer console;
@@ -31,6 +32,7 @@ export const auditRoute: AppRoute = {
         permissions: ['rbac.view_audit'],
       },
     },
+    sessionAuditRoute,
     resourceRoute(userSessionRoute, () => import('./userSessionPages.tsx').then((m) => m.userSessionPages)),
     {
       path: 'audits',

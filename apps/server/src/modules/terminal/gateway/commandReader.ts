@@ -95,6 +95,18 @@ export class CommandReader {
     return new Promise((resolve) => this.term.write('', resolve));
   }
 
+  /**
+   * The visible screen as text a terminal can draw (clear, rows, cursor placed): what a watcher
+   * joining mid-session sees first (colours are not kept).
+   */
+  screenText(): string {
+    const b = this.term.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < this.term.rows; y++) rows.push(b.getLine(b.viewportY + y)?.translateToString(true) ?? '');
+    while (rows.length > 1 && !rows[rows.length - 1] && rows.length - 1 > b.cursorY) rows.pop();
+    return `\x1b[H\x1b[2J${rows.join('\r\n')}\x1b[${b.cursorY + 1};${b.cursorX + 1}H`;
+  }
+
   /** In the alternate screen (read after settle()). */
   get fullScreen(): boolean {
     return this.term.buffer.active.type === 'alternate';

@@ -514,6 +514,9 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
 
   setWatched(delta: number): void {
     this.watchers = Math.max(0, this.watchers + delta);
+    // A new watcher (subscribed before announcing itself) first gets the screen as it stands.
+    if (delta > 0 && !this.ended)
+      void this.reader.settle().then(() => this.deps.registry.publishOutput(this.id, this.reader.screenText()));
   }
 
   /** Ends the session: the asset's connection, the recording (compressed), the row finished. */

@@ -12,6 +12,8 @@ import * as m0400 from './m0400_perms.ts';
 import * as m0450 from './m0450_profile_credentials.ts';
 import * as m0600 from './m0600_terminal.ts';
 import * as m0640 from './m0640_user_public_key.ts';
+import * as m0700 from './m0700_command_search.ts';
+import * as m0701 from './m0701_session_join_records.ts';
 import * as m0750 from './m0750_logs_dashboard.ts';
 
 /**
@@ -22,6 +24,7 @@ import * as m0750 from './m0750_logs_dashboard.ts';
  *   0400-0449 asset permissions.
  *   0450-0499 profile credentials, preferences, connection tokens.
  *   0600-0649 the gateway (terminal sessions, commands, transfers).
+ *   0700-0739 session audit (command search index, join records).
  *   0750-0789 the logs and dashboards.
  */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -38,5 +41,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0450_profile_credentials': m0450,
   '0600_terminal': m0600,
   '0640_user_public_key': m0640,
+  '0700_command_search': m0700,
+  '0701_session_join_records': m0701,
   '0750_logs_dashboard': m0750,
 };

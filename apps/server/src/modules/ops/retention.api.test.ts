@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ORG_ID } from '@gatehouse/contract';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { seedCommands, seedSession } from '../terminal/auditTesting.ts';
+import { nextRunAt } from './dailyJobs.ts';
+import { readTaskLog } from './taskLog.ts';
+import { RETENTION_BATCH, runRetention } from './retention.ts';
+
+/**
+ * The daily clean-up: rows older than their keep setting go (in batches: more old commands than
+ * one batch), recordings of deleted sessions leave the disk, everything newer and running
+ * sessions stay, a keep of 0 keeps all; the run writes a task log.
+ */
+let t: TestApp;
+let admin: SessionClient;
+const DAY = 86400_000;
+const NOW = new Date('2026-06-01T12:00:00.000Z');
+const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await adminClient(t.app);
+}, 30_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+async function replayFile(name: string): Promise<string> {
+  const rel = path.posix.join('replays', '2025-01-01', `${name}.cast.gz`);
+  const abs = path.join(t.deps.config.dataDir, rel);
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, 'x');
+  return rel;
+}
+
+async function logRow(table: 'audits_userloginlog' | 'audits_operatelog' | 'audits_activitylog', when: Date) {
+  const id = randomUUID();
+  const db = t.deps.database.db;
+  const datetime = when.toISOString();
+  if (table === 'audits_userloginlog')
+    await db
+      .insertInto(table)
+      .values({
+        id,
+        username: 'x',
+        type: 'W',
+        ip: '',
+        city: '',
+        user_agent: '',
+        mfa: 0,
+        reason: '',
+        backend: '',
+        status: true,
+        datetime,
+      })
+      .execute();
+  else if (table === 'audits_operatelog')
+    await db
+      .insertInto(table)
+      .values({
+        id,
+        user: 'x',
+        action: 'create',
+        resource_type: 'User',
+        resource: 'x',
+        resource_id: '',
+        remote_addr: '',
+        datetime,
+        org_id: DEFAULT_ORG_ID,
+        diff: '[]',
+      })
+      .execute();
+  else
+    await db
+      .insertInto(table)
+      .values({
+        id,
+        type: 'O',
+        resource_id: '',
+        detail: 'x',
+        detail_id: null,
+        username: 'x',
+        datetime,
+        org_id: DEFAULT_ORG_ID,
+      })
+      .execute();
+  return id;
+}
+
+async function ftpRow(when: Date) {
+  const id = randomUUID();
+  await t.deps.database.db
+    .insertInto('audits_ftplog')
+    .values({
+      id,
+      session_id: null,
+      user: 'x',
+      remote_addr: '',
+      asset: 'a',
+      account: 'b',
+      operate: 'upload',
+      filename: '/tmp/f',
+      is_success: true,
+      has_file: false,
+      date_start: when.toISOString(),
+      org_id: DEFAULT_ORG_ID,
+    })
+    .execute();
+  return id;
+}
+
+const idsOf = async (
+  table: 'terminal_session' | 'audits_ftplog' | 'audits_userloginlog' | 'audits_operatelog' | 'audits_activitylog',
+) => (await t.deps.database.db.selectFrom(table).select('id').execute()).map((r) => r.id).sort();
+
+describe('retention of audit records', () => {
+  it('deletes exactly what is older than each keep setting, in batches, with a task log', async () => {
+    const db = t.deps.database.db;
+    // Sessions keep 200 days (default); login logs 30 days; operate logs 0 = forever.
+    await t.deps.settings.set('LOGIN_LOG_KEEP_DAYS', 30, 'clean');
+    await t.deps.settings.set('OPERATE_LOG_KEEP_DAYS', 0, 'clean');
+
+    const oldFile = await replayFile('old');
+    const newFile = await replayFile('new');
+    const oldSession = await seedSession(db, {
+      date_start: ago(201).toISOString(),
+      replay_path: oldFile,
+      has_replay: true,
+    });
+    const runningOld = await seedSession(db, { date_start: ago(300).toISOString(), is_finished: false });
+    const newSession = await seedSession(db, {
+      date_start: ago(199).toISOString(),
+      replay_path: newFile,
+      has_replay: true,
+    });
+    const old = Array.from({ length: RETENTION_BATCH + 7 }, (_, i) => ({
+      input: `old ${i}`,
+      timestamp_ms: ago(201).getTime() - i,
+    }));
+    await seedCommands(db, oldSession, old);
+    const keptCommands = await seedCommands(db, newSession, [{ input: 'new', timestamp_ms: ago(199).getTime() }]);
+
+    await ftpRow(ago(201));
+    const ftpNew = await ftpRow(ago(1));
+    const loginOld = await logRow('audits_userloginlog', ago(31));
+    const loginNew = await logRow('audits_userloginlog', ago(29));
+    const operateOld = await logRow('audits_operatelog', ago(5000));
+    const activityOld = await logRow('audits_activitylog', ago(201));
+    const activityNew = await logRow('audits_activitylog', ago(199));
+    const loginBefore = (await idsOf('audits_userloginlog')).filter((id) => id !== loginOld);
+    const operateBefore = await idsOf('audits_operatelog');
+    const activityBefore = (await idsOf('audits_activitylog')).filter((id) => id !== activityOld);
+
+    const r = await runRetention(t.deps, NOW);
+    expect(r.deleted).toMatchObject({
+      sessions: 1,
+      commands: RETENTION_BATCH + 7,
+      ftp_logs: 1,
+      login_logs: 1,
+      activity_logs: 1,
+    });
+    expect(r.deleted.operate_logs).toBeUndefined();
+
+    expect(await idsOf('terminal_session')).toEqual([runningOld, newSession].sort());
+    expect((await db.selectFrom('terminal_command').select('id').execute()).map((c) => c.id)).toEqual(keptCommands);
+    expect(fs.existsSync(path.join(t.deps.config.dataDir, oldFile))).toBe(false);
+    expect(fs.existsSync(path.join(t.deps.config.dataDir, newFile))).toBe(true);
+    expect(await idsOf('audits_ftplog')).toEqual([ftpNew]);
+    expect(await idsOf('audits_userloginlog')).toEqual(loginBefore.sort());
+    expect(loginBefore).toContain(loginNew);
+    expect(await idsOf('audits_operatelog')).toEqual(operateBefore);
+    expect(operateBefore).toContain(operateOld);
+    expect(await idsOf('audits_activitylog')).toEqual(activityBefore.sort());
+    expect(activityBefore).toContain(activityNew);
+    // The deleted commands are gone from the search index too.
+    expect((await admin.get('/api/v1/terminal/commands/?search=old')).json()).toEqual([]);
+
+    const log = await readTaskLog(t.deps.cache, r.task_id, 0, 1 << 20);
+    expect(log.ended).toBe(true);
+    expect(log.text).toContain(`commands: ${RETENTION_BATCH + 7} deleted`);
+    expect(log.text).toContain('>>> Done');
+
+    // A second run finds nothing more.
+    const again = await runRetention(t.deps, NOW);
+    expect(again.deleted).toMatchObject({ sessions: 0, commands: 0, ftp_logs: 0, login_logs: 0, activity_logs: 0 });
+  }, 60_000);
+
+  it('plans the daily run at the next 02:00', () => {
+    const at = (h: number, m: number) => {
+      const d = new Date(2026, 5, 1, h, m);
+      return d;
+    };
+    expect(nextRunAt(at(1, 59), 2)).toEqual(new Date(2026, 5, 1, 2, 0));
+    expect(nextRunAt(at(2, 0), 2)).toEqual(new Date(2026, 5, 2, 2, 0));
+    expect(nextRunAt(at(23, 0), 2)).toEqual(new Date(2026, 5, 2, 2, 0));
+  });
+});

@@ -1,0 +1,144 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../http/context.ts';
+import { scheduleDaily } from './dailyJobs.ts';
+import { openTaskLog } from './taskLog.ts';
+
+/**
+ * The daily clean-up of audit records (the original's `clean_audits_log_period`, 02:00): sessions
+ * (finished ones) with their recordings on disk and join records, commands, file transfers, login, operate and
+ * activity logs older than their keep setting (`*_KEEP_DAYS`, `TERMINAL_SESSION_KEEP_DURATION`,
+ * days; 0 or less keeps them) are deleted `RETENTION_BATCH` rows at a time, so a large backlog
+ * never holds one long transaction. Task logs live in the cache for a day (modules/ops/taskLog.ts)
+ * and expire by themselves. The run writes its own task log (readable with `ops.view_taskmonitor`).
+ */
+export const RETENTION_BATCH = 1000;
+const DAY_MS = 86400_000;
+
+type Deps = Pick<AppDeps, 'database' | 'settings' | 'cache' | 'config'>;
+
+export interface RetentionResult {
+  task_id: string;
+  deleted: Record<string, number>;
+}
+
+/** Deletes the rows `pick` names, batch after batch, until none is left; the count deleted. */
+async function inBatches(pick: () => Promise<string[]>, remove: (ids: string[]) => Promise<void>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ids = await pick();
+    if (!ids.length) return total;
+    await remove(ids);
+    total += ids.length;
+  }
+}
+
+type LogTable = 'audits_userloginlog' | 'audits_operatelog' | 'audits_activitylog';
+
+async function cleanLog(deps: Deps, table: LogTable, before: string): Promise<number> {
+  const db = deps.database.db;
+  return inBatches(
+    async () =>
+      (await db.selectFrom(table).select('id').where('datetime', '<', before).limit(RETENTION_BATCH).execute()).map(
+        (r) => r.id,
+      ),
+    async (ids) => void (await db.deleteFrom(table).where('id', 'in', ids).execute()),
+  );
+}
+
+async function cleanSessions(deps: Deps, before: string): Promise<number> {
+  const db = deps.database.db;
+  const dataDir = path.resolve(deps.config.dataDir);
+  return inBatches(
+    async () => {
+      const rows = await db
+        .selectFrom('terminal_session')
+        .select(['id', 'replay_path'])
+        .where('date_start', '<', before)
+        .where('is_finished', '=', true)
+        .limit(RETENTION_BATCH)
+        .execute();
+      for (const r of rows) {
+        const file = r.replay_path ? path.resolve(dataDir, r.replay_path) : '';
+        // Only files inside DATA_DIR: a row never names a path that leaves it.
+        if (file.startsWith(dataDir + path.sep)) await fs.rm(file, { force: true });
+      }
+      return rows.map((r) => r.id);
+    },
+    async (ids) => {
+      await db.deleteFrom('terminal_sessionjoinrecord').where('session_id', 'in', ids).execute();
+      await db.deleteFrom('terminal_session').where('id', 'in', ids).execute();
+    },
+  );
+}
+
+export async function runRetention(deps: Deps, now = new Date()): Promise<RetentionResult> {
+  const { settings, database, cache } = deps;
+  const db = database.db;
+  const taskId = randomUUID();
+  const log = await openTaskLog(cache, taskId, '');
+  const deleted: Record<string, number> = {};
+  const cutoff = async (name: Parameters<typeof settings.get>[0]) => {
+    const days = Number(await settings.get(name));
+    return days > 0 ? new Date(now.getTime() - days * DAY_MS) : undefined;
+  };
+  await log.write('>>> Clean audit records older than their keep settings');
+  try {
+    const sessions = await cutoff('TERMINAL_SESSION_KEEP_DURATION');
+    if (sessions) {
+      deleted.sessions = await cleanSessions(deps, sessions.toISOString());
+      const ms = sessions.getTime();
+      deleted.commands = await inBatches(
+        async () =>
+          (
+            await db
+              .selectFrom('terminal_command')
+              .select('id')
+              .where('timestamp_ms', '<', ms)
+              .limit(RETENTION_BATCH)
+              .execute()
+          ).map((r) => r.id),
+        async (ids) => void (await db.deleteFrom('terminal_command').where('id', 'in', ids).execute()),
+      );
+    }
+    const ftp = await cutoff('FTP_LOG_KEEP_DAYS');
+    if (ftp)
+      deleted.ftp_logs = await inBatches(
+        async () =>
+          (
+            await db
+              .selectFrom('audits_ftplog')
+              .select('id')
+              .where('date_start', '<', ftp.toISOString())
+              .limit(RETENTION_BATCH)
+              .execute()
+          ).map((r) => r.id),
+        async (ids) => void (await db.deleteFrom('audits_ftplog').where('id', 'in', ids).execute()),
+      );
+    for (const [key, name, table] of [
+      ['login_logs', 'LOGIN_LOG_KEEP_DAYS', 'audits_userloginlog'],
+      ['operate_logs', 'OPERATE_LOG_KEEP_DAYS', 'audits_operatelog'],
+      ['activity_logs', 'ACTIVITY_LOG_KEEP_DAYS', 'audits_activitylog'],
+    ] as const) {
+      const before = await cutoff(name);
+      if (before) deleted[key] = await cleanLog(deps, table, before.toISOString());
+    }
+    for (const [k, n] of Object.entries(deleted)) await log.write(`${k}: ${n} deleted`);
+    await log.write('>>> Done');
+  } catch (e) {
+    await log.write(`>>> Failed: ${(e as Error).message}`);
+    throw e;
+  } finally {
+    await log.end();
+  }
+  return { task_id: taskId, deleted };
+}
+
+export function registerRetention(app: FastifyInstance): void {
+  scheduleDaily(app, 'clean_audits_log_period', 2, async () => {
+    const r = await runRetention(app.deps);
+    app.log.info({ task: r.task_id, deleted: r.deleted }, 'audit records cleaned');
+  });
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
+import { seedCommands, seedSession } from './auditTesting.ts';
+
+/**
+ * The commands list's search (`search`, `input`) through the substring index of migration 0700
+ * (FTS5 trigram on SQLite, pg_trgm on PostgreSQL): substrings of any length, case-insensitive,
+ * quotes and LIKE wildcards taken literally, rows inserted after the index are found, the org
+ * boundary and the permission hold.
+ */
+let t: TestApp;
+let admin: SessionClient;
+let orgB: string;
+const URL = '/api/v1/terminal/commands/';
+const inputs = (res: { json(): unknown }) =>
+  ((res.json() as { input: string }[]).map((c) => c.input) as string[]).sort();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await adminClient(t.app);
+  orgB = (await admin.post('/api/v1/orgs/orgs/', { name: 'Search org B' })).json().id;
+  const db = t.deps.database.db;
+  const now = Date.now();
+  const s = await seedSession(db, { date_start: new Date(now).toISOString() });
+  const sb = await seedSession(db, { date_start: new Date(now).toISOString(), org_id: orgB });
+  await seedCommands(db, s, [
+    { input: 'systemctl restart nginx', timestamp_ms: now - 4000 },
+    { input: 'SYSTEMCTL status sshd', timestamp_ms: now - 3000 },
+    { input: 'echo "50% done"', timestamp_ms: now - 2000 },
+    { input: 'ls -la /var/log', timestamp_ms: now - 1000, risk_level: 5 },
+    { input: 'cat /etc/passwd_old', timestamp_ms: now },
+  ]);
+  await seedCommands(db, sb, [{ input: 'systemctl stop firewalld', timestamp_ms: now, org_id: orgB }]);
+}, 30_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('command search', () => {
+  it('finds substrings of the input, case-insensitive, through search and input', async () => {
+    expect(inputs(await admin.get(`${URL}?search=systemctl`))).toEqual([
+      'SYSTEMCTL status sshd',
+      'systemctl restart nginx',
+    ]);
+    expect(inputs(await admin.get(`${URL}?input=STEMCTL%20RES`))).toEqual(['systemctl restart nginx']);
+    // Two characters: shorter than a trigram, still a substring match.
+    expect(inputs(await admin.get(`${URL}?input=la`))).toEqual(['ls -la /var/log']);
+    // Several words: every one must match (the list's search rule).
+    expect(inputs(await admin.get(`${URL}?search=systemctl%20nginx`))).toEqual(['systemctl restart nginx']);
+    expect((await admin.get(`${URL}?search=nothing-like-this`)).json()).toEqual([]);
+  });
+
+  it('takes quotes and LIKE wildcards literally', async () => {
+    expect(inputs(await admin.get(`${URL}?input=${encodeURIComponent('"50% d')}`))).toEqual(['echo "50% done"']);
+    expect(inputs(await admin.get(`${URL}?input=${encodeURIComponent('d_o')}`))).toEqual(['cat /etc/passwd_old']);
+    expect((await admin.get(`${URL}?input=${encodeURIComponent('%%%')}`)).json()).toEqual([]);
+    expect((await admin.get(`${URL}?input=${encodeURIComponent('" OR "')}`)).statusCode).toBe(200);
+  });
+
+  it('combines with the other filters and keeps the newest first', async () => {
+    const res = (await admin.get(`${URL}?search=s&risk_level=5`)).json() as { input: string }[];
+    expect(res.map((c) => c.input)).toEqual(['ls -la /var/log']);
+    const all = (await admin.get(`${URL}?search=systemctl`)).json() as { input: string }[];
+    expect(all.map((c) => c.input)).toEqual(['SYSTEMCTL status sshd', 'systemctl restart nginx']);
+  });
+
+  it('finds rows written after the index was built, and forgets deleted ones', async () => {
+    const db = t.deps.database.db;
+    const s = await seedSession(db, { date_start: new Date().toISOString() });
+    const [id] = await seedCommands(db, s, [{ input: 'kubectl get pods', timestamp_ms: Date.now() }]);
+    expect(inputs(await admin.get(`${URL}?search=ctl%20get`))).toEqual(['kubectl get pods']);
+    await db.updateTable('terminal_command').set({ input: 'helm list' }).where('id', '=', id!).execute();
+    expect((await admin.get(`${URL}?search=ctl%20get`)).json()).toEqual([]);
+    expect(inputs(await admin.get(`${URL}?search=helm`))).toEqual(['helm list']);
+    await db.deleteFrom('terminal_command').where('id', '=', id!).execute();
+    expect((await admin.get(`${URL}?search=helm`)).json()).toEqual([]);
+  });
+
+  it('stays inside the org and needs terminal.view_command', async () => {
+    expect(inputs(await admin.get(`${URL}?search=firewalld`))).toEqual([]);
+    expect(inputs(await admin.get(`${URL}?search=firewalld`, { 'x-jms-org': orgB }))).toEqual([
+      'systemctl stop firewalld',
+    ]);
+    const id = await createUser(t, 'search_user');
+    const invited = await admin.post('/api/v1/users/users/invite/', {
+      users: [id],
+      org_roles: [BUILTIN_ROLE_IDS.OrgUser],
+    });
+    expect(invited.statusCode, invited.body).toBeLessThan(300);
+    const user = new SessionClient(t.app);
+    expect((await user.login('search_user', USER_PASSWORD)).json().ok).toBe(true);
+    expect((await user.get(`${URL}?search=systemctl`)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,16 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { containsCi } from '../../resource/query.ts';
+import type { ResourceCtx } from '../../resource/types.ts';
+
+/**
+ * "The command's input contains <term>" (case-insensitive), through the substring index of
+ * migration 0700: on SQLite the FTS5 trigram table (a phrase query matches any substring of three
+ * characters or more; shorter terms fall back to LIKE, as trigrams cannot serve them), on
+ * PostgreSQL `ILIKE`, which the pg_trgm GIN index serves.
+ */
+export function inputContains(ctx: ResourceCtx, term: string): Expression<SqlBool> {
+  if (ctx.req.server.deps.database.dialect === 'postgres' || [...term].length < 3)
+    return containsCi(ctx, 'terminal_command.input', term);
+  const phrase = `"${term.replace(/"/g, '""')}"`;
+  return sql<SqlBool>`terminal_command.rowid IN (SELECT rowid FROM terminal_command_fts WHERE terminal_command_fts MATCH ${phrase})`;
+}

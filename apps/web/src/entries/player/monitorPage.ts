@@ -1,0 +1,128 @@
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { h } from '../login/dom.ts';
+import { api, ApiFailure } from './api.ts';
+import { t } from './texts.ts';
+
+/**
+ * The monitor page (`/luna/monitor/<id>`): the session's screen, live and read-only, through the
+ * monitor socket (server: modules/terminal/monitorSocket.ts); pause/resume and terminate when the
+ * socket says the watcher may (`can_terminate`), through the task API in the session's org.
+ */
+interface Msg {
+  type: string;
+  data?: unknown;
+  err?: string;
+  reason?: string;
+}
+
+interface ConnectData {
+  session: { id: string; user: string; asset: string; account: string; org_id: string; is_locked: boolean };
+  can_terminate: boolean;
+}
+
+export function mountMonitor(root: HTMLElement, sessionId: string): void {
+  const term = new Terminal({
+    disableStdin: true,
+    cursorBlink: false,
+    fontSize: 13,
+    scrollback: 5000,
+    theme: { background: '#141414' },
+  });
+  const fit = new FitAddon();
+  term.loadAddon(fit);
+  const status = h('span', { class: 'pl-tag', 'data-testid': 'monitor-status' }, t('connecting'));
+  const info = h('div', { class: 'pl-info' });
+  const message = h('div', { class: 'pl-status', 'data-testid': 'monitor-message' });
+  const lockBtn = h('button', { class: 'pl-btn', type: 'button', hidden: true, 'data-testid': 'monitor-lock' });
+  const killBtn = h(
+    'button',
+    { class: 'pl-btn danger', type: 'button', hidden: true, 'data-testid': 'monitor-terminate' },
+    t('terminate'),
+  );
+  const screen = h('div', { class: 'pl-screen', 'data-testid': 'monitor-screen' });
+  root.append(
+    h(
+      'div',
+      { class: 'pl-page' },
+      h('header', { class: 'pl-header' }, h('h1', {}, t('title_monitor')), info, status, lockBtn, killBtn),
+      h('div', { class: 'pl-body' }, h('div', { class: 'pl-main' }, screen, message)),
+    ),
+  );
+  term.open(screen);
+  fit.fit();
+  window.addEventListener('resize', () => fit.fit());
+
+  let session: ConnectData['session'] | undefined;
+  let locked = false;
+  let ended = false;
+  const draw = () => {
+    status.textContent = ended ? t('ended') : locked ? t('locked') : t('live');
+    status.className = `pl-tag ${ended ? 'ended' : locked ? 'locked' : 'live'}`;
+    lockBtn.textContent = locked ? t('resume_session') : t('pause_session');
+    lockBtn.disabled = ended;
+    killBtn.disabled = ended;
+  };
+  const act = async (url: string, body: unknown) => {
+    try {
+      await api(url, { method: 'POST', body, org: session?.org_id });
+      message.textContent = '';
+    } catch (e) {
+      message.textContent = t('action_failed', { error: e instanceof ApiFailure ? e.message : String(e) });
+    }
+  };
+  lockBtn.addEventListener('click', () => {
+    const next = !locked;
+    void act('/api/v1/terminal/tasks/toggle-lock-session/', {
+      session_id: sessionId,
+      task_name: next ? 'lock_session' : 'unlock_session',
+    }).then(() => {
+      locked = next;
+      draw();
+    });
+  });
+  killBtn.addEventListener('click', () => {
+    if (window.confirm(t('terminate_confirm'))) void act('/api/v1/terminal/tasks/kill-session/', [sessionId]);
+  });
+
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(`${proto}//${location.host}/koko/ws/monitor/?session_id=${encodeURIComponent(sessionId)}`);
+  ws.addEventListener('message', (ev) => {
+    let m: Msg;
+    try {
+      m = JSON.parse(String(ev.data)) as Msg;
+    } catch {
+      return;
+    }
+    if (m.type === 'CONNECT') {
+      const d = m.data as ConnectData;
+      session = d.session;
+      locked = d.session.is_locked;
+      document.title = `${t('title_monitor')} · ${d.session.asset}`;
+      info.replaceChildren(
+        ...(
+          [
+            ['user', d.session.user],
+            ['asset', d.session.asset],
+            ['account', d.session.account],
+          ] as const
+        ).map(([k, v]) => h('span', {}, h('b', {}, `${t(k)}: `), v)),
+      );
+      lockBtn.hidden = !d.can_terminate;
+      killBtn.hidden = !d.can_terminate;
+      draw();
+    } else if (m.type === 'TERMINAL_DATA' && typeof m.data === 'string') term.write(m.data);
+    else if (m.type === 'STATUS') {
+      locked = Boolean((m.data as { is_locked?: boolean }).is_locked);
+      draw();
+    } else if (m.type === 'TERMINAL_ERROR') message.textContent = m.err ?? '';
+    else if (m.type === 'CLOSE') {
+      ended = true;
+      draw();
+    }
+  });
+  ws.addEventListener('close', () => {
+    ended = true;
+    draw();
+  });
+}
