@@ -5,7 +5,7 @@ import { precompress } from './build/precompress.ts';
 const server = process.env.GATEHOUSE_DEV_SERVER ?? 'http://127.0.0.1:8080';
 
 /**
- * Two HTML entries: the console (index.html, routed under /ui/) and the login page. Text assets are
+ * HTML entries: the console (index.html, routed under /ui/), the login page and the web terminal (luna.html). Text assets are
  * also written brotli- and gzip-compressed for the server to send as they are.
  */
 export default defineConfig({
@@ -17,7 +17,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     manifest: true,
     rollupOptions: {
-      input: { index: 'index.html', login: 'login.html' },
+      input: { index: 'index.html', login: 'login.html', luna: 'luna.html' },
       // antd's rc-component packages declare no `sideEffects`, so a bundler keeps every module their
       // index re-exports: one FormProvider import (antd's form context, used by its dropdowns and
       // modals) pulled all of rc-form and async-validator into the console's first load. They have
