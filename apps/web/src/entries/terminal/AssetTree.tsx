@@ -52,6 +52,11 @@ export function AssetTree({ onAsset }: { onAsset(asset: LunaNode): void }) {
       .catch(() => setError(t('luna.tree.failed')));
   };
   const shown = found ?? tree ?? [];
+  const loadLevel = async (node: LunaNode) => {
+    if (node.kind !== 'node' || node.children) return;
+    const children = nest(await lunaApi.treeLevel(node.ref));
+    setTree((cur) => withChildren(cur ?? [], node.key, children));
+  };
   return (
     <div className={styles.tree} data-testid="luna-tree">
       <div className={styles.treeHead}>
@@ -88,15 +93,17 @@ export function AssetTree({ onAsset }: { onAsset(asset: LunaNode): void }) {
           loadedKeys={found ? [] : loadedKeys(tree)}
           loadData={async (d) => {
             const node = findNode(tree, String(d.key));
-            if (!node || node.kind !== 'node' || node.children) return;
-            const children = nest(await lunaApi.treeLevel(node.ref));
-            setTree((cur) => withChildren(cur ?? [], node.key, children));
+            if (node) await loadLevel(node);
           }}
           selectedKeys={[]}
           onSelect={(keys) => {
             const n = findNode(shown, String(keys[0]));
             if (n?.kind === 'asset') onAsset(n);
-            else if (n) setExpanded((e) => (e.includes(n.key) ? e.filter((k) => k !== n.key) : [...e, n.key]));
+            else if (n) {
+              // A click on a node opens or closes it, loading its level the first time.
+              void loadLevel(n);
+              setExpanded((e) => (e.includes(n.key) ? e.filter((k) => k !== n.key) : [...e, n.key]));
+            }
           }}
         />
       )}

@@ -113,7 +113,12 @@ export function TerminalPane({ token, prefs, onState }: Props) {
   };
 
   return (
-    <div className={styles.pane} data-testid="terminal-pane" data-phase={state.phase}>
+    <div
+      className={styles.pane}
+      data-testid="terminal-pane"
+      data-phase={state.phase}
+      data-session={state.phase === 'connected' ? state.info.sessionId : undefined}
+    >
       <div className={styles.status}>
         {state.phase === 'connecting' ? <Tag color="processing">{t('luna.status.connecting')}</Tag> : null}
         {state.phase === 'connected' ? (
@@ -164,7 +169,7 @@ export function TerminalPane({ token, prefs, onState }: Props) {
           <Button size="small" icon={<CloseOutlined />} onClick={closeSearch} aria-label={t('luna.search.close')} />
         </Space.Compact>
       ) : null}
-      <div ref={box} className={styles.terminal} data-testid="terminal" style={{ background: undefined }} />
+      <div ref={box} className={styles.terminal} data-testid="terminal" />
     </div>
   );
 }
