@@ -5,8 +5,8 @@ import { precompress } from './build/precompress.ts';
 const server = process.env.GATEHOUSE_DEV_SERVER ?? 'http://127.0.0.1:8080';
 
 /**
- * Three HTML entries: the console (index.html, routed under /ui/), the login page and the session
- * player (replay and monitor, served at /luna/replay|monitor/<id>). Text assets are
+ * HTML entries: the console (index.html, routed under /ui/), the login page, the web terminal
+ * (luna.html, /luna/) and the session player (replay and monitor, /luna/replay|monitor/<id>). Text assets are
  * also written brotli- and gzip-compressed for the server to send as they are.
  */
 export default defineConfig({
@@ -18,7 +18,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     manifest: true,
     rollupOptions: {
-      input: { index: 'index.html', login: 'login.html', player: 'player.html' },
+      input: { index: 'index.html', login: 'login.html', luna: 'luna.html', player: 'player.html' },
       // antd's rc-component packages declare no `sideEffects`, so a bundler keeps every module their
       // index re-exports: one FormProvider import (antd's form context, used by its dropdowns and
       // modals) pulled all of rc-form and async-validator into the console's first load. They have

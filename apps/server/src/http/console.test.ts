@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, type TestApp } from '../testing/testApp.ts';
 
 /**
  * Serving the built console: a fake build (index.html and one hashed asset written beside its
@@ -17,6 +17,7 @@ beforeAll(async () => {
   dist = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-dist-'));
   fs.mkdirSync(path.join(dist, 'assets'));
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  fs.writeFileSync(path.join(dist, 'luna.html'), '<!doctype html><div id="luna"></div>');
   const js = path.join(dist, 'assets/index-abc123.js');
   fs.writeFileSync(js, SCRIPT);
   fs.writeFileSync(`${js}.br`, zlib.brotliCompressSync(SCRIPT));
@@ -63,5 +64,28 @@ describe('the built console', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.body).toContain('id="root"');
     }
+  });
+});
+
+describe('the web terminal page (/luna/)', () => {
+  it('sends a signed-out visitor to the login page, with the way back to the same URL', async () => {
+    for (const url of ['/luna/', '/luna/?login_to=a1&login_account=b2', '/luna/x']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(302);
+      expect(res.headers.location).toBe(`/core/auth/login/?next=${encodeURIComponent(url)}`);
+    }
+  });
+
+  it('answers a signed-in user with the web terminal entry, never cached', async () => {
+    const admin = await adminClient(t.app);
+    for (const url of ['/luna/', '/luna/?token=abc', '/luna/anything/else']) {
+      const res = await admin.get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('id="luna"');
+    }
+    const bare = await admin.get('/luna?login_to=a1');
+    expect(bare.statusCode).toBe(302);
+    expect(bare.headers.location).toBe('/luna/?login_to=a1');
   });
 });

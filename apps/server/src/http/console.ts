@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LOGIN_PATH } from '@gatehouse/contract';
 import { t } from './messages.ts';
 
 /**
  * Serves the built console (apps/web/dist): hashed assets under /ui/assets/ cached for a year and
  * sent brotli- or gzip-compressed when the browser accepts it (compressed at build time),
  * every other /ui/ path answered with the app (browser-history routing), and the other HTML
- * entries (login page) by name.
+ * entries (login page, the web terminal at /luna/) by name.
  */
 export async function sendConsolePage(req: FastifyRequest, reply: FastifyReply, file: string): Promise<FastifyReply> {
   const full = path.join(req.server.deps.config.webDist, file);
@@ -52,4 +53,14 @@ export async function registerConsole(app: FastifyInstance): Promise<void> {
     }
     return sendConsolePage(req, reply, 'index.html');
   });
+  // The web terminal page (entry luna.html); signed out, the login page brings the user back here.
+  const luna = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!req.user) return reply.redirect(`${LOGIN_PATH}?next=${encodeURIComponent(req.url)}`);
+    return sendConsolePage(req, reply, 'luna.html');
+  };
+  app.get('/luna', { config: { public: true } }, async (req, reply) =>
+    reply.redirect(`/luna/${req.url.slice('/luna'.length)}`),
+  );
+  app.get('/luna/', { config: { public: true } }, luna);
+  app.get('/luna/*', { config: { public: true } }, luna);
 }

@@ -101,7 +101,9 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
     throw e;
   }
   if (!spent) return fail(socket, tm(req.lang, 'token_not_found'));
-  if (!spent.account.real) return fail(socket, tm(req.lang, 'token_account_unsupported'));
+  // @ANON logs in as nobody: SSH has no anonymous login, so the gateway cannot open it.
+  if (spent.account.alias === '@ANON') return fail(socket, tm(req.lang, 'token_anon_ssh'));
+  if (!spent.account.real && !spent.typed) return fail(socket, tm(req.lang, 'token_account_unsupported'));
   const pending: string[] = [];
   let session: GatewaySession | undefined;
   let closed = false;
@@ -128,7 +130,8 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
     session = await gatewayOf(app).openSession({
       user: spent.user,
       assetId: spent.asset.id,
-      accountId: spent.account.id,
+      accountId: spent.account.real ? spent.account.id : spent.account.alias,
+      ...(spent.typed ? { typed: spent.typed } : {}),
       lang: req.lang,
       loginFrom: 'WT',
       remoteAddr: req.ip,
@@ -147,7 +150,9 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
     id: session.id,
     data: {
       asset: { id: spent.asset.id, name: spent.asset.name },
-      account: { id: spent.account.id, name: spent.account.name, username: spent.account.username },
+      account: spent.account.real
+        ? { id: spent.account.id, name: spent.account.name, username: spent.account.username }
+        : { id: spent.account.alias, name: spent.account.name, username: spent.typed?.username ?? '' },
       actions: Object.entries(ACTION_BITS)
         .filter(([, bit]) => actions & bit)
         .map(([name]) => name),

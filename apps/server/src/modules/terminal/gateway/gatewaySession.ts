@@ -19,7 +19,7 @@ import type { ControlTarget, SessionRegistry } from './control.ts';
 import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
 import { Recorder, replayRelPath } from './recorder.ts';
 import { openSsh, type SshLink } from './sshConnect.ts';
-import { resolveTarget, type SuStep } from './sshTarget.ts';
+import { resolveTarget, type SuStep, type TypedLogin } from './sshTarget.ts';
 import type { TextParams } from '@gatehouse/contract';
 
 /**
@@ -44,7 +44,10 @@ export interface GatewayDeps {
 export interface OpenSessionOptions {
   user: { id: string; name: string; username: string };
   assetId: string;
+  /** A stored account's id, or a virtual account's alias (`@INPUT`, `@USER`) with `typed`. */
   accountId: string;
+  /** The login of a virtual account, or the password when the stored account has no usable secret. */
+  typed?: TypedLogin;
   lang: Language;
   loginFrom: 'WT' | 'ST';
   remoteAddr: string;
@@ -134,11 +137,13 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     const { db, settings, secretBox } = this.deps;
     const o = this.o;
     this.display.user = `${o.user.name}(${o.user.username})`;
-    const account = await db
+    const stored = await db
       .selectFrom('accounts_account')
       .select(['name', 'username'])
       .where('id', '=', o.accountId)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    const account = stored ?? (o.typed ? { name: o.typed.name, username: o.typed.username } : undefined);
+    if (!account) throw new GatewayError('no_secret', o.lang, { account: o.accountId });
     const row = {
       id: this.id,
       user: this.display.user,
@@ -163,7 +168,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     };
     let su: SuStep | undefined;
     try {
-      const t = await resolveTarget(db, secretBox, o.lang, o.assetId, o.accountId);
+      const t = await resolveTarget(db, secretBox, o.lang, o.assetId, o.accountId, o.typed);
       this.orgId = t.orgId;
       this.display.asset = t.display.asset;
       this.display.account = t.display.account;

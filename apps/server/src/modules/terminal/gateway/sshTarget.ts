@@ -53,6 +53,18 @@ export interface ResolvedTarget {
 
 type AccountRow = DB['accounts_account'];
 
+/**
+ * What the user typed (or the connection token carries) for a virtual account: `@INPUT` (username
+ * and password), `@USER` (the user's username; the password typed when no namesake is stored).
+ * For a stored account it is the fallback when the vault holds no usable secret.
+ */
+export interface TypedLogin {
+  /** How the account shows in the session's record (`Manual input`, `Same with user`). */
+  name: string;
+  username: string;
+  password: string;
+}
+
 function credentialsOf(box: SecretBox, a: AccountRow, lang: Language): SshCredentials {
   const secret = a.secret ? box.decrypt(a.secret) : '';
   if (!secret || (a.secret_type !== 'password' && a.secret_type !== 'ssh_key'))
@@ -107,12 +119,21 @@ async function gatewayOf(db: Kysely<DB>, box: SecretBox, domainId: string, lang:
   return undefined;
 }
 
+const usable = (a: AccountRow) => Boolean(a.secret) && (a.secret_type === 'password' || a.secret_type === 'ssh_key');
+
+async function domainGateway(db: Kysely<DB>, box: SecretBox, domainId: string, asset: string, lang: Language) {
+  const gateway = await gatewayOf(db, box, domainId, lang);
+  if (!gateway) throw new GatewayError('no_gateway', lang, { asset });
+  return gateway;
+}
+
 export async function resolveTarget(
   db: Kysely<DB>,
   box: SecretBox,
   lang: Language,
   assetId: string,
   accountId: string,
+  typed?: TypedLogin,
 ): Promise<ResolvedTarget> {
   const asset = await db
     .selectFrom('assets_asset as a')
@@ -125,12 +146,26 @@ export async function resolveTarget(
     .selectAll()
     .where('id', '=', accountId)
     .where('asset_id', '=', assetId)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!account && !typed) throw new GatewayError('no_secret', lang, { account: accountId });
   const port = await sshPort(db, asset.id);
   if (!port) throw new GatewayError('no_ssh_protocol', lang, { asset: asset.name });
   const t = targetOf(asset.address, { name: 'ssh', port });
   let credentials: SshCredentials;
   let su: SuStep | undefined;
+  if (!account || (typed?.password && !usable(account))) {
+    // A virtual account, or a stored one without a usable secret: what was typed.
+    const username = account?.username ?? typed!.username;
+    return {
+      target: { assetId: asset.id, host: t.host, port: t.port, credentials: { username, password: typed!.password } },
+      ...(asset.domain_id ? { gateway: await domainGateway(db, box, asset.domain_id, asset.name, lang) } : {}),
+      orgId: asset.org_id,
+      display: {
+        asset: `${asset.name}(${asset.address})`,
+        account: `${account?.name ?? typed!.name}(${username})`,
+      },
+    };
+  }
   if (account.su_from_id && toBool(asset.su_enabled)) {
     // Log in as the account switched from, then `su` to this one with this one's password.
     const from = await db
@@ -145,11 +180,7 @@ export async function resolveTarget(
       throw new GatewayError('no_secret', lang, { account: `${account.name}(${account.username})` });
     su = { command: suCommand(method, account.username), username: account.username, password: answer.password };
   } else credentials = credentialsOf(box, account, lang);
-  let gateway: Hop | undefined;
-  if (asset.domain_id) {
-    gateway = await gatewayOf(db, box, asset.domain_id, lang);
-    if (!gateway) throw new GatewayError('no_gateway', lang, { asset: asset.name });
-  }
+  const gateway = asset.domain_id ? await domainGateway(db, box, asset.domain_id, asset.name, lang) : undefined;
   return {
     target: { assetId: asset.id, host: t.host, port: t.port, credentials },
     ...(gateway ? { gateway } : {}),

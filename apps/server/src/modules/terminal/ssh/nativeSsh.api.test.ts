@@ -84,6 +84,28 @@ describe('native SSH access', () => {
     expect(logs.some((l) => Boolean(l.status) && l.type === 'T')).toBe(true);
   }, 40_000);
 
+  it('asks the username and password of @INPUT at the prompt, the password unechoed', async () => {
+    const ivy = await makeUser(admin, 'ivy');
+    await makePerm(admin, { users: [ivy.id], assets: [target.host.id], accounts: ['@INPUT'], actions: ['connect'] });
+    const c = new SshClient(port, 'ivy', { password: PASSWORD });
+    await c.waitFor('Opt> ');
+    await c.line(target.host.name, 'Username: ');
+    await c.line(sshd.username, 'Password: ');
+    const from = c.text.length;
+    await c.line(sshd.password, 'gh$ ');
+    expect(c.text.slice(from)).not.toContain(sshd.password);
+    await c.line('echo typed-$((40+2))', 'typed-42');
+    await c.line('exit', 'Opt> ');
+    expect((await commandsOfLastSession('ivy')).inputs).toContain('echo typed-$((40+2))');
+    // A wrong password: the failure is said and the menu comes back.
+    await c.line(target.host.name, 'Username: ');
+    await c.line(sshd.username, 'Password: ');
+    await c.line('not-the-password', 'Opt> ');
+    expect(c.text).toMatch(/The connection failed/);
+    await c.line('q');
+    expect(await c.exited).toBe(0);
+  }, 40_000);
+
   it('logs straight into <user>@<account>@<asset> for scripts', async () => {
     const c = new SshClient(port, `sam@${target.key.name}@${target.host.name}`, { password: PASSWORD });
     await c.waitFor('gh$ ');

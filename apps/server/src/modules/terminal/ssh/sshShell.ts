@@ -5,6 +5,7 @@ import type { AuthUser } from '../../../http/context.ts';
 import type { PermedAccount } from '../../perms/permedAccounts.ts';
 import { gatewayOf } from '../gatewayInstance.ts';
 import type { GatewaySession } from '../gateway/gatewaySession.ts';
+import type { TypedLogin } from '../gateway/sshTarget.ts';
 import { sm } from './sshMessages.ts';
 import { connectableAccounts, grantedAssets, searchAssets, type GrantedAsset } from './sshTargets.ts';
 
@@ -32,6 +33,8 @@ export class SshShell {
   private line = '';
   private shown: GrantedAsset[] = [];
   private picking?: { asset: GrantedAsset; accounts: PermedAccount[] };
+  /** A virtual account's login being asked: the username (@INPUT), then the password (not echoed). */
+  private asking?: { asset: GrantedAsset; account: PermedAccount; username?: string };
   private session?: GatewaySession;
   private busy = false;
   /** One-command login: the channel ends with the session instead of going back to the menu. */
@@ -59,6 +62,7 @@ export class SshShell {
   async direct(asset: GrantedAsset, account: PermedAccount): Promise<void> {
     this.oneShot = true;
     await this.connect(asset, account);
+    if (this.asking) return this.prompt();
     if (!this.session) this.exit(1);
   }
 
@@ -67,7 +71,15 @@ export class SshShell {
   }
 
   private prompt(): void {
-    this.write(sm(this.c.lang, this.picking ? 'ssh_account_prompt' : 'ssh_prompt'));
+    const { lang } = this.c;
+    if (this.asking)
+      this.write(sm(lang, this.asking.username === undefined ? 'ssh_username_prompt' : 'ssh_password_prompt'));
+    else this.write(sm(lang, this.picking ? 'ssh_account_prompt' : 'ssh_prompt'));
+  }
+
+  /** A typed password is not echoed. */
+  private get secretInput(): boolean {
+    return this.asking?.username !== undefined;
   }
 
   private exit(code: number): void {
@@ -83,7 +95,7 @@ export class SshShell {
     if (this.busy) return;
     for (const ch of s) {
       if (ch === '\r' || ch === '\n') {
-        const line = this.line.trim();
+        const line = this.secretInput ? this.line : this.line.trim();
         this.line = '';
         this.write('\r\n');
         this.busy = true;
@@ -96,11 +108,12 @@ export class SshShell {
       if (ch === '\x7f' || ch === '\b') {
         if (this.line) {
           this.line = this.line.slice(0, -1);
-          this.write('\b \b');
+          if (!this.secretInput) this.write('\b \b');
         }
       } else if (ch === '\x03') {
         this.line = '';
         this.picking = undefined;
+        this.asking = undefined;
         this.write('^C\r\n');
         this.prompt();
       } else if (ch === '\x04' && !this.line) {
@@ -108,13 +121,14 @@ export class SshShell {
         return this.exit(0);
       } else if (ch >= ' ') {
         this.line += ch;
-        this.write(ch);
+        if (!this.secretInput) this.write(ch);
       }
     }
   }
 
   private async handle(line: string): Promise<void> {
     const { lang } = this.c;
+    if (this.asking) return this.typedLogin(line);
     if (this.picking) return this.pickAccount(line);
     if (line === '') return;
     if (line === 'q' || line === 'exit' || line === 'quit') {
@@ -148,7 +162,9 @@ export class SshShell {
     if (accounts.length === 1) return this.connect(asset, accounts[0]!);
     this.picking = { asset, accounts };
     this.write(`${sm(lang, 'ssh_accounts_header', { asset: asset.name })}\r\n`);
-    accounts.forEach((a, i) => this.write(`  ${String(i + 1).padEnd(4)}| ${a.name} (${a.username})\r\n`));
+    accounts.forEach((a, i) =>
+      this.write(`  ${String(i + 1).padEnd(4)}| ${a.real ? `${a.name} (${a.username})` : a.name}\r\n`),
+    );
   }
 
   private async pickAccount(line: string): Promise<void> {
@@ -161,9 +177,34 @@ export class SshShell {
     return this.connect(asset, account);
   }
 
-  private async connect(asset: GrantedAsset, account: PermedAccount): Promise<void> {
+  /** The answers to the username (@INPUT) and password prompts of a virtual account. */
+  private async typedLogin(line: string): Promise<void> {
+    const a = this.asking!;
+    if (a.username === undefined) {
+      if (!line) {
+        this.asking = undefined;
+        return;
+      }
+      a.username = line;
+      return;
+    }
+    this.asking = undefined;
+    const username = a.account.alias === '@INPUT' ? a.username : this.c.user.username;
+    await this.connect(a.asset, a.account, { name: a.account.name, username, password: line });
+    if (this.oneShot && !this.session) this.exit(1);
+  }
+
+  private async connect(asset: GrantedAsset, account: PermedAccount, typed?: TypedLogin): Promise<void> {
     const { lang, user, pty } = this.c;
-    const connecting = sm(lang, 'ssh_connecting', { asset: asset.name, account: account.username });
+    if (!account.real && !typed) {
+      // @INPUT asks the username first; @USER is the user's own, so only the password.
+      this.asking = { asset, account, ...(account.alias === '@USER' ? { username: user.username } : {}) };
+      return;
+    }
+    const connecting = sm(lang, 'ssh_connecting', {
+      asset: asset.name,
+      account: typed?.username ?? account.username,
+    });
     // One-command logins keep stdout for the asset's output (scripts read it).
     if (this.oneShot) this.ch.stderr.write(connecting);
     else this.write(connecting);
@@ -172,7 +213,8 @@ export class SshShell {
       s = await gatewayOf(this.c.app).openSession({
         user: { id: user.id, name: user.name, username: user.username },
         assetId: asset.id,
-        accountId: account.id,
+        accountId: account.real ? account.id : account.alias,
+        ...(typed ? { typed } : {}),
         lang,
         loginFrom: 'ST',
         remoteAddr: this.c.remoteAddr,

@@ -24,7 +24,10 @@ export async function grantedAssets(app: FastifyInstance, userId: string): Promi
   return rows;
 }
 
-/** Stored accounts with a secret and the connect action (virtual accounts need a prompt the menu does not offer). */
+/**
+ * Accounts usable to connect: stored ones with a secret, and the virtual `@INPUT` / `@USER` whose
+ * login the menu asks for (`@ANON` cannot log in over SSH).
+ */
 export async function connectableAccounts(
   app: FastifyInstance,
   userId: string,
@@ -32,7 +35,10 @@ export async function connectableAccounts(
 ): Promise<PermedAccount[]> {
   const { db, dialect } = app.deps.database;
   const all = await grantsPort(db, dialect).permedAccountsOf(userId, assetId);
-  return all.filter((a) => a.real && a.has_secret && (a.actions & ACTION_BITS.connect) !== 0);
+  return all.filter(
+    (a) =>
+      (a.actions & ACTION_BITS.connect) !== 0 && (a.real ? a.has_secret : a.alias === '@INPUT' || a.alias === '@USER'),
+  );
 }
 
 /** Assets whose name or address contains the text (case-insensitive); an exact name/address match alone wins. */

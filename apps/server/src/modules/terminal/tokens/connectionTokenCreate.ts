@@ -164,7 +164,8 @@ export async function createConnectionToken(req: FastifyRequest, t: TokenRequest
     assetDisplay: checked.asset.name,
     account: checked.account.alias,
     inputUsername: checked.account.alias === '@INPUT' ? t.inputUsername : '',
-    inputSecret: checked.account.alias === '@INPUT' ? t.inputSecret : '',
+    // @USER: the password typed when the user has no stored namesake (or it holds no secret).
+    inputSecret: checked.account.alias === '@INPUT' || checked.account.alias === '@USER' ? t.inputSecret : '',
     protocol: t.protocol,
     connectMethod: t.connectMethod,
     connectOptions: t.connectOptions,

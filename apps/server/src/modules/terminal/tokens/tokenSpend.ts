@@ -1,16 +1,21 @@
 import type { FastifyRequest } from 'fastify';
 import { toBool } from '../../../platform/db/schema.ts';
+import type { TypedLogin } from '../gateway/sshTarget.ts';
 import { checkTokenRequest, type CheckedToken } from './connectionTokenCreate.ts';
 
 /**
  * Spending a connection token when a terminal connects with it: live and active, then (unless
  * it is reusable and the site allows reuse) expired in the same statement that claims it, so two
  * connections racing for a one-time token get it once. The permission and rules are checked
- * again: a grant revoked since the token was made refuses it.
+ * again: a grant revoked since the token was made refuses it. A virtual account's login comes
+ * from the token: `@INPUT` its `input_username` and sealed `input_secret`, `@USER` the user's
+ * username and (when no namesake is stored, or it has no secret) the token's secret.
  */
 export interface SpentToken extends CheckedToken {
   token: { id: string; userId: string; connectMethod: string; protocol: string };
   user: { id: string; name: string; username: string };
+  /** The typed login of `@INPUT` / `@USER` (unsealed, for the gateway only). */
+  typed?: TypedLogin;
 }
 
 export async function spendToken(req: FastifyRequest, id: string): Promise<SpentToken | undefined> {
@@ -48,8 +53,17 @@ export async function spendToken(req: FastifyRequest, id: string): Promise<Spent
     inputUsername: row.input_username,
     protocol: row.protocol,
   });
+  const secret = row.input_secret ? req.server.deps.secretBox.decrypt(row.input_secret) : '';
+  const alias = checked.account.alias;
+  const typed =
+    alias === '@INPUT'
+      ? { name: checked.account.name, username: row.input_username, password: secret }
+      : alias === '@USER'
+        ? { name: checked.account.name, username: user.username, password: secret }
+        : undefined;
   return {
     ...checked,
+    ...(typed ? { typed } : {}),
     token: { id: row.id, userId: row.user_id, connectMethod: row.connect_method, protocol: row.protocol },
     user: { id: user.id, name: user.name, username: user.username },
   };

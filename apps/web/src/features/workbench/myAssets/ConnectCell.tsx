@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Select, Space, Tooltip } from 'antd';
+import { Button, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../lib/http.ts';
 import type { ResourceObject } from '../../../resource/types.ts';
@@ -23,9 +23,20 @@ const accountLabel = (a: PermedAccount, t: (k: string) => string) =>
     ? `${t(`perms.account.${a.alias.slice(1)}`)}${a.alias === '@USER' ? ` (${a.username})` : ''}`
     : `${a.name}(${a.username})`;
 
+/** The account of a picker entry in the web terminal's deep link: a stored account's id, else its alias. */
+export const loginAccountOf = (a: PermedAccount) => (a.alias.startsWith('@') ? a.alias : a.id);
+
+/** The web terminal (/luna/) opening the connect dialog of an asset, with the account when one is chosen. */
+export function lunaConnectUrl(assetId: string, account?: string): string {
+  const q = new URLSearchParams({ login_to: assetId });
+  if (account) q.set('login_account', account);
+  return `/luna/?${q.toString()}`;
+}
+
 /**
  * The connect part of a granted asset's row: the picker of the accounts the user may use on it
- * (loaded when opened) and the connect button, disabled until the web terminal exists.
+ * (loaded when opened) and the connect button, which opens the web terminal in a new tab (it asks
+ * for the account there when none is chosen).
  */
 export function ConnectCell({ asset }: { asset: ResourceObject }) {
   const { t } = useTranslation();
@@ -48,17 +59,18 @@ export function ConnectCell({ asset }: { asset: ResourceObject }) {
         onOpenChange={(o) => o && setOpen(true)}
         loading={accounts.isFetching}
         notFoundContent={accounts.isFetching ? null : t('workbench.assets.noAccounts')}
-        options={(accounts.data ?? []).map((a) => ({ value: a.alias, label: accountLabel(a, t) }))}
+        options={(accounts.data ?? []).map((a) => ({ value: loginAccountOf(a), label: accountLabel(a, t) }))}
         data-testid="account-picker"
         aria-label={t('workbench.assets.pickAccount')}
       />
-      <Tooltip title={t('workbench.assets.noTerminal')}>
-        <span>
-          <Button size="small" type="primary" disabled data-testid="connect-button">
-            {t('workbench.assets.connect')}
-          </Button>
-        </span>
-      </Tooltip>
+      <Button
+        size="small"
+        type="primary"
+        data-testid="connect-button"
+        onClick={() => window.open(lunaConnectUrl(String(asset.id), chosen), '_blank', 'noopener')}
+      >
+        {t('workbench.assets.connect')}
+      </Button>
     </Space>
   );
 }

@@ -1,0 +1,37 @@
+import WebSocket from 'ws';
+import { WEB_TERMINAL_SOCKET_PATH } from '../webTerminalSocket.ts';
+
+/** Test helper: the web terminal socket as a page uses it. */
+export interface Msg {
+  type: string;
+  data?: unknown;
+  err?: string;
+  id?: string;
+  reason?: string;
+}
+
+/** A page's socket on the app at `base`: collects the messages and the terminal text. */
+export function terminalClient(base: string, token: string) {
+  const ws = new WebSocket(`${base}${WEB_TERMINAL_SOCKET_PATH}?token=${token}&cols=100&rows=30`);
+  const msgs: Msg[] = [];
+  let text = '';
+  ws.on('message', (raw) => {
+    const m = JSON.parse(String(raw)) as Msg;
+    msgs.push(m);
+    if (m.type === 'TERMINAL_DATA') text += String(m.data);
+  });
+  const closed = new Promise<void>((r) => ws.once('close', () => r()));
+  const waitFor = async (test: () => boolean, what: string, ms = 10_000) => {
+    for (let waited = 0; !test(); waited += 20) {
+      if (waited > ms) throw new Error(`no ${what}: ${JSON.stringify(msgs).slice(0, 2000)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const type = async (s: string) => {
+    for (const ch of s) {
+      ws.send(JSON.stringify({ type: 'TERMINAL_DATA', data: ch }));
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  };
+  return { ws, msgs, text: () => text, closed, waitFor, type };
+}

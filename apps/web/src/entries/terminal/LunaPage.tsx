@@ -1,0 +1,169 @@
+import { useEffect, useRef, useState } from 'react';
+import { App, Button, Empty, Tabs, Tooltip } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { AssetTree } from './AssetTree.tsx';
+import { ConnectDialog, connectWith, refusalText, type ConnectTarget, type Connected } from './ConnectDialog.tsx';
+import { connectsDirectly, deepLinkOf, preselected, tokenBody, webMethods, accountLabel } from './connectChoice.ts';
+import type { TokenBody } from './connectChoice.ts';
+import { lunaApi } from './lunaApi.ts';
+import { TerminalPane } from './TerminalPane.tsx';
+import { DEFAULT_PREFS, prefsOf, type TerminalPrefs } from './terminalOptions.ts';
+import type { SessionState } from './useTerminalSocket.ts';
+import styles from './luna.module.css';
+
+interface SessionTab {
+  key: string;
+  title: string;
+  token: string;
+  /** What made the token: Reconnect makes a new one from it (a `?token=` link has none until CONNECT). */
+  body?: TokenBody;
+  phase: SessionState['phase'];
+}
+
+let seq = 0;
+
+/**
+ * `/luna/`: the granted tree on the left, the open sessions as tabs on the right. Deep links:
+ * `?login_to=<asset>[&login_account=<id or alias>]` opens the connect dialog (or connects at once
+ * when the account needs nothing typed), `?token=<id>` opens a session with that token.
+ */
+export function LunaPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [tabs, setTabs] = useState<SessionTab[]>([]);
+  const [active, setActive] = useState<string>();
+  const [target, setTarget] = useState<ConnectTarget>();
+  const [prefs, setPrefs] = useState<TerminalPrefs>(DEFAULT_PREFS);
+  const [ready, setReady] = useState(false);
+  const started = useRef(false);
+
+  const open = (c: Omit<Connected, 'body'> & { body?: TokenBody }) => {
+    const key = `s${++seq}`;
+    setTabs((list) => [...list, { key, title: c.title, token: c.token, body: c.body, phase: 'connecting' }]);
+    setActive(key);
+    setTarget(undefined);
+  };
+
+  useEffect(() => {
+    lunaApi
+      .preferences()
+      .then((p) => setPrefs(prefsOf(p)))
+      .catch(() => undefined)
+      .finally(() => setReady(true));
+  }, []);
+
+  useEffect(() => {
+    if (!ready || started.current) return;
+    started.current = true;
+    const link = deepLinkOf(window.location.search);
+    if (link.kind === 'token') open({ token: link.token, title: t('luna.tabs.session') });
+    if (link.kind !== 'login') return;
+    // Connects at once when the link (or the only grant) names an account that needs nothing typed.
+    void Promise.all([lunaApi.accounts(link.asset), lunaApi.connectMethods('ssh')])
+      .then(async ([accounts, methods]) => {
+        const pick = preselected(accounts, link.account);
+        const method = webMethods(methods)[0];
+        if (!pick || !method || !connectsDirectly(pick))
+          return setTarget({ assetId: link.asset, account: link.account });
+        open(await connectWith(tokenBody(link.asset, pick, 'ssh', method.value, {}), accountLabel(pick, t)));
+      })
+      .catch((e: unknown) => void message.error({ content: refusalText(e, t), duration: 8 }));
+  }, [ready]); // eslint-disable-line react-hooks/exhaustive-deps -- once, when the preferences are there
+
+  const reconnect = async (tab: SessionTab) => {
+    if (!tab.body) return;
+    try {
+      const c = await connectWith(tab.body, tab.title);
+      setTabs((list) => list.map((x) => (x.key === tab.key ? { ...x, token: c.token, phase: 'connecting' } : x)));
+    } catch (e) {
+      void message.error({ content: refusalText(e, t), duration: 8 });
+    }
+  };
+  const onState = (key: string, s: SessionState) =>
+    setTabs((list) =>
+      list.map((x) => {
+        if (x.key !== key) return x;
+        if (s.phase !== 'connected') return { ...x, phase: s.phase };
+        const { asset, account } = s.info;
+        // A `?token=` session learns its asset and account here: enough to reconnect with a stored account.
+        const body =
+          x.body ??
+          (account.id.startsWith('@')
+            ? undefined
+            : tokenBody(
+                asset.id,
+                {
+                  id: account.id,
+                  alias: account.name,
+                  name: account.name,
+                  username: account.username,
+                  has_secret: true,
+                  actions: [],
+                },
+                'ssh',
+                'web_cli',
+                {},
+              ));
+        return { ...x, phase: s.phase, title: `${account.username}@${asset.name}`, ...(body ? { body } : {}) };
+      }),
+    );
+  const close = (key: string) => {
+    setTabs((list) => {
+      const rest = list.filter((x) => x.key !== key);
+      if (active === key) setActive(rest[rest.length - 1]?.key);
+      return rest;
+    });
+  };
+
+  return (
+    <div className={styles.page} data-testid="luna-page">
+      <aside className={styles.side}>
+        <div className={styles.brand}>{t('luna.title')}</div>
+        <AssetTree onAsset={(a) => setTarget({ assetId: a.ref, assetName: a.title })} />
+      </aside>
+      <main className={styles.main}>
+        {tabs.length === 0 ? (
+          <Empty className={styles.empty} description={t('luna.tabs.empty')} />
+        ) : (
+          <Tabs
+            type="editable-card"
+            hideAdd
+            activeKey={active}
+            onChange={setActive}
+            onEdit={(key, action) => action === 'remove' && close(String(key))}
+            className={styles.tabs}
+            items={tabs.map((tab) => ({
+              key: tab.key,
+              label: (
+                <span data-testid="session-tab" data-phase={tab.phase}>
+                  <span className={styles[`dot_${tab.phase}`]} />
+                  {tab.title}
+                  {tab.phase === 'ended' && tab.body ? (
+                    <Tooltip title={t('luna.tabs.reconnect')}>
+                      <Button
+                        size="small"
+                        type="link"
+                        icon={<ReloadOutlined />}
+                        aria-label={t('luna.tabs.reconnect')}
+                        data-testid="reconnect"
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          void reconnect(tab);
+                        }}
+                      />
+                    </Tooltip>
+                  ) : null}
+                </span>
+              ),
+              children: (
+                <TerminalPane key={tab.token} token={tab.token} prefs={prefs} onState={(s) => onState(tab.key, s)} />
+              ),
+            }))}
+          />
+        )}
+      </main>
+      {target ? <ConnectDialog target={target} onConnected={open} onCancel={() => setTarget(undefined)} /> : null}
+    </div>
+  );
+}

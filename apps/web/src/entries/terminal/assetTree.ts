@@ -1,0 +1,75 @@
+import type { TreeItem } from './lunaApi.ts';
+
+/**
+ * The granted tree as the page holds it: the server's zTree levels (nodes by key, assets under
+ * their node's key) nested by `pId`. An asset can sit under several nodes and under Favourites,
+ * so its tree key is `<parent>/<asset id>`; a node's is `n:<node key>`.
+ */
+export interface LunaNode {
+  key: string;
+  title: string;
+  kind: 'node' | 'asset';
+  /** The node key (to load its level) or the asset id (to connect). */
+  ref: string;
+  isLeaf: boolean;
+  disabled?: boolean;
+  address?: string;
+  /** Undefined until loaded (nodes). */
+  children?: LunaNode[];
+}
+
+function toNode(i: TreeItem): LunaNode {
+  if (i.meta?.type === 'asset')
+    return {
+      key: `${i.pId ?? ''}/${i.id}`,
+      title: i.name,
+      kind: 'asset',
+      ref: i.id,
+      isLeaf: true,
+      disabled: i.chkDisabled === true,
+      address: i.meta.data?.address ?? '',
+    };
+  return { key: `n:${i.id}`, title: i.name, kind: 'node', ref: i.id, isLeaf: i.isParent === false };
+}
+
+/** One answer nested by `pId`: items whose parent is in the answer go under it (loaded), the rest are its top. */
+export function nest(items: TreeItem[]): LunaNode[] {
+  const nodes = items.map((i) => ({ item: i, node: toNode(i) }));
+  const byId = new Map(nodes.filter((n) => n.node.kind === 'node').map((n) => [n.item.id, n.node]));
+  const top: LunaNode[] = [];
+  for (const { item, node } of nodes) {
+    const parent = item.pId ? byId.get(item.pId) : undefined;
+    if (parent) (parent.children ??= []).push(node);
+    else top.push(node);
+  }
+  return top;
+}
+
+/** The tree with the children of `key` set (immutable). */
+export function withChildren(tree: LunaNode[], key: string, children: LunaNode[]): LunaNode[] {
+  return tree.map((n) =>
+    n.key === key
+      ? { ...n, children, isLeaf: children.length === 0 }
+      : n.children
+        ? { ...n, children: withChildren(n.children, key, children) }
+        : n,
+  );
+}
+
+export function findNode(tree: LunaNode[], key: string): LunaNode | undefined {
+  for (const n of tree) {
+    if (n.key === key) return n;
+    const inner = n.children && findNode(n.children, key);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Keys of the nodes loaded so far (antd's `loadedKeys`). */
+export function loadedKeys(tree: LunaNode[]): string[] {
+  return tree.flatMap((n) => (n.children ? [n.key, ...loadedKeys(n.children)] : []));
+}
+
+/** Search results: the matching assets, flat. */
+export const searchResults = (items: TreeItem[]): LunaNode[] =>
+  items.filter((i) => i.meta?.type === 'asset').map((i) => ({ ...toNode({ ...i, pId: 'search' }) }));

@@ -1,0 +1,29 @@
+import { http } from '../../lib/http.ts';
+import type { ConnectMethod, PermedAccount, TokenBody } from './connectChoice.ts';
+
+/** The calls the web terminal page makes (the signed-in user's own grants, preferences and tokens). */
+const SELF = '/api/v1/perms/users/self';
+
+/** One item of the granted tree (zTree JSON): a node (`meta.type` node) or an asset. */
+export interface TreeItem {
+  id: string;
+  name: string;
+  title?: string;
+  pId?: string;
+  isParent?: boolean;
+  chkDisabled?: boolean;
+  meta?: { type?: string; data?: { key?: string; address?: string; platform_type?: string; org_name?: string } };
+}
+
+export const lunaApi = {
+  treeLevel: (key?: string) =>
+    http.get<TreeItem[]>(`${SELF}/nodes/children-with-assets/tree/`, { params: key ? { key } : {} }),
+  searchAssets: (search: string) => http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { search } }),
+  accounts: (assetId: string) => http.get<PermedAccount[]>(`${SELF}/assets/${assetId}/accounts/`),
+  connectMethods: (protocol: string) =>
+    http
+      .get<Record<string, ConnectMethod[]>>('/api/v1/terminal/components/connect-methods/')
+      .then((all) => all[protocol] ?? []),
+  preferences: () => http.get<unknown>('/api/v1/users/preference/', { params: { category: 'luna' } }),
+  createToken: (body: TokenBody) => http.post<{ id: string }>('/api/v1/authentication/connection-token/', body),
+};

@@ -1,0 +1,24 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App, ConfigProvider } from 'antd';
+import { antdLocale, initI18n } from '../../lib/i18n/index.ts';
+import { antdTheme, applyTheme, storedThemeVariables, themeVariables } from '../../lib/theme.ts';
+import { LunaPage } from './LunaPage.tsx';
+import './luna.css';
+
+/** The web terminal entry (`luna.html`, served at /luna/): its own page, xterm.js only here. */
+const theme = storedThemeVariables() ?? themeVariables();
+applyTheme(theme);
+void initI18n()
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <ConfigProvider theme={antdTheme(theme)} locale={antdLocale()}>
+          <App>
+            <LunaPage />
+          </App>
+        </ConfigProvider>
+      </StrictMode>,
+    ),
+  );
