@@ -11,6 +11,7 @@ import { registerConnectionTokenCreateRoutes } from './tokens/connectionTokenRou
 import { registerWebTerminalSocket } from './webTerminalSocket.ts';
 import { terminalResource } from './terminalResource.ts';
 import { registerSshServer } from './ssh/sshServer.ts';
+import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -25,4 +26,5 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerConnectMethodRoutes(app);
   registerWebTerminalSocket(app);
   registerSshServer(app);
+  registerFtpFileRoutes(app);
 }

@@ -79,6 +79,7 @@ export async function startShellSshd(
       'StrictModes no',
       'PrintMotd no',
       'PrintLastLog no',
+      'Subsystem sftp internal-sftp',
     ].join('\n'),
   );
   const script = [
