@@ -59,6 +59,8 @@ export const SETTING_DEFAULTS = {
   SECURITY_LUNA_REMEMBER_AUTH: true,
   SECURITY_WATERMARK_ENABLED: true,
   SECURITY_SESSION_SHARE: true,
+  /** MB: a file transferred through the gateway is kept with its ftp-log row when not larger (0: none kept). */
+  FTP_FILE_MAX_STORE: 100,
   SESSION_COOKIE_AGE: 86400,
   SESSION_EXPIRE_AT_BROWSER_CLOSE: true,
   TOKEN_EXPIRATION: 86400,

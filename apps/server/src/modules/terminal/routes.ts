@@ -14,6 +14,7 @@ import { registerPlayerPages } from './playerPageRoutes.ts';
 import { joinRecordResource } from './joinRecordResource.ts';
 import { terminalResource } from './terminalResource.ts';
 import { registerSshServer } from './ssh/sshServer.ts';
+import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -31,4 +32,5 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerMonitorSocket(app);
   registerPlayerPages(app);
   registerSshServer(app);
+  registerFtpFileRoutes(app);
 }

@@ -81,6 +81,7 @@ export async function startShellSshd(
       'StrictModes no',
       'PrintMotd no',
       'PrintLastLog no',
+      'Subsystem sftp internal-sftp',
       ...extraConfig,
     ].join('\n'),
   );

@@ -7,6 +7,7 @@ import { loadHostKey } from './hostKey.ts';
 import { sshKeyStep, sshOtpStep, sshPasswordStep, sshRequest } from './sshAuth.ts';
 import { sm } from './sshMessages.ts';
 import { SshShell, type Pty } from './sshShell.ts';
+import { SftpSubsystem } from '../sftp/sftpSubsystem.ts';
 import { connectableAccounts, grantedAssets, matchAccounts, searchAssets } from './sshTargets.ts';
 
 /**
@@ -99,6 +100,29 @@ function onConnection(app: FastifyInstance, client: Connection, ip: string): voi
       session.on('window-change', (accept, _reject, info) => {
         shell?.resize(info.cols, info.rows);
         accept?.();
+      });
+      session.on('sftp', (accept) => {
+        const sftp = accept();
+        const sub = new SftpSubsystem({ app, user, remoteAddr: ip }, sftp);
+        // The client's end of input ends the channel from this side too (else OpenSSH waits), with
+        // exit status 0: scp counts a missing status as a failure. ssh2's SFTP object has no exit(),
+        // its channel fields are those of Channel (node_modules/ssh2/lib/protocol/SFTP.js).
+        sftp.on('end', () => {
+          const ch = sftp as unknown as {
+            _protocol: { exitStatus(id: number, code: number): void };
+            outgoing: { id: number };
+          };
+          ch._protocol.exitStatus(ch.outgoing.id, 0);
+          sftp.end();
+        });
+        sftp.on('close', () => void sub.close());
+      });
+      session.on('exec', (accept, _reject, info) => {
+        // Legacy `scp -O` runs `scp -t/-f` remotely; modern scp uses the SFTP subsystem.
+        const ch = accept();
+        ch.stderr.write(sm(LANG, /^scp\b/.test(info.command) ? 'ssh_scp_legacy' : 'ssh_exec_unsupported'));
+        ch.exit(1);
+        ch.end();
       });
       session.on('shell', (accept) => {
         const ch = accept();

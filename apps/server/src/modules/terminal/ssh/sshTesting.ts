@@ -101,3 +101,68 @@ export function userKeyPair(): { file: string; publicKey: string } {
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'test@gatehouse', '-f', file]);
   return { file, publicKey: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
 }
+
+/** The OpenSSH `sftp` client in batch mode (`-b -`: commands on stdin), signed in with a key. */
+export function runSftp(
+  port: number,
+  login: string,
+  identity: string,
+  commands: string[],
+  cwd?: string,
+): Promise<{ code: number; out: string; err: string }> {
+  return runClient(
+    'sftp',
+    ['-b', '-', '-P', String(port), ...keyOptions(identity), `${login}@127.0.0.1`],
+    commands.join('\n') + '\n',
+    cwd,
+  );
+}
+
+/** The OpenSSH `scp` client (`-O`: the legacy protocol), signed in with a key. */
+export function runScp(
+  port: number,
+  identity: string,
+  args: string[],
+  legacy = false,
+): Promise<{ code: number; out: string; err: string }> {
+  return runClient('scp', [...(legacy ? ['-O'] : []), '-P', String(port), ...keyOptions(identity), ...args], '');
+}
+
+function keyOptions(identity: string): string[] {
+  return [
+    '-i',
+    identity,
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'PreferredAuthentications=publickey',
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'LogLevel=ERROR',
+  ];
+}
+
+function runClient(
+  cmd: string,
+  args: string[],
+  input: string,
+  cwd?: string,
+): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+    // A client that hangs is killed: the test then fails on its output instead of timing out.
+    const timer = setTimeout(() => child.kill(), 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, out, err: code === null ? `${err}\n(killed after 30 s)` : err });
+    });
+    child.stdin.end(input);
+  });
+}

@@ -1,0 +1,178 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
+import { makePerm, makeUser } from '../../perms/permsTesting.ts';
+import { hostWithAccounts } from '../gatewayTesting.ts';
+import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
+import { freePort, runScp, runSftp, userKeyPair } from '../ssh/sshTesting.ts';
+
+/**
+ * SFTP through the native SSH server with the real OpenSSH `sftp` and `scp` clients against a real
+ * sshd asset (its SFTP root is the platform's `sftp_home`, /tmp): the folders of granted assets and
+ * accounts, upload and download with their ftp-log rows and kept files, the actions enforced,
+ * no way out of the root, and the session rows.
+ */
+let t: TestApp;
+let admin: SessionClient;
+let sshd: ShellSshd;
+let port: number;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+let target: { host: any; password: any; key: any };
+const keys = { sam: userKeyPair(), rita: userKeyPair() };
+const local = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-sftp-local-'));
+/** Names of files this test puts in the asset's /tmp (removed at the end). */
+const tag = `gh-sftp-${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  sshd = await startShellSshd();
+  port = await freePort();
+  t = await createTestApp({ GATEHOUSE_SSH_PORT: String(port) });
+  admin = await adminClient(t.app);
+  target = await hostWithAccounts(admin, sshd);
+  const sam = await makeUser(admin, 'sam');
+  await makePerm(admin, { users: [sam.id], assets: [target.host.id], accounts: ['@ALL'], actions: ['all'] });
+  const rita = await makeUser(admin, 'rita');
+  await makePerm(admin, {
+    users: [rita.id],
+    assets: [target.host.id],
+    accounts: ['@ALL'],
+    actions: ['connect', 'download'],
+  });
+  const db = t.deps.database.db;
+  for (const [name, k] of Object.entries(keys))
+    await db.updateTable('users_user').set({ public_key: k.publicKey }).where('username', '=', name).execute();
+}, 30_000);
+afterAll(async () => {
+  for (const f of fs.readdirSync('/tmp').filter((n) => n.startsWith(tag)))
+    fs.rmSync(path.join('/tmp', f), { recursive: true, force: true });
+  fs.rmSync(local, { recursive: true, force: true });
+  sshd?.stop();
+  await t?.close();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+async function ftpLogs(): Promise<any[]> {
+  return (await admin.get('/api/v1/audits/ftp-logs/?limit=200')).json().results ?? [];
+}
+
+describe('native SFTP through the gateway', () => {
+  it('shows granted assets and accounts as folders, uploads and downloads, logs both and keeps the files', async () => {
+    const data = randomBytes(300_000);
+    fs.writeFileSync(path.join(local, 'up.bin'), data);
+    const dir = `/${target.host.name}/${target.password.name}`;
+    const r = await runSftp(
+      port,
+      'sam',
+      keys.sam.file,
+      ['ls /', `ls /${target.host.name}`, `cd ${dir}`, `put up.bin ${tag}.bin`, `get ${tag}.bin down.bin`],
+      local,
+    );
+    expect(r.code, r.err + r.out).toBe(0);
+    expect(r.out).toContain(target.host.name);
+    expect(r.out).toContain(target.password.name);
+    expect(r.out).toContain(target.key.name);
+    // On the asset, in the SFTP root (/tmp), and back here byte for byte.
+    expect(fs.readFileSync(path.join('/tmp', `${tag}.bin`)).equals(data)).toBe(true);
+    expect(fs.readFileSync(path.join(local, 'down.bin')).equals(data)).toBe(true);
+
+    const logs = (await ftpLogs()).filter((l) => l.filename === `/tmp/${tag}.bin`);
+    expect(logs.map((l) => l.operate.value).sort()).toEqual(['download', 'upload']);
+    for (const l of logs) {
+      expect(l).toMatchObject({ is_success: true, has_file: true });
+      expect(l.user).toContain('(sam)');
+      expect(l.account).toContain(sshd.username);
+      const file = await admin.get(`/api/v1/audits/ftp-logs/${l.id}/file/download/`);
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-disposition']).toContain(`${tag}.bin`);
+      expect(file.rawPayload.equals(data)).toBe(true);
+    }
+    // The connection to the account is one session row: type and protocol sftp, from the SSH server.
+    const all = (await admin.get('/api/v1/terminal/sessions/?type=sftp')).json();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
+    const rows = (all.results ?? all).filter((r: any) => r.user.includes('(sam)') && r.asset_id === target.host.id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]).toMatchObject({ protocol: 'sftp', login_from: { value: 'ST' }, is_success: true });
+    expect(rows[0].type).toMatchObject({ value: 'sftp' });
+  }, 60_000);
+
+  it('makes, renames and removes folders and files, each logged', async () => {
+    const dir = `/${target.host.name}/${target.password.name}`;
+    fs.writeFileSync(path.join(local, 'small.txt'), 'small');
+    const r = await runSftp(
+      port,
+      'sam',
+      keys.sam.file,
+      [
+        `cd ${dir}`,
+        `mkdir ${tag}-d`,
+        `put small.txt ${tag}-d/a.txt`,
+        `rename ${tag}-d/a.txt ${tag}-d/b.txt`,
+        `rm ${tag}-d/b.txt`,
+        `rmdir ${tag}-d`,
+      ],
+      local,
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(fs.existsSync(`/tmp/${tag}-d`)).toBe(false);
+    const ops = (await ftpLogs())
+      .filter((l) => String(l.filename).includes(`${tag}-d`) && l.is_success)
+      .map((l) => l.operate.value);
+    expect(ops).toEqual(expect.arrayContaining(['mkdir', 'upload', 'rename', 'delete', 'rmdir']));
+  }, 60_000);
+
+  it('refuses what the permission does not allow, with PERMISSION_DENIED, and logs the refusal', async () => {
+    fs.writeFileSync(`/tmp/${tag}-ro.txt`, 'read me');
+    fs.writeFileSync(path.join(local, 'x.txt'), 'x');
+    const dir = `/${target.host.name}/${target.password.name}`;
+    const get = await runSftp(port, 'rita', keys.rita.file, [`get ${dir}/${tag}-ro.txt ro.txt`], local);
+    expect(get.code, get.err).toBe(0);
+    expect(fs.readFileSync(path.join(local, 'ro.txt'), 'utf8')).toBe('read me');
+    const put = await runSftp(port, 'rita', keys.rita.file, [`put x.txt ${dir}/${tag}-x.txt`], local);
+    expect(put.code).not.toBe(0);
+    expect(put.err).toMatch(/Permission denied/i);
+    const rm = await runSftp(port, 'rita', keys.rita.file, [`rm ${dir}/${tag}-ro.txt`], local);
+    expect(rm.code).not.toBe(0);
+    expect(rm.err).toMatch(/Permission denied/i);
+    expect(fs.existsSync(`/tmp/${tag}-x.txt`)).toBe(false);
+    expect(fs.existsSync(`/tmp/${tag}-ro.txt`)).toBe(true);
+    const refused = (await ftpLogs()).filter((l) => l.user.includes('(rita)') && !l.is_success);
+    expect(refused.map((l) => l.operate.value).sort()).toEqual(['delete', 'upload']);
+  }, 60_000);
+
+  it('cannot leave the root by .. or by a symlink on the asset', async () => {
+    fs.symlinkSync('/etc', `/tmp/${tag}-etc`);
+    const dir = `/${target.host.name}/${target.password.name}`;
+    const viaLink = await runSftp(port, 'sam', keys.sam.file, [`get ${dir}/${tag}-etc/hostname h1`], local);
+    expect(viaLink.code).not.toBe(0);
+    expect(fs.existsSync(path.join(local, 'h1'))).toBe(false);
+    const viaDots = await runSftp(port, 'sam', keys.sam.file, [`get ${dir}/../../../etc/hostname h2`], local);
+    expect(viaDots.code).not.toBe(0);
+    expect(fs.existsSync(path.join(local, 'h2'))).toBe(false);
+  }, 60_000);
+
+  it('copies with scp (SFTP protocol) and refuses legacy scp -O with a message', async () => {
+    fs.writeFileSync(path.join(local, 'scp.txt'), 'via scp');
+    const to = `sam@127.0.0.1:/${target.host.name}/${target.password.name}/${tag}-scp.txt`;
+    const up = await runScp(port, keys.sam.file, [path.join(local, 'scp.txt'), to]);
+    expect(up.code, up.err).toBe(0);
+    expect(fs.readFileSync(`/tmp/${tag}-scp.txt`, 'utf8')).toBe('via scp');
+    const legacy = await runScp(port, keys.sam.file, [path.join(local, 'scp.txt'), to], true);
+    expect(legacy.code).not.toBe(0);
+    expect(legacy.err).toContain('Legacy scp');
+  }, 60_000);
+
+  it('keeps no file when FTP_FILE_MAX_STORE is 0; the download route answers 404', async () => {
+    await t.deps.settings.set('FTP_FILE_MAX_STORE', 0);
+    fs.writeFileSync(path.join(local, 'nokeep.txt'), 'not kept');
+    const dir = `/${target.host.name}/${target.password.name}`;
+    const r = await runSftp(port, 'sam', keys.sam.file, [`put nokeep.txt ${dir}/${tag}-nokeep.txt`], local);
+    await t.deps.settings.set('FTP_FILE_MAX_STORE', 100);
+    expect(r.code, r.err).toBe(0);
+    const log = (await ftpLogs()).find((l) => l.filename === `/tmp/${tag}-nokeep.txt`);
+    expect(log).toMatchObject({ is_success: true, has_file: false });
+    expect((await admin.get(`/api/v1/audits/ftp-logs/${log.id}/file/download/`)).statusCode).toBe(404);
+  }, 60_000);
+});
