@@ -65,6 +65,7 @@ export const MODULE_ORDER = [
   'accounts',
   'perms',
   'terminal',
+  'tickets',
 ];
 
 export const moduleZones = MODULE_ORDER.slice(0, -1).map((name, i) => ({

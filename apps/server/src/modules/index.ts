@@ -35,6 +35,7 @@ import { registerApiDocs } from './apidocs/routes.ts';
 import { registerAclsModule } from './acls/routes.ts';
 import { registerPermsModule } from './perms/routes.ts';
 import { registerTerminalModule } from './terminal/routes.ts';
+import { registerTicketsModule } from './tickets/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -73,4 +74,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerAccountsModule(app);
   registerPermsModule(app);
   registerTerminalModule(app);
+  registerTicketsModule(app);
 }

@@ -25,6 +25,7 @@ import type { TerminalTables } from './tables/terminal.ts';
 import type { ProfileTables } from './tables/profile.ts';
 import type { PermsTables } from './tables/perms.ts';
 import type { NativeSshTables } from './tables/nativeSsh.ts';
+import type { TicketsTables } from './tables/tickets.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
@@ -41,7 +42,8 @@ export type DB = CoreTables &
   TerminalTables &
   ProfileTables &
   PermsTables &
-  NativeSshTables;
+  NativeSshTables &
+  TicketsTables;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;

@@ -12,6 +12,7 @@ import * as m0400 from './m0400_perms.ts';
 import * as m0450 from './m0450_profile_credentials.ts';
 import * as m0600 from './m0600_terminal.ts';
 import * as m0640 from './m0640_user_public_key.ts';
+import * as m0800 from './m0800_tickets.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -21,6 +22,7 @@ import * as m0640 from './m0640_user_public_key.ts';
  *   0400-0449 asset permissions.
  *   0450-0499 profile credentials, preferences, connection tokens.
  *   0600-0649 the gateway (terminal sessions, commands, transfers).
+ *   0800-0839 tickets and approval flows.
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -36,4 +38,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0450_profile_credentials': m0450,
   '0600_terminal': m0600,
   '0640_user_public_key': m0640,
+  '0800_tickets': m0800,
 };
