@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
+import { registerCommandConfirm } from './commandConfirm.ts';
 import { registerCommentRoutes } from './commentRoutes.ts';
 import { registerFlowRoutes } from './flowRoutes.ts';
 import { km } from './ticketMessages.ts';
@@ -20,4 +21,5 @@ export function registerTicketsModule(app: FastifyInstance): void {
   registerTicketRoutes(app);
   registerFlowRoutes(app);
   registerCommentRoutes(app);
+  registerCommandConfirm(app);
 }
