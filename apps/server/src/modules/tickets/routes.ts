@@ -3,6 +3,7 @@ import { ApiError } from '../../http/errors.ts';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
 import { registerCommandConfirm } from './commandConfirm.ts';
 import { registerCommentRoutes } from './commentRoutes.ts';
+import { registerLoginConfirm } from './loginConfirmPort.ts';
 import { registerFlowRoutes } from './flowRoutes.ts';
 import { km } from './ticketMessages.ts';
 import { registerTicketRoutes } from './ticketRoutes.ts';
@@ -22,4 +23,5 @@ export function registerTicketsModule(app: FastifyInstance): void {
   registerFlowRoutes(app);
   registerCommentRoutes(app);
   registerCommandConfirm(app);
+  registerLoginConfirm(app);
 }
