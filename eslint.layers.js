@@ -65,6 +65,7 @@ export const MODULE_ORDER = [
   'accounts',
   'perms',
   'terminal',
+  'tickets',
   'dashboard',
 ];
 

@@ -38,6 +38,7 @@ import { registerPermsModule } from './perms/routes.ts';
 import { registerTerminalModule } from './terminal/routes.ts';
 import { registerAuditLogRoutes } from './audits/auditLogRoutes.ts';
 import { registerDashboardRoutes } from './dashboard/routes.ts';
+import { registerTicketsModule } from './tickets/routes.ts';
 
 /** Every API module; each registers its own routes. */
 export async function registerModules(app: FastifyInstance): Promise<void> {
@@ -79,4 +80,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerAuditLogRoutes(app);
   registerDashboardRoutes(app);
   registerRetention(app);
+  registerTicketsModule(app);
 }

@@ -208,7 +208,7 @@ describe('login ACLs at sign-in', () => {
     await admin.request({ method: 'DELETE', url: `${A}/login-acls/${rule.id}/` });
   });
 
-  it('lets an earlier accept rule short-circuit a later reject; review refuses with its own message', async () => {
+  it('lets an earlier accept rule short-circuit a later reject; review makes the sign-in wait', async () => {
     const reject = (
       await post(`${A}/login-acls/`, { name: 'reject bob', priority: 30, users: { type: 'ids', ids: [users.bob!.id] } })
     ).json();
@@ -227,10 +227,10 @@ describe('login ACLs at sign-in', () => {
       url: `${A}/login-acls/${accept.id}/`,
       payload: { action: 'review', reviewers: [users.carol!.id] },
     });
+    // Review makes the sign-in wait on a login-confirm ticket (modules/tickets/loginConfirm.api.test.ts).
     const res = await signIn('bob');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('login_acl_review');
-    expect(res.json().msg).toContain('approvals are not available yet');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().error).toBe('login_confirm_wait');
     // An inactive rule never applies.
     await admin.request({ method: 'PATCH', url: `${A}/login-acls/${accept.id}/`, payload: { is_active: false } });
     await admin.request({ method: 'PATCH', url: `${A}/login-acls/${reject.id}/`, payload: { is_active: false } });

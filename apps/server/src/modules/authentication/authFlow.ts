@@ -16,6 +16,8 @@ export interface AuthFlow {
   next: string;
   /** Epoch ms when the password was checked. */
   at: number;
+  /** The login-confirm ticket this sign-in waits on (loginConfirm.ts). */
+  confirmTicketId?: string;
 }
 
 export const AUTH_FLOW_TTL_SECONDS = 600;

@@ -11,6 +11,7 @@ import { completeLogin, loginCsrfOk, loginFail } from './completeLogin.ts';
 import { registerLoginMfaRoutes, LOGIN_MFA_PATH, LOGIN_OTP_START_PATH } from './loginMfaRoutes.ts';
 import { mfaStepFor } from './mfa/mfaStep.ts';
 import { checkPasswordLogin, safeNext } from './passwordLogin.ts';
+import { registerLoginConfirmRoutes, saveWaitingFlow } from './loginConfirm.ts';
 
 interface LoginBody {
   username?: unknown;
@@ -38,11 +39,26 @@ async function login(req: FastifyRequest<{ Body: LoginBody }>, reply: FastifyRep
   }
   if (!username || !password) return loginFail(reply, 400, 'field_required', t(req.lang, 'field_required'));
 
-  const outcome = await checkPasswordLogin(req, username, password);
-  if (!outcome.ok) return loginFail(reply, 400, outcome.error, outcome.msg);
-
   const autoLogin = body.auto_login === true || body.auto_login === 'on' || body.auto_login === '1';
   const next = safeNext(body.next);
+  const outcome = await checkPasswordLogin(req, username, password);
+  if (!outcome.ok && outcome.confirm) {
+    const { ticketId, userId } = outcome.confirm;
+    if (outcome.error === 'login_confirm_wait')
+      await saveWaitingFlow(req, reply, {
+        userId,
+        username: outcome.confirm.username,
+        autoLogin,
+        next,
+        confirmTicketId: ticketId,
+      });
+    return loginFail(reply, 200, outcome.error, outcome.msg, {
+      ticket_id: ticketId,
+      username: outcome.confirm.username,
+    });
+  }
+  if (!outcome.ok) return loginFail(reply, 400, outcome.error, outcome.msg);
+
   const step = await mfaStepFor(req, outcome.user.id);
   if (!step.required) return completeLogin(req, reply, outcome.user.id, autoLogin, next);
   await saveFlow(req, reply, {
@@ -86,4 +102,5 @@ export function registerLoginRoutes(app: FastifyInstance): void {
   app.get(LOGOUT_PATH, { config: { public: true } }, logout);
   app.post(LOGOUT_PATH, { config: { public: true } }, logout);
   registerLoginMfaRoutes(app);
+  registerLoginConfirmRoutes(app);
 }

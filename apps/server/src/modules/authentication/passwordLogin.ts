@@ -10,6 +10,7 @@ import { ta } from './authMessages.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
 import { checkLoginAcl } from '../acls/loginAcl.ts';
 import { consumeTempToken } from './profile/tempTokens.ts';
+import { reviewSignIn } from './loginConfirm.ts';
 
 export type LoginOutcome =
   | { ok: true; user: AuthUser }
@@ -22,8 +23,12 @@ export type LoginOutcome =
         | 'user_inactive'
         | 'user_expired'
         | 'acl_not_allow'
-        | 'login_acl_review';
+        | 'login_acl_review'
+        | 'login_confirm_wait'
+        | 'login_confirm_error';
       msg: string;
+      /** The login-confirm ticket and its user (`login_confirm_*`). */
+      confirm?: { ticketId: string; userId: string; username: string };
     };
 
 /** Checks the password (below) and writes a failure to the login log. */
@@ -33,7 +38,9 @@ export async function checkPasswordLogin(
   password: string,
 ): Promise<LoginOutcome> {
   const outcome = await checkPassword(req, username, password);
-  if (!outcome.ok) await writeLoginLog(req, { username, status: false, reason: outcome.error, mfa: 2 });
+  // A sign-in waiting for approval is logged once decided, not at each poll.
+  if (!outcome.ok && outcome.error !== 'login_confirm_wait')
+    await writeLoginLog(req, { username, status: false, reason: outcome.error, mfa: 2 });
   return outcome;
 }
 
@@ -123,7 +130,16 @@ async function checkPassword(req: FastifyRequest, username: string, password: st
   if (new Date(user.date_expired).getTime() <= Date.now())
     return { ok: false, error: 'user_expired', msg: t(req.lang, 'user_expired') };
   const acl = await checkLoginAcl(req, user.id);
-  if (acl) return { ok: false, error: acl.error, msg: acl.msg };
+  if (acl?.error === 'login_acl_review') {
+    const review = await reviewSignIn(req, user, acl);
+    if (!review.ok)
+      return {
+        ok: false,
+        error: review.error,
+        msg: review.msg,
+        confirm: review.ticketId ? { ticketId: review.ticketId, userId: user.id, username: user.username } : undefined,
+      };
+  } else if (acl) return { ok: false, error: acl.error, msg: acl.msg };
   const { password: _hash, ...rest } = user;
   void _hash;
   await req.db

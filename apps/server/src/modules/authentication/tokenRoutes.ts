@@ -8,6 +8,7 @@ import { clearFlow, loadFlow, saveFlow } from './authFlow.ts';
 import { decryptSecret } from './browserKeys.ts';
 import { mfaStepFor } from './mfa/mfaStep.ts';
 import { checkPasswordLogin } from './passwordLogin.ts';
+import { saveWaitingFlow } from './loginConfirm.ts';
 import { writeLoginLog } from '../audits/loginLog.ts';
 
 /** The signed-in user's profile sent with the token; the users module provides it (modules/index.ts). */
@@ -40,6 +41,13 @@ async function createToken(
   if (Object.keys(missing).length) return reply.code(400).send(missing);
 
   const outcome = await checkPasswordLogin(req, username, password);
+  if (!outcome.ok && outcome.confirm) {
+    const { ticketId, userId } = outcome.confirm;
+    if (outcome.error === 'login_confirm_wait')
+      await saveWaitingFlow(req, reply, { userId, username, autoLogin: false, next: '', confirmTicketId: ticketId });
+    const data = outcome.error === 'login_confirm_wait' ? { ticket_id: ticketId } : { ticket_id: ticketId, username };
+    return reply.send({ error: outcome.error, msg: outcome.msg, data });
+  }
   if (!outcome.ok) return reply.code(400).send({ error: outcome.error, msg: outcome.msg });
 
   const step = await mfaStepFor(req, outcome.user.id);
@@ -54,6 +62,8 @@ async function createToken(
         autoLogin: false,
         next: '',
         at: Date.now(),
+        // An approved login-confirm ticket still counts when the credentials come back after MFA.
+        confirmTicketId: flow?.userId === outcome.user.id ? flow.confirmTicketId : undefined,
       });
       return reply.send({
         error: 'mfa_required',
@@ -61,8 +71,9 @@ async function createToken(
         data: { choices: step.choices, url: '/api/v1/authentication/mfa/challenge/' },
       });
     }
-    await clearFlow(req);
   }
+  // The sign-in is done: its flow (MFA passed, an approved login-confirm ticket) is used up.
+  await clearFlow(req);
 
   const { settings } = req.server.deps;
   const ttl = await settings.get('TOKEN_EXPIRATION');

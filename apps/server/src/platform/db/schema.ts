@@ -26,6 +26,7 @@ import type { ProfileTables } from './tables/profile.ts';
 import type { PermsTables } from './tables/perms.ts';
 import type { NativeSshTables } from './tables/nativeSsh.ts';
 import type { SessionAuditTables } from './tables/sessionAudit.ts';
+import type { TicketsTables } from './tables/tickets.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
@@ -43,7 +44,8 @@ export type DB = CoreTables &
   ProfileTables &
   PermsTables &
   NativeSshTables &
-  SessionAuditTables;
+  SessionAuditTables &
+  TicketsTables;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;

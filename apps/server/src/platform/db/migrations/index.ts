@@ -15,6 +15,7 @@ import * as m0640 from './m0640_user_public_key.ts';
 import * as m0700 from './m0700_command_search.ts';
 import * as m0701 from './m0701_session_join_records.ts';
 import * as m0750 from './m0750_logs_dashboard.ts';
+import * as m0800 from './m0800_tickets.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -26,6 +27,7 @@ import * as m0750 from './m0750_logs_dashboard.ts';
  *   0600-0649 the gateway (terminal sessions, commands, transfers).
  *   0700-0739 session audit (command search index, join records).
  *   0750-0789 the logs and dashboards.
+ *   0800-0839 tickets and approval flows.
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -44,4 +46,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0700_command_search': m0700,
   '0701_session_join_records': m0701,
   '0750_logs_dashboard': m0750,
+  '0800_tickets': m0800,
 };

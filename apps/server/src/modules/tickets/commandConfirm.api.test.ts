@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { gatewayOf } from '../terminal/gatewayInstance.ts';
+import { hostWithAccounts, KEY, TestTerminal } from '../terminal/gatewayTesting.ts';
+import { startShellSshd, type ShellSshd } from '../terminal/shellSshdTesting.ts';
+import { makeUser, type Row } from '../perms/permsTesting.ts';
+import { put, signIn, T } from './ticketsTesting.ts';
+
+/**
+ * A command under review on a real OpenSSH (issue 19): the held line becomes a command-confirm
+ * ticket for the rule's recipient, runs once the recipient approves it through the API, is
+ * refused when rejected, and Ctrl+C closes its ticket.
+ */
+let t: TestApp;
+let admin: SessionClient;
+let reviewer: SessionClient;
+let sshd: ShellSshd;
+let target: { host: Row; password: Row };
+let adminUser: { id: string; name: string; username: string };
+const C = `${T}/apply-command-tickets`;
+
+beforeAll(async () => {
+  sshd = await startShellSshd();
+  t = await createTestApp();
+  admin = await adminClient(t.app);
+  target = await hostWithAccounts(admin, sshd);
+  adminUser = await t.deps.database.db
+    .selectFrom('users_user')
+    .select(['id', 'name', 'username'])
+    .where('username', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  const rev = await makeUser(admin, 'reviewer');
+  reviewer = await signIn(t, 'reviewer');
+  const group = await admin.post('/api/v1/acls/command-groups/', { name: 'dates', content: 'date' });
+  const rule = await admin.post('/api/v1/acls/command-filter-acls/', {
+    name: 'review date',
+    action: 'review',
+    priority: 10,
+    users: { type: 'all' },
+    assets: { type: 'ids', ids: [target.host.id] },
+    accounts: ['@ALL'],
+    command_groups: [group.json().id],
+    reviewers: [rev.id],
+  });
+  expect(rule.statusCode, rule.body).toBe(201);
+}, 30_000);
+afterAll(async () => {
+  sshd?.stop();
+  await t?.close();
+});
+
+async function openTicket(): Promise<Row> {
+  for (let i = 0; i < 100; i++) {
+    const open: Row[] = (await reviewer.get(`${C}/?status=open`)).json();
+    if (open.length) return open[0]!;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('no command ticket opened');
+}
+
+describe('commands under review', () => {
+  it('holds the command on a ticket, runs it once approved, refuses it when rejected, closes it on Ctrl+C', async () => {
+    const s = await gatewayOf(t.app).openSession({
+      user: adminUser,
+      assetId: target.host.id,
+      accountId: target.password.id,
+      lang: 'en',
+      loginFrom: 'WT',
+      remoteAddr: '127.0.0.1',
+    });
+    const term = new TestTerminal(s.stream);
+    await term.waitFor('gh$ ');
+    const year = String(new Date().getFullYear());
+
+    let from = term.text.length;
+    await term.type('date +%Y-approved\r');
+    await term.waitFor('needs approval', from);
+    const tk = await openTicket();
+    expect(tk).toMatchObject({
+      type: { value: 'command_confirm' },
+      apply_run_command: 'date +%Y-approved',
+      apply_run_user: expect.stringContaining('admin'),
+      apply_run_asset: expect.stringContaining(target.host.name),
+      apply_from_session: { id: s.id },
+      apply_from_cmd_filter_acl: { name: 'review date' },
+    });
+    expect(tk.process_map[0].assignees_display).toEqual(['reviewer(reviewer)']);
+    expect(term.text.slice(from)).not.toContain(`${year}-approved`);
+    // The user who ran it cannot approve their own command.
+    expect((await put(admin, `${C}/${tk.id}/approve/`)).statusCode).toBe(403);
+    expect((await put(reviewer, `${C}/${tk.id}/approve/`)).statusCode).toBe(200);
+    await term.waitFor(`${year}-approved`, from);
+
+    from = term.text.length;
+    await term.type('date +%Y-denied\r');
+    await term.waitFor('needs approval', from);
+    const denied = await openTicket();
+    expect((await put(reviewer, `${C}/${denied.id}/reject/`)).statusCode).toBe(200);
+    await term.waitFor('Command not approved; it was not run.', from);
+    expect(term.text.slice(from)).not.toContain(`${year}-denied`);
+
+    from = term.text.length;
+    await term.type('date +%Y-cancelled\r');
+    await term.waitFor('needs approval', from);
+    const cancelled = await openTicket();
+    await term.type(KEY.ctrlC);
+    await term.waitFor('Command cancelled.', from);
+    for (let i = 0; i < 50; i++) {
+      if ((await reviewer.get(`${T}/tickets/${cancelled.id}/`)).json().state.value === 'closed') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await reviewer.get(`${T}/tickets/${cancelled.id}/`)).json().state.value).toBe('closed');
+    expect((await put(reviewer, `${C}/${cancelled.id}/approve/`)).statusCode).toBe(400);
+    await s.close();
+  }, 90_000);
+});

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../http/errors.ts';
+import { currentLicence } from '../xpack/licenceRoutes.ts';
+import { registerCommandConfirm } from './commandConfirm.ts';
+import { registerCommentRoutes } from './commentRoutes.ts';
+import { registerLoginConfirm } from './loginConfirmPort.ts';
+import { registerFlowRoutes } from './flowRoutes.ts';
+import { km } from './ticketMessages.ts';
+import { registerTicketRoutes } from './ticketRoutes.ts';
+
+/**
+ * Tickets (issue 19): asking for access and approving it, and the waits of the `review` rules.
+ * Every `/api/v1/tickets/` route needs a valid licence and `TICKETS_ENABLED` (403 otherwise).
+ */
+export function registerTicketsModule(app: FastifyInstance): void {
+  app.addHook('preHandler', async (req) => {
+    if (!req.url.startsWith('/api/v1/tickets/') || req.method === 'OPTIONS') return;
+    if (!(await currentLicence(req)).valid) throw new ApiError(403, { detail: km(req.lang, 'licence_required') });
+    if (!(await req.server.deps.settings.get('TICKETS_ENABLED')))
+      throw new ApiError(403, { detail: km(req.lang, 'tickets_disabled') });
+  });
+  registerTicketRoutes(app);
+  registerFlowRoutes(app);
+  registerCommentRoutes(app);
+  registerCommandConfirm(app);
+  registerLoginConfirm(app);
+}
