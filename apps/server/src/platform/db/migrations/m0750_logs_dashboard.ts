@@ -65,7 +65,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('terminal_command')
     .columns(['org_id', 'timestamp_ms', 'risk_level'])
     .execute();
-  await db.schema.createIndex('audits_ftplog_date_idx').on('audits_ftplog').column('date_start').execute();
   await db.schema
     .createIndex('audits_operatelog_org_datetime_idx')
     .on('audits_operatelog')
@@ -85,7 +84,6 @@ export async function down(db: Kysely<any>): Promise<void> {
     'terminal_session_online_idx',
     'terminal_command_time_risk_idx',
     'terminal_command_org_time_risk_idx',
-    'audits_ftplog_date_idx',
     'audits_operatelog_org_datetime_idx',
     'audits_userloginlog_datetime_cover_idx',
   ])
