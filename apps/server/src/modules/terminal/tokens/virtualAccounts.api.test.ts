@@ -61,6 +61,8 @@ async function whoami(id: string) {
     term.ws.close();
   }
   await term.closed;
+  // The session's row is finished once it has closed (nothing left writing when the app stops).
+  if (connect) await sessionOf(connect.id!);
   return { connect, msgs: term.msgs, text: clean(term.text()) };
 }
 
@@ -154,5 +156,6 @@ describe('virtual accounts on the web terminal', () => {
     expect(own.msgs.map((m) => m.err ?? m.type)).toContain('CONNECT');
     own.ws.close();
     await own.closed;
+    await sessionOf(own.msgs.find((m) => m.type === 'CONNECT')!.id!);
   });
 });
