@@ -157,6 +157,13 @@ describe('the web terminal', () => {
     const box = (await activePane(luna).getByTestId('terminal').boundingBox())!;
     await luna.mouse.dblclick(box.x + 60, box.y + 14);
     await luna.getByText('Copying from this session is not permitted by your permission.').waitFor();
+
+    // The shell ends: the reason is written in the terminal and the tab offers Reconnect (a new token).
+    await run(luna, 'exit');
+    await expect.poll(() => screen(luna), { timeout: 20_000 }).toContain('The session is closed.');
+    await luna.getByTestId('reconnect').click();
+    await connected(luna);
+    expect(await screen(luna)).not.toContain('second-tab-42');
   });
 
   it('opens the connect dialog from ?login_to= and logs in with a typed @INPUT login', async () => {
@@ -170,6 +177,7 @@ describe('the web terminal', () => {
       .click();
     await page.getByTestId('connect-username').fill(full.sshd.username);
     await page.getByTestId('connect-password').fill(full.sshd.password);
+    await screenshot(page, 'luna-connect-dialog');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await connected(page);
     await run(page, 'echo typed-$((40+2))');
