@@ -170,6 +170,8 @@ describe('the web terminal', () => {
     const page = await user.newPage();
     await page.goto(`/luna/?login_to=${full.host.id}`);
     await page.getByTestId('connect-form').waitFor();
+    // The link names the asset by id: the dialog finds its name among the grants.
+    await page.locator('.ant-modal-title').getByText(`Connect ${names.full}`).waitFor();
     await page.getByTestId('connect-account').click();
     await page
       .locator('.ant-select-dropdown:visible .ant-select-item-option')
