@@ -26,6 +26,12 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: { '/api': server, '/core': server, '/ws': { target: server, ws: true } },
+    // The web terminal's socket is /koko/ws/terminal/ (in development the page is /ui/luna.html).
+    proxy: {
+      '/api': server,
+      '/core': server,
+      '/ws': { target: server, ws: true },
+      '/koko': { target: server, ws: true },
+    },
   },
 });
