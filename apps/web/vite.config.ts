@@ -27,6 +27,7 @@ export default defineConfig({
     },
   },
   server: {
+    // The web terminal's socket is /koko/ws/terminal/ (in development the page is /ui/luna.html).
     proxy: {
       '/api': server,
       '/core': server,

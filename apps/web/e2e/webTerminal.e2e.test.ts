@@ -63,12 +63,20 @@ afterAll(async () => {
 });
 
 /** The text the terminal shows (xterm's DOM rows). */
-const screen = (page: Page, tab = page.getByTestId('terminal-pane').filter({ visible: true })) =>
-  tab.locator('.xterm-rows').innerText();
+const activePane = (page: Page) => page.locator('[role="tabpanel"][aria-hidden="false"] [data-testid="terminal-pane"]');
+const screen = (page: Page) => activePane(page).locator('.xterm-rows').innerText();
 
 async function connected(page: Page): Promise<string> {
-  const pane = page.locator('[data-testid="terminal-pane"][data-phase="connected"]').filter({ visible: true });
-  await pane.waitFor({ timeout: 30_000 });
+  const pane = page.locator(
+    '[role="tabpanel"][aria-hidden="false"] [data-testid="terminal-pane"][data-phase="connected"]',
+  );
+  await pane.waitFor({ timeout: 30_000 }).catch(async (e: Error) => {
+    const panes = await page
+      .locator('[data-testid="terminal-pane"]')
+      .evaluateAll((els) => els.map((el) => `${el.getAttribute('data-phase')} ${el.parentElement?.className}`));
+    await screenshot(page, 'luna-debug');
+    throw new Error(`${e.message}\npanes: ${panes.join(' | ')}\n${await page.locator('body').innerText()}`);
+  });
   await expect.poll(() => screen(page), { timeout: 30_000 }).toContain('gh$');
   return (await pane.getAttribute('data-session'))!;
 }
@@ -79,7 +87,7 @@ async function openNode(page: Page): Promise<void> {
 }
 
 async function run(page: Page, command: string): Promise<void> {
-  await page.getByTestId('terminal-pane').filter({ visible: true }).getByTestId('terminal').click();
+  await activePane(page).getByTestId('terminal').click();
   await page.keyboard.type(command, { delay: 20 });
   await page.keyboard.press('Enter');
 }
@@ -140,22 +148,30 @@ describe('the web terminal', () => {
     await luna.getByRole('button', { name: 'Connect', exact: true }).click();
     await connected(luna);
     expect(await luna.getByTestId('session-tab').count()).toBe(2);
-    expect(await luna.getByTestId('clipboard-copy').filter({ visible: true }).textContent()).toBe('Copy not permitted');
-    expect(await luna.getByTestId('clipboard-paste').filter({ visible: true }).textContent()).toBe(
-      'Paste not permitted',
-    );
+    expect(await activePane(luna).getByTestId('clipboard-copy').textContent()).toBe('Copy not permitted');
+    expect(await activePane(luna).getByTestId('clipboard-paste').textContent()).toBe('Paste not permitted');
     await run(luna, 'echo second-tab-$((2*21))');
     await expect.poll(() => screen(luna), { timeout: 20_000 }).toContain('second-tab-42');
     await screenshot(luna, 'luna-two-tabs-en');
     // Selecting text would copy it: here the page says it is not permitted.
-    await luna.getByTestId('terminal-pane').filter({ visible: true }).locator('.xterm-rows').dblclick();
+    const box = (await activePane(luna).getByTestId('terminal').boundingBox())!;
+    await luna.mouse.dblclick(box.x + 60, box.y + 14);
     await luna.getByText('Copying from this session is not permitted by your permission.').waitFor();
+
+    // The shell ends: the reason is written in the terminal and the tab offers Reconnect (a new token).
+    await run(luna, 'exit');
+    await expect.poll(() => screen(luna), { timeout: 20_000 }).toContain('The session is closed.');
+    await luna.getByTestId('reconnect').click();
+    await connected(luna);
+    expect(await screen(luna)).not.toContain('second-tab-42');
   });
 
   it('opens the connect dialog from ?login_to= and logs in with a typed @INPUT login', async () => {
     const page = await user.newPage();
     await page.goto(`/luna/?login_to=${full.host.id}`);
     await page.getByTestId('connect-form').waitFor();
+    // The link names the asset by id: the dialog finds its name among the grants.
+    await page.locator('.ant-modal-title').getByText(`Connect ${names.full}`).waitFor();
     await page.getByTestId('connect-account').click();
     await page
       .locator('.ant-select-dropdown:visible .ant-select-item-option')
@@ -163,6 +179,7 @@ describe('the web terminal', () => {
       .click();
     await page.getByTestId('connect-username').fill(full.sshd.username);
     await page.getByTestId('connect-password').fill(full.sshd.password);
+    await screenshot(page, 'luna-connect-dialog');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await connected(page);
     await run(page, 'echo typed-$((40+2))');
@@ -188,14 +205,16 @@ describe('the web terminal', () => {
       .or(page.getByRole('button', { name: '连接' }))
       .click();
     await connected(page);
-    await run(page, 'ls / | head -3; echo 中文-ok');
-    await expect.poll(() => screen(page), { timeout: 20_000 }).toContain('中文-ok');
+    await run(page, 'ls / | head -3; echo zh-$((40+2))');
+    await expect.poll(() => screen(page), { timeout: 20_000 }).toContain('zh-42');
     await page.getByTestId('luna-tree').getByText(names.bare).click();
     await page
       .getByRole('button', { name: '连 接' })
       .or(page.getByRole('button', { name: '连接' }))
       .click();
     await connected(page);
+    await run(page, 'echo zh-tab-$((6*7))');
+    await expect.poll(() => screen(page), { timeout: 20_000 }).toContain('zh-tab-42');
     await screenshot(page, 'luna-two-tabs-zh');
     await zh.close();
 

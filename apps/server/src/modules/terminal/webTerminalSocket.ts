@@ -95,7 +95,7 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
   const id = typeof q.token === 'string' ? q.token : '';
   let spent;
   try {
-    spent = id ? await spendToken(req, id) : undefined;
+    spent = id ? await spendToken(req, id, req.user?.id) : undefined;
   } catch (e) {
     if (e instanceof ApiError) return fail(socket, String((e.body as { detail?: string }).detail ?? ''));
     throw e;

@@ -67,6 +67,7 @@ export function ConnectDialog({
   const [method, setMethod] = useState('web_cli');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const [assetName, setAssetName] = useState(target.assetName);
   const [form] = Form.useForm<{ username?: string; password?: string }>();
   useEffect(() => {
     let live = true;
@@ -81,13 +82,18 @@ export function ConnectDialog({
         if (pick) setChosen(pick.id);
       })
       .catch((e: unknown) => live && (setAccounts([]), setError(refusalText(e, t))));
+    if (!target.assetName)
+      void lunaApi
+        .assetName(target.assetId)
+        .then((name) => live && name && setAssetName(name))
+        .catch(() => undefined);
     return () => {
       live = false;
     };
-  }, [target.assetId, target.account, t]);
+  }, [target.assetId, target.assetName, target.account, t]);
   const account = accounts?.find((a) => a.id === chosen);
   const ask = account ? askFor(account) : { username: false, password: false };
-  const title = t('luna.connect.title', { asset: target.assetName ?? '' });
+  const title = t('luna.connect.title', { asset: assetName ?? '' });
 
   const submit = async () => {
     if (!account) return setError(t('luna.connect.pickAccount'));
@@ -96,7 +102,7 @@ export function ConnectDialog({
     setError(undefined);
     try {
       const body = tokenBody(target.assetId, account, PROTOCOL, method, typed);
-      onConnected(await connectWith(body, `${target.assetName ?? ''} ${accountLabel(account, t)}`.trim()));
+      onConnected(await connectWith(body, `${assetName ?? ''} ${accountLabel(account, t)}`.trim()));
     } catch (e) {
       setError(refusalText(e, t));
     } finally {

@@ -46,6 +46,10 @@ export function LunaPage() {
   };
 
   useEffect(() => {
+    document.title = t('luna.title');
+  }, [t]);
+
+  useEffect(() => {
     lunaApi
       .preferences()
       .then((p) => setPrefs(prefsOf(p)))

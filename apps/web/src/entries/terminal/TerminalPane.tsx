@@ -15,8 +15,8 @@ interface Props {
 
 /**
  * One session's terminal: the xterm box, its search bar (Ctrl+F) and the clipboard as the
- * permission allows it (CONNECT's `clipboard`): a selection is copied, Ctrl+Shift+V and right
- * click paste; a refused copy or paste says so instead of doing it.
+ * permission allows it (CONNECT's `clipboard`): a selection is copied, Ctrl+Shift+V pastes (and
+ * right click, with the preference); a refused copy or paste says so instead of doing it.
  */
 export function TerminalPane({ token, prefs, onState }: Props) {
   const { t } = useTranslation();
@@ -85,7 +85,9 @@ export function TerminalPane({ token, prefs, onState }: Props) {
       e.preventDefault();
       e.stopPropagation();
     };
+    // Right click pastes at once when the user prefers it; otherwise the browser's menu (its Paste is checked above).
     const onContext = (e: MouseEvent) => {
+      if (!prefs.rightClickPaste) return;
       e.preventDefault();
       void paste();
     };
@@ -98,7 +100,7 @@ export function TerminalPane({ token, prefs, onState }: Props) {
       el.removeEventListener('copy', onCopy, true);
       el.removeEventListener('contextmenu', onContext);
     };
-  }, [handle, message, t, token]);
+  }, [handle, message, t, token, prefs.rightClickPaste]);
 
   const find = (back = false) => {
     const s = handle.current.search;

@@ -19,6 +19,9 @@ export const lunaApi = {
   treeLevel: (key?: string) =>
     http.get<TreeItem[]>(`${SELF}/nodes/children-with-assets/tree/`, { params: key ? { key } : {} }),
   searchAssets: (search: string) => http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { search } }),
+  /** A granted asset's name (a deep link names the asset by id only); undefined when not granted. */
+  assetName: (id: string) =>
+    http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { id } }).then((items) => items[0]?.name),
   accounts: (assetId: string) => http.get<PermedAccount[]>(`${SELF}/assets/${assetId}/accounts/`),
   connectMethods: (protocol: string) =>
     http

@@ -1,4 +1,3 @@
-import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, ConfigProvider } from 'antd';
 import { antdLocale, initI18n } from '../../lib/i18n/index.ts';
@@ -13,12 +12,11 @@ void initI18n()
   .catch(() => undefined)
   .then(() =>
     createRoot(document.getElementById('root')!).render(
-      <StrictMode>
-        <ConfigProvider theme={antdTheme(theme)} locale={antdLocale()}>
-          <App>
-            <LunaPage />
-          </App>
-        </ConfigProvider>
-      </StrictMode>,
+      // No StrictMode: its double effects in development would open each one-time token's socket twice.
+      <ConfigProvider theme={antdTheme(theme)} locale={antdLocale()}>
+        <App>
+          <LunaPage />
+        </App>
+      </ConfigProvider>,
     ),
   );

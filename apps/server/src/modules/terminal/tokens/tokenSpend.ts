@@ -18,7 +18,12 @@ export interface SpentToken extends CheckedToken {
   typed?: TypedLogin;
 }
 
-export async function spendToken(req: FastifyRequest, id: string): Promise<SpentToken | undefined> {
+/**
+ * `signedIn`: the user of the page's own sign-in cookie, when it sends one. A token of someone
+ * else is then refused and left unspent: a link `/luna/?token=<attacker's token>` cannot put a
+ * victim's keystrokes into the attacker's session.
+ */
+export async function spendToken(req: FastifyRequest, id: string, signedIn?: string): Promise<SpentToken | undefined> {
   const { db } = req;
   const now = new Date().toISOString();
   const row = await db
@@ -29,7 +34,7 @@ export async function spendToken(req: FastifyRequest, id: string): Promise<Spent
     .where('is_active', '=', true)
     .executeTakeFirst()
     .catch(() => undefined);
-  if (!row || !row.asset_id) return undefined;
+  if (!row || !row.asset_id || (signedIn && row.user_id !== signedIn)) return undefined;
   const reusable = toBool(row.is_reusable) && Boolean(await req.server.deps.settings.get('CONNECTION_TOKEN_REUSABLE'));
   if (!reusable) {
     const claimed = await db

@@ -61,6 +61,8 @@ async function whoami(id: string) {
     term.ws.close();
   }
   await term.closed;
+  // The session's row is finished once it has closed (nothing left writing when the app stops).
+  if (connect) await sessionOf(connect.id!);
   return { connect, msgs: term.msgs, text: clean(term.text()) };
 }
 
@@ -136,5 +138,24 @@ describe('virtual accounts on the web terminal', () => {
     expect(r.msgs.find((m) => m.type === 'TERMINAL_ERROR')?.err).toBe(
       'An anonymous account cannot log in over SSH: choose another account.',
     );
+  });
+
+  it('refuses, unspent, a token of someone else opened from a signed-in page', async () => {
+    const owner = await userWith('vtok-owner', ['@ALL']);
+    const other = await userWith('vtok-other', ['@ALL']);
+    const accounts = (await owner.client.get(`/api/v1/perms/users/self/assets/${host.id}/accounts/`)).json() as Row[];
+    const id = await token(owner.client, { account: accounts[0]!.id });
+    const foreign = terminalClient(base, id, { cookie: other.client.jar.header() });
+    await foreign.closed;
+    expect(foreign.msgs.find((m) => m.type === 'TERMINAL_ERROR')?.err).toBe(
+      'Connection token not found, expired or already used.',
+    );
+    // Still the owner's to use, from the owner's page.
+    const own = terminalClient(base, id, { cookie: owner.client.jar.header() });
+    await own.waitFor(() => own.msgs.some((m) => m.type === 'CONNECT' || m.type === 'CLOSE'), 'CONNECT');
+    expect(own.msgs.map((m) => m.err ?? m.type)).toContain('CONNECT');
+    own.ws.close();
+    await own.closed;
+    await sessionOf(own.msgs.find((m) => m.type === 'CONNECT')!.id!);
   });
 });

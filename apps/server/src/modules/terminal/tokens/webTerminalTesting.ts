@@ -11,8 +11,8 @@ export interface Msg {
 }
 
 /** A page's socket on the app at `base`: collects the messages and the terminal text. */
-export function terminalClient(base: string, token: string) {
-  const ws = new WebSocket(`${base}${WEB_TERMINAL_SOCKET_PATH}?token=${token}&cols=100&rows=30`);
+export function terminalClient(base: string, token: string, headers: Record<string, string> = {}) {
+  const ws = new WebSocket(`${base}${WEB_TERMINAL_SOCKET_PATH}?token=${token}&cols=100&rows=30`, { headers });
   const msgs: Msg[] = [];
   let text = '';
   ws.on('message', (raw) => {

@@ -35,8 +35,8 @@ export function lunaConnectUrl(assetId: string, account?: string): string {
 
 /**
  * The connect part of a granted asset's row: the picker of the accounts the user may use on it
- * (loaded when opened) and the connect button, which opens the web terminal in a new tab (it asks
- * for the account there when none is chosen).
+ * (loaded when opened) and the connect button (active assets only), which opens the web terminal
+ * in a new tab (it asks for the account there when none is chosen).
  */
 export function ConnectCell({ asset }: { asset: ResourceObject }) {
   const { t } = useTranslation();
@@ -67,6 +67,8 @@ export function ConnectCell({ asset }: { asset: ResourceObject }) {
         size="small"
         type="primary"
         data-testid="connect-button"
+        // Only active assets can be connected to (the original's rule).
+        disabled={asset.is_active === false}
         onClick={() => window.open(lunaConnectUrl(String(asset.id), chosen), '_blank', 'noopener')}
       >
         {t('workbench.assets.connect')}
