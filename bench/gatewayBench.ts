@@ -28,17 +28,18 @@ import { percentile } from './stats.ts';
 const CAT_MB = Number(process.env.BENCH_GW_CAT_MB ?? 50);
 const SESSIONS = Number(process.env.BENCH_GW_SESSIONS ?? 200);
 const SECONDS = Number(process.env.BENCH_GW_SECONDS ?? 20);
-const RUNS = Number(process.env.BENCH_GW_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_GW_RUNS ?? 5);
+const PHASES = 4;
 const PASSWORD = 'Bench-pass1';
 /** What the shell prints at the end of a cat (the typed command shows `$((40+2))`, not the result). */
 const END_MARK = 'END-42';
 const END_CMD = 'echo END-$((40+2))';
 const PROMPT = 'gh$ ';
 
-async function waitUntil(test: () => boolean, what: string, ms = 120_000): Promise<void> {
+async function waitUntil(test: () => boolean, what: string | (() => string), ms = 120_000): Promise<void> {
   const t0 = Date.now();
   while (!test()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -48,7 +49,11 @@ async function ready(open: () => Promise<BenchTerminal>): Promise<BenchTerminal>
   const t = await open();
   let seen = '';
   t.onOutput((s) => (seen += s));
-  await waitUntil(() => seen.includes(PROMPT), 'the first prompt', 60_000);
+  await waitUntil(
+    () => seen.includes(PROMPT),
+    () => `the first prompt (seen ${JSON.stringify(seen.slice(-200))})`,
+    60_000,
+  );
   return t;
 }
 
@@ -212,58 +217,65 @@ async function typist(t: BenchTerminal, until: number, latencies: number[]): Pro
   }
 }
 
-interface LoadResult {
-  latencies: number[];
-  seconds: number;
-  serverCpu?: number;
-  rss?: { before: number; peak: number };
-  benchCpu: number;
-}
-
-async function load(open: () => Promise<BenchTerminal>, server?: ServerProcess): Promise<LoadResult> {
-  const rssBefore = server?.rssMb() ?? 0;
-  const terms = await inBatches(
+/** Opens `SESSIONS` terminals, 10 at a time, each at its first prompt. */
+const openAll = (open: () => Promise<BenchTerminal>) =>
+  inBatches(
     Array.from({ length: SESSIONS }, (_, i) => i),
     10,
     () => ready(open),
   );
-  global.gc?.();
-  let peak = server?.rssMb() ?? 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, server?.rssMb() ?? 0)), 500);
-  const latencies: number[] = [];
-  const cpu0 = server?.cpuSeconds() ?? 0;
-  const bench0 = process.cpuUsage();
-  const t0 = performance.now();
-  await Promise.all(terms.map((t) => typist(t, Date.now() + SECONDS * 1000, latencies)));
-  const seconds = (performance.now() - t0) / 1000;
-  const bench = process.cpuUsage(bench0);
-  const serverCpu = server ? server.cpuSeconds() - cpu0 : undefined;
-  clearInterval(sampler);
-  await inBatches(terms, 20, (t) => t.close());
-  return {
-    latencies,
-    seconds,
-    serverCpu,
-    rss: server ? { before: rssBefore, peak } : undefined,
-    benchCpu: (bench.user + bench.system) / 1e6,
-  };
+
+/** Every terminal types for `seconds`; answers the CPU seconds this process spent meanwhile. */
+async function typingPhase(terms: BenchTerminal[], seconds: number, latencies: number[]): Promise<number> {
+  const c0 = process.cpuUsage();
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(terms.map((t) => typist(t, until, latencies)));
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1e6;
 }
 
+/**
+ * (b) Both sets of sessions open at once, typing in turns (direct, then gateway, PHASES times, each
+ * SECONDS / PHASES long): a load on the machine that comes and goes weighs on both alike.
+ */
 async function concurrency(s: Setup): Promise<void> {
-  const direct = await load(() => openDirectTerminal(s.sshd));
-  const web = await load(async () => openWebTerminal(s.server.base, await s.token()), s.server);
-  const p = (r: LoadResult, q: number) => percentile(r.latencies, q);
-  console.log(`\n## gateway (b): ${SESSIONS} sessions, each typing \`echo k<n>\` every second for ${SECONDS} s`);
-  console.log('| path | keystrokes | echo p50 | echo p99 | p50 ratio | p99 ratio |');
-  console.log('|---|---|---|---|---|---|');
+  const rssIdle = s.server.rssMb();
+  const direct = await openAll(() => openDirectTerminal(s.sshd));
+  const web = await openAll(async () => openWebTerminal(s.server.base, await s.token()));
+  const rssOpen = s.server.rssMb();
+  let peak = rssOpen;
+  const sampler = setInterval(() => (peak = Math.max(peak, s.server.rssMb())), 500);
+  const lat = { direct: [] as number[], web: [] as number[] };
+  let serverCpu = 0;
+  let directClientCpu = 0;
+  let webClientCpu = 0;
+  const turns: string[] = [];
+  for (let i = 0; i < PHASES; i++) {
+    const [d0, w0] = [lat.direct.length, lat.web.length];
+    directClientCpu += await typingPhase(direct, SECONDS / PHASES, lat.direct);
+    const c0 = s.server.cpuSeconds();
+    webClientCpu += await typingPhase(web, SECONDS / PHASES, lat.web);
+    serverCpu += s.server.cpuSeconds() - c0;
+    const p50 = (xs: number[]) => percentile(xs, 50).toFixed(1);
+    turns.push(`${p50(lat.direct.slice(d0))}/${p50(lat.web.slice(w0))}`);
+  }
+  clearInterval(sampler);
+  await inBatches([...direct, ...web], 20, (t) => t.close());
+  const p = (xs: number[], q: number) => percentile(xs, q);
+  const ratio = (q: number) => `${(p(lat.web, q) / Math.max(p(lat.direct, q), 0.001)).toFixed(1)}x`;
   console.log(
-    `| ssh2 direct to sshd | ${direct.latencies.length} | ${p(direct, 50).toFixed(1)} ms | ${p(direct, 99).toFixed(1)} ms | 1.0x | 1.0x |`,
+    `\n## gateway (b): ${SESSIONS} sessions per path, each typing \`echo k<n>\` key by key every second, ${SECONDS} s per path in ${PHASES} turns`,
+  );
+  console.log('| path | keystrokes | echo p50 | echo p99 | p50 ratio | p99 ratio | client CPU |');
+  console.log('|---|---|---|---|---|---|---|');
+  console.log(
+    `| ssh2 direct to sshd | ${lat.direct.length} | ${p(lat.direct, 50).toFixed(1)} ms | ${p(lat.direct, 99).toFixed(1)} ms | 1.0x | 1.0x | ${directClientCpu.toFixed(1)} s |`,
   );
   console.log(
-    `| web terminal through the gateway (recorded) | ${web.latencies.length} | ${p(web, 50).toFixed(1)} ms | ${p(web, 99).toFixed(1)} ms | ${(p(web, 50) / p(direct, 50)).toFixed(1)}x | ${(p(web, 99) / p(direct, 99)).toFixed(1)}x |`,
+    `| web terminal through the gateway (recorded) | ${lat.web.length} | ${p(lat.web, 50).toFixed(1)} ms | ${p(lat.web, 99).toFixed(1)} ms | ${ratio(50)} | ${ratio(99)} | ${webClientCpu.toFixed(1)} s |`,
   );
   console.log(
-    `server: CPU ${web.serverCpu!.toFixed(1)} s in ${web.seconds.toFixed(1)} s (${((100 * web.serverCpu!) / web.seconds).toFixed(0)}% of a core; the bench's own ssh2 clients in the direct run: ${direct.benchCpu.toFixed(1)} s), RSS ${web.rss!.before.toFixed(0)} MiB idle -> peak ${web.rss!.peak.toFixed(0)} MiB with ${SESSIONS} sessions (${((web.rss!.peak - web.rss!.before) / SESSIONS).toFixed(2)} MiB per session)`,
+    `server while its ${SESSIONS} sessions typed: CPU ${serverCpu.toFixed(1)} s in ${SECONDS} s (${((100 * serverCpu) / SECONDS).toFixed(0)}% of a core); RSS ${rssIdle.toFixed(0)} MiB idle, ${rssOpen.toFixed(0)} MiB with the sessions open (${((rssOpen - rssIdle) / SESSIONS).toFixed(2)} MiB each), peak ${peak.toFixed(0)} MiB (client CPU: this process's ssh2 clients or page sockets); p50 direct/gateway per turn: ${turns.join(', ')} ms`,
   );
 }
 

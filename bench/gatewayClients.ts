@@ -27,17 +27,16 @@ export function openWebTerminal(base: string, token: string): Promise<BenchTermi
     const ws = new WebSocket(
       `${base.replace('http', 'ws')}${WEB_TERMINAL_SOCKET_PATH}?token=${token}&cols=${COLS}&rows=${ROWS}`,
     );
-    let listener: (text: string) => void = () => {};
+    let listener: ((text: string) => void) | undefined;
+    // Output that comes before a listener (even in the same read as CONNECT) waits for it.
     const early: string[] = [];
-    let connected = false;
     const closed = new Promise<void>((r) => ws.once('close', () => r()));
     ws.on('message', (raw) => {
       const m = JSON.parse(String(raw)) as { type: string; data?: string; err?: string };
       if (m.type === 'TERMINAL_DATA') {
-        if (connected) listener(m.data!);
+        if (listener) listener(m.data!);
         else early.push(m.data!);
       } else if (m.type === 'CONNECT') {
-        connected = true;
         resolve({
           write: (keys) => ws.send(JSON.stringify({ type: 'TERMINAL_DATA', data: keys })),
           onOutput(fn) {

@@ -32,6 +32,8 @@ export class CommandReader {
   private dropped = false;
   /** The last alternate-screen switch among dropped output: `h` (in) or `l` (out). */
   private droppedAlt: string | undefined;
+  /** Writes handed to the emulator and not parsed yet. */
+  private parsing = 0;
 
   constructor(cols: number, rows: number) {
     this.term = new xterm.Terminal({ cols, rows, scrollback: 200, allowProposedApi: true });
@@ -81,7 +83,8 @@ export class CommandReader {
     this.backlogChars = 0;
     this.dropped = false;
     this.droppedAlt = undefined;
-    this.term.write(pieces.length === 1 ? pieces[0]! : pieces.join(''));
+    this.parsing++;
+    this.term.write(pieces.length === 1 ? pieces[0]! : pieces.join(''), () => this.parsing--);
   }
 
   resize(cols: number, rows: number): void {
@@ -89,9 +92,10 @@ export class CommandReader {
     this.term.resize(Math.max(2, cols), Math.max(1, rows));
   }
 
-  /** Resolves when everything output so far is parsed (before the screen is read). */
+  /** Resolves when everything output so far is parsed (before the screen is read); at once when it is. */
   settle(): Promise<void> {
     this.feed();
+    if (!this.parsing) return Promise.resolve();
     return new Promise((resolve) => this.term.write('', resolve));
   }
 
