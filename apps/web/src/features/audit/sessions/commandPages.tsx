@@ -89,7 +89,7 @@ export const commandPages: ResourcePagesConfig = {
   ...commandRoute,
   listPage: (cfg) => (
     <Row gutter={16} wrap={false}>
-      <Col flex="220px">
+      <Col flex="180px">
         <StorageTree />
       </Col>
       <Col flex="auto" style={{ minWidth: 0 }}>
@@ -101,7 +101,10 @@ export const commandPages: ResourcePagesConfig = {
     name: 'CommandList',
     columns: commandListColumns,
     columnsExtra: ['replay'],
-    columnsShow: { min: ['input', 'replay'] },
+    columnsShow: {
+      default: ['input', 'risk_level', 'output', 'user', 'asset', 'session', 'timestamp_display', 'replay'],
+      min: ['input', 'replay'],
+    },
     columnsMeta: commandColumnsMeta,
     linkColumn: 'input',
     hasDatePicker: true,
