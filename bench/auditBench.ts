@@ -9,7 +9,7 @@ import { buildApp, openDeps } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import type { DB } from '../apps/server/src/platform/db/schema.ts';
 import { compareLine, ms, percentile, ratio, timeInTurns } from './stats.ts';
-import { signIn } from './client.ts';
+import { fetchFresh, signIn } from './client.ts';
 import { buildConsole, removeBuild } from './pageBench.ts';
 
 /**
@@ -190,7 +190,7 @@ export async function runAuditBench(databaseUrl?: string, pgSchema?: string): Pr
     ] as const) {
       const url = `${base}/api/v1/terminal/commands/?search=${encodeURIComponent(term)}&limit=15`;
       const viaApi = async () => {
-        const res = await fetch(url, { headers });
+        const res = await fetchFresh(url, { headers });
         if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
         return res.json();
       };

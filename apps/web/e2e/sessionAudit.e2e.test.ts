@@ -227,6 +227,9 @@ describe('session audit', () => {
       .or(page.getByRole('button', { name: '播放' }))
       .waitFor();
     await page.getByTestId('replay-commands').getByRole('button', { name: /gamma/ }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('replay-screen').locator('.xterm-rows').textContent(), { timeout: 20_000 })
+      .toContain('beta-55');
     await screenshot(page, 'session-replay-zh');
     await page.goto('/ui/audit/sessions/sessions/?activeTab=offline');
     await page.getByRole('tab', { name: '历史会话' }).waitFor();
