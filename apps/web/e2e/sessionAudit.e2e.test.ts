@@ -91,11 +91,16 @@ async function terminal() {
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  /** Runs one line and waits for its marker in the output. */
+  /** Runs one line and waits for its marker, then for the next prompt (a user types at the prompt). */
   const run = async (line: string, marker: string) => {
     const from = text.length;
-    await type(`${line}\r`);
+    await type(line);
+    // Enter once the line is echoed, as someone watching the screen does.
+    await waitFor(() => text.slice(from).includes(line), `the echo of ${line}`);
+    await type('\r');
     await waitFor(() => text.slice(from).includes(marker), marker);
+    const after = text.indexOf(marker, from) + marker.length;
+    await waitFor(() => text.slice(after).includes('gh$ '), 'the next prompt');
   };
   await waitFor(() => Boolean(id) && text.includes('gh$ '), 'the prompt');
   return { ws, id: () => id, text: () => text, run, closed, reason: () => closeReason, waitFor };
@@ -111,9 +116,9 @@ describe('session audit', () => {
   it('replays a recorded session: commands seek the player, search finds output', async () => {
     const s = await terminal();
     await s.run('echo alpha-$((40+2))', 'alpha-42');
-    await s.run('sleep 4', 'gh$ ');
+    await s.run('sleep 4', 'sleep 4');
     await s.run('echo beta-$((50+5))', 'beta-55');
-    await s.run('sleep 3', 'gh$ ');
+    await s.run('sleep 3', 'sleep 3');
     await s.run('echo gamma-$((60+6))', 'gamma-66');
     recorded = s.id();
     s.ws.close();
