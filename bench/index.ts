@@ -6,6 +6,7 @@ import { runBundleBench } from './bundleBench.ts';
 import { runAccountsBench } from './accountsBench.ts';
 import { runPermsBench } from './permsBench.ts';
 import { runGatewayBench } from './gatewayBench.ts';
+import { runAuditBench } from './auditBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -27,7 +28,7 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
   }
 }
 
-/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms,gateway runs some scenarios only (default: all). */
+/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms,gateway,audit runs some scenarios only (default: all). */
 const only = (process.env.BENCH_ONLY ?? process.argv[2])?.split(',').map((s) => s.trim());
 const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = [
   ['users', runUsersBench],
@@ -35,6 +36,7 @@ const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = 
   ['accounts', runAccountsBench],
   ['perms', runPermsBench],
   ['gateway', runGatewayBench],
+  ['audit', runAuditBench],
 ].filter(([name]) => !only || only.includes(name as string)) as [
   string,
   (url?: string, schema?: string) => Promise<void>,

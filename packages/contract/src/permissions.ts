@@ -126,6 +126,7 @@ const CUSTOM: readonly string[] = [
   'terminal.share_session',
   'terminal.terminate_session',
   'terminal.validate_sessionactionperm',
+  'terminal.view_sessionreplay',
   'terminal.upload_sessionreplay',
   'terminal.download_sessionreplay',
   'terminal.add_supersessionsharing',

@@ -69,6 +69,8 @@ export const commandResource: ResourceDef = {
     timestamp_display: f.computed('string', M.field_timestamp_display, (r, ctx) =>
       formatDateTime(new Date(Number(r._ms)), ctx.req.tz),
     ),
+    // Not in the contract: the exact moment in ms, so players can tell apart commands of one second.
+    timestamp_ms: f.computed('integer', M.field_timestamp, (r) => Number(r._ms)),
     remote_addr: f.string(M.field_remote_addr, { readOnly: true }),
     org_id: f.string(M.field_org_id, { readOnly: true }),
   },

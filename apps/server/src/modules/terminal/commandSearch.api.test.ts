@@ -57,6 +57,8 @@ describe('command search', () => {
     expect(inputs(await admin.get(`${URL}?input=${encodeURIComponent('d_o')}`))).toEqual(['cat /etc/passwd_old']);
     expect((await admin.get(`${URL}?input=${encodeURIComponent('%%%')}`)).json()).toEqual([]);
     expect((await admin.get(`${URL}?input=${encodeURIComponent('" OR "')}`)).statusCode).toBe(200);
+    for (const odd of ['\u0000sys', 'NEAR(a b)', '*', '((("', 'é€😀'])
+      expect((await admin.get(`${URL}?search=${encodeURIComponent(odd)}`)).json(), odd).toEqual([]);
   });
 
   it('combines with the other filters and keeps the newest first', async () => {

@@ -9,6 +9,8 @@ import type { ResourceCtx } from '../../resource/types.ts';
  * PostgreSQL `ILIKE`, which the pg_trgm GIN index serves.
  */
 export function inputContains(ctx: ResourceCtx, term: string): Expression<SqlBool> {
+  // NUL ends a string for FTS5 (and PostgreSQL refuses it in text): no stored input holds one.
+  if (term.includes('\u0000')) return sql<SqlBool>`1 = 0`;
   if (ctx.req.server.deps.database.dialect === 'postgres' || [...term].length < 3)
     return containsCi(ctx, 'terminal_command.input', term);
   const phrase = `"${term.replace(/"/g, '""')}"`;

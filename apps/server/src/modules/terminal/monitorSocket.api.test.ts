@@ -104,6 +104,9 @@ describe('monitoring a live session', () => {
     const { s, term } = await open();
     await term.type('echo before-watch\r');
     await term.waitFor(/before-watch\r\n.*gh\$ /);
+    // The online tab's list offers it for watching and terminating.
+    const online = (await admin.get('/api/v1/terminal/sessions/?is_finished=0')).json() as Record<string, unknown>[];
+    expect(online.find((r) => r.id === s.id)).toMatchObject({ can_join: true, can_terminate: true, can_replay: false });
     const m = monitor(admin, s.id);
     await m.waitFor(() => m.msgs.some((x) => x.type === 'CONNECT'), 'CONNECT');
     const connect = m.msgs.find((x) => x.type === 'CONNECT')!;
@@ -130,6 +133,16 @@ describe('monitoring a live session', () => {
     expect(records[0]).toMatchObject({ is_finished: true });
     expect(records[0]!.date_left).toBeTruthy();
 
+    // Now on the offline tab, replayable, no longer joinable.
+    await expect
+      .poll(async () => {
+        const offline = (await admin.get('/api/v1/terminal/sessions/?is_finished=1')).json() as Record<
+          string,
+          unknown
+        >[];
+        return offline.find((r) => r.id === s.id);
+      })
+      .toMatchObject({ can_join: false, can_terminate: false, can_replay: true });
     // A finished session has nothing to watch.
     const late = monitor(admin, s.id);
     await late.closed;

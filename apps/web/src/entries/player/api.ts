@@ -58,5 +58,7 @@ export interface CommandRow {
   id: string;
   input: string;
   timestamp: number;
+  /** The same moment in ms (commands of one second stay apart). */
+  timestamp_ms?: number;
   risk_level: { value: number; label: string };
 }

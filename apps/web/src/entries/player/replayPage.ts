@@ -155,7 +155,7 @@ export async function mountReplay(root: HTMLElement, sessionId: string): Promise
     playBtn.textContent = playing ? t('pause') : t('play');
     let active = -1;
     commands.forEach((c, i) => {
-      if (c.offset <= real + 0.5) active = i;
+      if (c.offset <= real + 0.05) active = i;
     });
     cmdList.querySelectorAll('li').forEach((li, i) => li.classList.toggle('active', i === active));
   };
@@ -311,7 +311,10 @@ export async function mountReplay(root: HTMLElement, sessionId: string): Promise
       header(hd) {
         header = hd;
         term.resize(Math.max(2, hd.width || 80), Math.max(1, hd.height || 24));
-        commands = rows.map((c) => ({ ...c, offset: Math.max(0, c.timestamp - hd.timestamp) }));
+        commands = rows.map((c) => ({
+          ...c,
+          offset: Math.max(0, (c.timestamp_ms ? c.timestamp_ms / 1000 : c.timestamp) - hd.timestamp),
+        }));
         if (startEpoch > 0 && !(startAt > 0)) {
           pendingReal = Math.max(0, startEpoch - hd.timestamp);
           playAfterStart = true;

@@ -27,8 +27,8 @@ export const commandListColumns = [
   'asset',
   'account',
   'session',
-  'timestamp_display',
   'replay',
+  'timestamp_display',
 ];
 
 function ReplayLink({ row }: { row: Record<string, unknown> }) {
@@ -61,7 +61,7 @@ export const commandColumnsMeta: Record<string, ColumnOverride> = {
   risk_level: { formatter: risk, width: 120 },
   output: { formatter: commandOutput, label: 'audit.session.output' },
   session: { formatter: sessionLink, width: 100 },
-  replay: { formatter: ({ row }) => <ReplayLink row={row} />, label: 'audit.session.replay', width: 140 },
+  replay: { formatter: ({ row }) => <ReplayLink row={row} />, label: 'audit.session.replay', width: 130 },
   actions: { has: false },
 };
 
@@ -89,7 +89,7 @@ export const commandPages: ResourcePagesConfig = {
   ...commandRoute,
   listPage: (cfg) => (
     <Row gutter={16} wrap={false}>
-      <Col flex="220px">
+      <Col flex="180px">
         <StorageTree />
       </Col>
       <Col flex="auto" style={{ minWidth: 0 }}>
@@ -101,7 +101,10 @@ export const commandPages: ResourcePagesConfig = {
     name: 'CommandList',
     columns: commandListColumns,
     columnsExtra: ['replay'],
-    columnsShow: { min: ['input', 'replay'] },
+    columnsShow: {
+      default: ['input', 'risk_level', 'output', 'user', 'asset', 'session', 'replay', 'timestamp_display'],
+      min: ['input', 'replay'],
+    },
     columnsMeta: commandColumnsMeta,
     linkColumn: 'input',
     hasDatePicker: true,

@@ -22,7 +22,6 @@ const COLUMNS = [
   'account',
   'remote_addr',
   'protocol',
-  'login_from',
   'command_amount',
   'date_start',
   'duration',
