@@ -12,6 +12,7 @@ import { registerWebTerminalSocket } from './webTerminalSocket.ts';
 import { terminalResource } from './terminalResource.ts';
 import { registerSshServer } from './ssh/sshServer.ts';
 import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
+import { registerWebSftpRoutes } from './sftp/webSftpRoutes.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -27,4 +28,5 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerWebTerminalSocket(app);
   registerSshServer(app);
   registerFtpFileRoutes(app);
+  registerWebSftpRoutes(app);
 }
