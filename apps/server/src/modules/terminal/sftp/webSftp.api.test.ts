@@ -169,6 +169,14 @@ describe('web file manager API', () => {
     expect((await c.post(`${WEB_SFTP_API}${id}/delete/`, { path: '/' })).statusCode).toBe(403);
   }, 60_000);
 
+  it('serves the page to signed-in users and sends anyone else to the login page', async () => {
+    const anon = await new SessionClient(t.app).get('/koko/elfinder/sftp/?asset=x');
+    expect(anon.statusCode).toBe(302);
+    expect(anon.headers.location).toBe(`/core/auth/login/?next=${encodeURIComponent('/koko/elfinder/sftp/?asset=x')}`);
+    // Signed in: the page (or 503 when the console is not built in this checkout).
+    expect([200, 503]).toContain((await clients.wendy!.get('/koko/elfinder/sftp/?asset=x')).statusCode);
+  });
+
   it('is only for the token owner, signed in, with the CSRF header', async () => {
     const id = await openFor('wendy');
     expect((await clients.eve!.get(`${WEB_SFTP_API}${id}/list/?path=/`)).statusCode).toBe(404);

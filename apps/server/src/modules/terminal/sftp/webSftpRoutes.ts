@@ -3,6 +3,8 @@ import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Attributes, FileEntry } from 'ssh2';
+import { LOGIN_PATH } from '@gatehouse/contract';
+import { sendConsolePage } from '../../../http/console.ts';
 import { ApiError } from '../../../http/errors.ts';
 import { actionNames, type ActionName } from '../../perms/actions.ts';
 import { gatewayOf } from '../gatewayInstance.ts';
@@ -255,8 +257,16 @@ async function remove(req: Req) {
   return { ok: true };
 }
 
+/** The page (filemanager.html) for signed-in users; anyone else goes to the login page and comes back. */
+async function page(req: FastifyRequest, reply: FastifyReply) {
+  if (!req.user) return reply.redirect(`${LOGIN_PATH}?next=${encodeURIComponent(req.url)}`);
+  return sendConsolePage(req, reply, 'filemanager.html');
+}
+
 export function registerWebSftpRoutes(app: FastifyInstance): void {
   registerWebSftpSessions(app);
+  app.get('/koko/elfinder/sftp/', page);
+  app.get('/koko/elfinder/sftp/*', page);
   const b = WEB_SFTP_API;
   app.post(`${b}open/`, open);
   app.get(`${b}:id/list/`, list);
