@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -123,4 +124,30 @@ describe('the web file manager', () => {
     expect(fs.existsSync(`/tmp/${tag}-ro.txt`)).toBe(true);
     await ctx.close();
   }, 90_000);
+
+  it('sets the SSH public key from the profile page and shows its fingerprint', async () => {
+    const ctx = await newContext(browser, inject('baseURL'));
+    const page = await ctx.newPage();
+    await page.goto('/core/auth/login/');
+    await signIn(page, `fm_all_${tag.slice(-4)}`, PASSWORD);
+    await page.waitForURL('**/ui/**');
+    // Past the first sign-in's guide (a new user is asked for a new password first).
+    await apiCall(ctx, 'PATCH', '/api/v1/users/profile/', { is_first_login: false });
+    await page.goto('/ui/profile/setting?activeTab=publicKey');
+    await page
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 3000 })
+      .catch(() => undefined);
+    const form = page.getByTestId('public-key-form');
+    await form.getByRole('textbox').fill('not a key');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Not a valid ssh public key').waitFor();
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'fm@e2e', '-f', path.join(local, 'id')]);
+    const key = fs.readFileSync(path.join(local, 'id.pub'), 'utf8').trim();
+    await form.getByRole('textbox').fill(key);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText(/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/).waitFor();
+    await screenshot(page, 'profile-public-key-en');
+    await ctx.close();
+  }, 60_000);
 });
