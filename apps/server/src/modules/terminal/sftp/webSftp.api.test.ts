@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
+import { ACCOUNTS, makeHost } from '../../accounts/accountsTesting.ts';
 import { hostWithAccounts } from '../gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
 import { WEB_SFTP_API } from './webSftpRoutes.ts';
@@ -167,6 +168,47 @@ describe('web file manager API', () => {
     expect(fs.existsSync('/etc/evil')).toBe(false);
     fs.rmSync('/tmp/evil', { force: true });
     expect((await c.post(`${WEB_SFTP_API}${id}/delete/`, { path: '/' })).statusCode).toBe(403);
+  }, 60_000);
+
+  it('refuses an account reached with su (SFTP cannot switch users), leaving an unsuccessful session row', async () => {
+    const platform = await admin.post('/api/v1/assets/platforms/', {
+      name: 'Linux su sftp',
+      category: 'host',
+      type: 'linux',
+      su_enabled: true,
+      su_method: 'su',
+      protocols: [{ name: 'ssh', port: 22 }],
+    });
+    expect(platform.statusCode, platform.body).toBe(201);
+    const host = await makeHost(admin, sshd.port, { platform: 'Linux su sftp' });
+    const plain = (
+      await admin.post(ACCOUNTS, { asset: host.id, username: 'plainuser', secret: 'Plain-pass-1' })
+    ).json();
+    const su = (
+      await admin.post(ACCOUNTS, { asset: host.id, username: sshd.username, secret: sshd.password, su_from: plain.id })
+    ).json();
+    const u = await makeUser(admin, 'suzy');
+    await makePerm(admin, { users: [u.id], assets: [host.id], accounts: [sshd.username], actions: ['all'] });
+    const c = new SessionClient(t.app);
+    expect((await c.login('suzy', PASSWORD)).statusCode).toBe(200);
+    const token = await c.post('/api/v1/authentication/connection-token/', {
+      asset: host.id,
+      account: su.name,
+      protocol: 'sftp',
+      connect_method: 'web_sftp',
+    });
+    expect(token.statusCode, token.body).toBe(201);
+    const opened = await c.post(`${WEB_SFTP_API}open/`, { token: token.json().id });
+    expect(opened.statusCode).toBe(400);
+    expect(opened.json()).toMatchObject({ code: 'sftp_su_unsupported' });
+    const rows = await t.deps.database.db
+      .selectFrom('terminal_session')
+      .selectAll()
+      .where('asset_id', '=', host.id)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ type: 'sftp', login_from: 'WT' });
+    expect(Boolean(rows[0]!.is_success)).toBe(false);
   }, 60_000);
 
   it('serves the page to signed-in users and sends anyone else to the login page', async () => {
