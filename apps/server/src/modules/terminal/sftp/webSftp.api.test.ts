@@ -170,6 +170,27 @@ describe('web file manager API', () => {
     expect((await c.post(`${WEB_SFTP_API}${id}/delete/`, { path: '/' })).statusCode).toBe(403);
   }, 60_000);
 
+  it('uploads beside a file of the same name when the koko preference says suffix', async () => {
+    const c = clients.wendy!;
+    const id = await openFor('wendy');
+    expect((await upload(c, id, '/', `${tag}-same.txt`, Buffer.from('one'))).statusCode).toBe(200);
+    expect((await upload(c, id, '/', `${tag}-same.txt`, Buffer.from('two'))).json()).toEqual({
+      name: `${tag}-same.txt`,
+    });
+    expect(fs.readFileSync(`/tmp/${tag}-same.txt`, 'utf8')).toBe('two');
+    const pref = await c.request({
+      method: 'PATCH',
+      url: '/api/v1/users/preference/?category=koko',
+      payload: { basic: { file_name_conflict_resolution: 'suffix' } },
+    });
+    expect(pref.statusCode, pref.body).toBe(200);
+    expect((await upload(c, id, '/', `${tag}-same.txt`, Buffer.from('three'))).json()).toEqual({
+      name: `${tag}-same_1.txt`,
+    });
+    expect(fs.readFileSync(`/tmp/${tag}-same.txt`, 'utf8')).toBe('two');
+    expect(fs.readFileSync(`/tmp/${tag}-same_1.txt`, 'utf8')).toBe('three');
+  }, 60_000);
+
   it('refuses an account reached with su (SFTP cannot switch users), leaving an unsuccessful session row', async () => {
     const platform = await admin.post('/api/v1/assets/platforms/', {
       name: 'Linux su sftp',

@@ -194,14 +194,40 @@ async function download(req: Req, reply: FastifyReply) {
     .send(out);
 }
 
+/**
+ * The koko preference `basic.file_name_conflict_resolution` (contract preferences.ts): `replace`
+ * (default) overwrites a file of the same name, `suffix` uploads as `<name>_1<.ext>`, `_2`...
+ */
+async function conflictFree(req: FastifyRequest, root: RemoteRoot, abs: string): Promise<string> {
+  const pref = await req.db
+    .selectFrom('users_preference')
+    .select('value')
+    .where('user_id', '=', req.user!.id)
+    .where('category', '=', 'koko')
+    .where('name', '=', 'file_name_conflict_resolution')
+    .executeTakeFirst();
+  if (pref?.value !== JSON.stringify('suffix')) return abs;
+  const exists = (p: string) =>
+    call<Attributes>((cb) => root.sftp.lstat(p, cb)).then(
+      () => true,
+      () => false,
+    );
+  if (!(await exists(abs))) return abs;
+  const ext = path.posix.extname(abs);
+  const stem = abs.slice(0, abs.length - ext.length);
+  for (let i = 1; i < 1000; i++) if (!(await exists(`${stem}_${i}${ext}`))) return `${stem}_${i}${ext}`;
+  return abs;
+}
+
 async function upload(req: Req) {
   const root = rootOf(req);
   const dir = await resolve(req, root, text(req, req.query.path ?? '/'));
   if (!req.isMultipart()) throw fail(400, req, 'sftp_bad_upload');
   const part = await req.file({ limits: { fileSize: UPLOAD_MAX, files: 1 } });
   if (!part) throw fail(400, req, 'sftp_bad_upload');
-  const abs = path.posix.join(dir, fileName(req, part.filename));
-  if (!root.contains(abs)) throw fail(403, req, 'sftp_path_outside');
+  const wanted = path.posix.join(dir, fileName(req, part.filename));
+  if (!root.contains(wanted)) throw fail(403, req, 'sftp_path_outside');
+  const abs = await conflictFree(req, root, wanted);
   if (!root.can('upload')) {
     part.file.resume();
     await allow(req, root, 'upload', 'upload', abs);
