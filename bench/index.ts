@@ -7,6 +7,7 @@ import { runAccountsBench } from './accountsBench.ts';
 import { runPermsBench } from './permsBench.ts';
 import { runGatewayBench } from './gatewayBench.ts';
 import { runAuditBench } from './auditBench.ts';
+import { runSftpBench } from './sftpBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -28,7 +29,7 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
   }
 }
 
-/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms,gateway,audit runs some scenarios only (default: all). */
+/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms,gateway,audit,sftp runs some scenarios only (default: all). */
 const only = (process.env.BENCH_ONLY ?? process.argv[2])?.split(',').map((s) => s.trim());
 const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = [
   ['users', runUsersBench],
@@ -48,3 +49,5 @@ if (!withinBudget) process.exitCode = 1;
 for (const [, run] of scenarios) await run();
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pgUrl) for (const [, run] of scenarios) await withPgSchema(pgUrl, (schema) => run(pgUrl, schema));
+// SFTP through the gateway next to direct SFTP (no database in the measured path: SQLite only).
+if (!only || only.includes('sftp')) await runSftpBench();

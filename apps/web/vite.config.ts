@@ -18,7 +18,13 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     manifest: true,
     rollupOptions: {
-      input: { index: 'index.html', login: 'login.html', luna: 'luna.html', player: 'player.html' },
+      input: {
+        index: 'index.html',
+        login: 'login.html',
+        luna: 'luna.html',
+        player: 'player.html',
+        filemanager: 'filemanager.html',
+      },
       // antd's rc-component packages declare no `sideEffects`, so a bundler keeps every module their
       // index re-exports: one FormProvider import (antd's form context, used by its dropdowns and
       // modals) pulled all of rc-form and async-validator into the console's first load. They have

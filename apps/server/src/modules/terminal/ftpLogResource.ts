@@ -4,7 +4,7 @@ import { TM as M } from './gateway/gatewayError.ts';
 
 /**
  * File transfers through the gateway (`/api/v1/audits/ftp-logs/`): read-only here; rows come
- * from the gateway's SFTP paths (web file manager, native SFTP) when they are built.
+ * from the gateway's SFTP paths (sftp/remoteRoot.ts: web file manager, native SFTP).
  */
 const OPERATES = ['mkdir', 'rmdir', 'delete', 'upload', 'rename', 'symlink', 'download', 'rename_dir'] as const;
 

@@ -15,6 +15,7 @@ import { joinRecordResource } from './joinRecordResource.ts';
 import { terminalResource } from './terminalResource.ts';
 import { registerSshServer } from './ssh/sshServer.ts';
 import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
+import { registerWebSftpRoutes } from './sftp/webSftpRoutes.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -33,4 +34,5 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerPlayerPages(app);
   registerSshServer(app);
   registerFtpFileRoutes(app);
+  registerWebSftpRoutes(app);
 }

@@ -6,6 +6,7 @@ import { toBool } from '../../platform/db/schema.ts';
 import { effectivePerms, orgsForView, userBindings } from '../../http/rbac.ts';
 import { ALL_JOINED_ORGS, MFA_LEVEL_LABELS, SOURCE_LABELS, labeled } from './labels.ts';
 import { mfaProfileFields } from '../authentication/mfa/profileFields.ts';
+import { publicKeyFacts } from './profilePublicKey.ts';
 
 async function roleRefs(req: FastifyRequest, roleIds: string[]): Promise<RoleRef[]> {
   if (!roleIds.length) return [];
@@ -39,6 +40,8 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
   const orgRoleIds = bindings.filter((b) => b.scope === 'org' && b.org_id === req.org.id).map((b) => b.role_id);
   const expired = new Date(user.date_expired).getTime() <= Date.now();
   const mfa = await mfaProfileFields(req, user.id);
+  const key = await req.db.selectFrom('users_user').select('public_key').where('id', '=', user.id).executeTakeFirst();
+  const keyFacts = publicKeyFacts(key?.public_key);
   return {
     id: user.id,
     name: user.name,
@@ -63,7 +66,7 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
     is_expired: expired,
     is_active: toBool(user.is_active),
     is_otp_secret_key_bound: mfa.is_otp_secret_key_bound,
-    can_public_key_auth: false,
+    can_public_key_auth: true,
     mfa_enabled: mfa.mfa_enabled,
     mfa_force_enabled: mfa.mfa_force_enabled,
     need_update_password: toBool(user.need_update_password),
@@ -72,8 +75,7 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
     groups: [],
     system_roles: await roleRefs(req, systemRoleIds),
     org_roles: await roleRefs(req, orgRoleIds),
-    public_key_comment: '',
-    public_key_hash_md5: '',
+    ...keyFacts,
     guide_url: '',
     receive_backends: ['site_msg'],
     console_orgs,

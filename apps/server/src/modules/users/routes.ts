@@ -7,10 +7,12 @@ import { registerGroupRelations } from './groupRelations.ts';
 import { registerProfileRoutes } from './profile.ts';
 import { registerExportGuard } from './exportGuard.ts';
 import { registerInviteRoute } from './invite.ts';
+import { registerProfilePublicKeyRoutes } from './profilePublicKey.ts';
 
 export function registerUsersModule(app: FastifyInstance): void {
   registerExportGuard(app);
   registerProfileRoutes(app);
+  registerProfilePublicKeyRoutes(app);
   registerUserActions(app);
   registerInviteRoute(app);
   registerGroupRelations(app);

@@ -7,11 +7,12 @@ import { useActiveTab } from '../../resource/useActiveTab.ts';
 import { OtpPanel } from './OtpPanel.tsx';
 import { PasswordForm } from './PasswordForm.tsx';
 import { ProfileForm } from './ProfileForm.tsx';
+import { PublicKeyForm } from './PublicKeyForm.tsx';
 import { fetchProfile, PROFILE_KEY } from './profileApi.ts';
 
-const TABS = ['profile', 'password', 'mfa'] as const;
+const TABS = ['profile', 'password', 'mfa', 'publicKey'] as const;
 
-/** `/profile/setting`: the profile fields, the password (local users) and the authenticator. */
+/** `/profile/setting`: the profile fields, the password (local users), the authenticator and the SSH public key. */
 export function ProfileSettingPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -40,6 +41,7 @@ export function ProfileSettingPage() {
         ]
       : []),
     { key: 'mfa', label: t('profile.tab.mfa'), children: <OtpPanel /> },
+    { key: 'publicKey', label: t('profile.tab.publicKey'), children: <PublicKeyForm /> },
   ];
   return (
     <Card data-testid="profile-setting">

@@ -4,6 +4,7 @@ import type { Language } from '@gatehouse/contract';
 import type { SFTPWrapper } from 'ssh2';
 import { ACTION_BITS, type ActionName } from '../../perms/actions.ts';
 import type { GatewayDeps } from '../gateway/gatewaySession.ts';
+import { GatewayError } from '../gateway/gatewayError.ts';
 import { openSsh, type SshLink } from '../gateway/sshConnect.ts';
 import { resolveTarget } from '../gateway/sshTarget.ts';
 import { FileKeeper } from './fileKeeper.ts';
@@ -128,6 +129,8 @@ export class RemoteRoot {
       const t = await resolveTarget(db, secretBox, o.lang, o.assetId, o.accountId);
       Object.assign(s.display, t.display);
       s.orgId = t.orgId;
+      // SFTP has no shell to `su` in: the files would be the login account's, not this one's.
+      if (t.su) throw new GatewayError('sftp_su_unsupported', o.lang, { account: t.display.account });
       link = await openSsh(db, o.lang, t.target, t.gateway);
       const client = link.client;
       const sftp = await call<SFTPWrapper>((cb) => client.sftp(cb));

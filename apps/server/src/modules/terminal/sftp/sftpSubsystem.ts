@@ -87,9 +87,9 @@ export class SftpSubsystem {
     this.bind();
   }
 
-  /** Closes every asset connection (the SSH channel ended). */
+  /** Closes every asset connection (the SSH channel ended); a file still open was cut short. */
   async close(): Promise<void> {
-    for (const h of this.handles.values()) if (h.kind === 'file') await this.finishFile(h, true);
+    for (const h of this.handles.values()) if (h.kind === 'file') await this.finishFile(h, false);
     this.handles.clear();
     for (const r of this.roots.values()) await r.then((x) => x.close()).catch(() => undefined);
   }

@@ -109,12 +109,14 @@ export function runSftp(
   identity: string,
   commands: string[],
   cwd?: string,
+  timeoutMs = 30_000,
 ): Promise<{ code: number; out: string; err: string }> {
   return runClient(
     'sftp',
     ['-b', '-', '-P', String(port), ...keyOptions(identity), `${login}@127.0.0.1`],
     commands.join('\n') + '\n',
     cwd,
+    timeoutMs,
   );
 }
 
@@ -150,6 +152,7 @@ function runClient(
   args: string[],
   input: string,
   cwd?: string,
+  timeoutMs = 30_000,
 ): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -158,10 +161,10 @@ function runClient(
     child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
     child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
     // A client that hangs is killed: the test then fails on its output instead of timing out.
-    const timer = setTimeout(() => child.kill(), 30_000);
+    const timer = setTimeout(() => child.kill(), timeoutMs);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code: code ?? -1, out, err: code === null ? `${err}\n(killed after 30 s)` : err });
+      resolve({ code: code ?? -1, out, err: code === null ? `${err}\n(killed after ${timeoutMs} ms)` : err });
     });
     child.stdin.end(input);
   });
