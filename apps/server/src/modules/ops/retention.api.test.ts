@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { ftpFilePath } from '../audits/ftpFiles.ts';
 import { seedCommands, seedSession } from '../terminal/auditTesting.ts';
 import { nextRunAt } from './dailyJobs.ts';
 import { readTaskLog } from './taskLog.ts';
@@ -90,8 +91,12 @@ async function logRow(table: 'audits_userloginlog' | 'audits_operatelog' | 'audi
   return id;
 }
 
+/** A transfer row, with its kept copy on disk. */
 async function ftpRow(when: Date) {
   const id = randomUUID();
+  const kept = ftpFilePath(t.deps.config.dataDir, id);
+  fs.mkdirSync(path.dirname(kept), { recursive: true });
+  fs.writeFileSync(kept, `copy of ${id}`);
   await t.deps.database.db
     .insertInto('audits_ftplog')
     .values({
@@ -104,7 +109,7 @@ async function ftpRow(when: Date) {
       operate: 'upload',
       filename: '/tmp/f',
       is_success: true,
-      has_file: false,
+      has_file: true,
       date_start: when.toISOString(),
       org_id: DEFAULT_ORG_ID,
     })
@@ -143,7 +148,7 @@ describe('retention of audit records', () => {
     await seedCommands(db, oldSession, old);
     const keptCommands = await seedCommands(db, newSession, [{ input: 'new', timestamp_ms: ago(199).getTime() }]);
 
-    await ftpRow(ago(201));
+    const ftpOld = await ftpRow(ago(201));
     const ftpNew = await ftpRow(ago(1));
     const loginOld = await logRow('audits_userloginlog', ago(31));
     const loginNew = await logRow('audits_userloginlog', ago(29));
@@ -169,6 +174,8 @@ describe('retention of audit records', () => {
     expect(fs.existsSync(path.join(t.deps.config.dataDir, oldFile))).toBe(false);
     expect(fs.existsSync(path.join(t.deps.config.dataDir, newFile))).toBe(true);
     expect(await idsOf('audits_ftplog')).toEqual([ftpNew]);
+    expect(fs.existsSync(ftpFilePath(t.deps.config.dataDir, ftpOld))).toBe(false);
+    expect(fs.existsSync(ftpFilePath(t.deps.config.dataDir, ftpNew))).toBe(true);
     expect(await idsOf('audits_userloginlog')).toEqual(loginBefore.sort());
     expect(loginBefore).toContain(loginNew);
     expect(await idsOf('audits_operatelog')).toEqual(operateBefore);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../http/context.ts';
+import { ftpFilePath } from '../audits/ftpFiles.ts';
 import { scheduleDaily } from './dailyJobs.ts';
 import { openTaskLog } from './taskLog.ts';
 
@@ -115,7 +116,11 @@ export async function runRetention(deps: Deps, now = new Date()): Promise<Retent
               .limit(RETENTION_BATCH)
               .execute()
           ).map((r) => r.id),
-        async (ids) => void (await db.deleteFrom('audits_ftplog').where('id', 'in', ids).execute()),
+        async (ids) => {
+          // The kept copies go with their rows (a row without one has no file to remove).
+          for (const id of ids) await fs.rm(ftpFilePath(deps.config.dataDir, id), { force: true });
+          await db.deleteFrom('audits_ftplog').where('id', 'in', ids).execute();
+        },
       );
     for (const [key, name, table] of [
       ['login_logs', 'LOGIN_LOG_KEEP_DAYS', 'audits_userloginlog'],

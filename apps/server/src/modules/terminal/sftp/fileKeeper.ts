@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ftpFilePath } from '../../audits/ftpFiles.ts';
 
 /**
- * The copy of a transferred file kept with its ftp-log row (`has_file`), at
- * `DATA_DIR/ftp_files/<first two characters of the row id>/<row id>`. Chunks are written where they
+ * The copy of a transferred file kept with its ftp-log row (`has_file`), at `ftpFilePath`
+ * (`modules/audits/ftpFiles.ts`). Chunks are written where they
  * belong in the file as they pass (no file is held in memory); once the file grows past the limit
  * (setting FTP_FILE_MAX_STORE, in MB; 0 keeps nothing) the copy is dropped.
  */
-export function ftpFilePath(dataDir: string, logId: string): string {
-  return path.join(dataDir, 'ftp_files', logId.slice(0, 2), logId);
-}
 
 export class FileKeeper {
   /** The id of the ftp-log row the copy belongs to. */

@@ -6,7 +6,7 @@ import { ApiError } from '../../../http/errors.ts';
 import { findVisible } from '../../../resource/routes.ts';
 import { tm } from '../gateway/gatewayError.ts';
 import { ftpLogResource } from '../ftpLogResource.ts';
-import { ftpFilePath } from './fileKeeper.ts';
+import { ftpFilePath } from '../../audits/ftpFiles.ts';
 
 /**
  * `GET /api/v1/audits/ftp-logs/<id>/file/download/` (audits.view_ftplog): the kept copy of a
