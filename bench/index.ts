@@ -5,6 +5,7 @@ import { runAssetsBench } from './assetsBench.ts';
 import { runBundleBench } from './bundleBench.ts';
 import { runAccountsBench } from './accountsBench.ts';
 import { runPermsBench } from './permsBench.ts';
+import { runDashboardBench } from './dashboardBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -26,13 +27,14 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
   }
 }
 
-/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms runs some scenarios only (default: all). */
+/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms,dashboard runs some scenarios only (default: all). */
 const only = (process.env.BENCH_ONLY ?? process.argv[2])?.split(',').map((s) => s.trim());
 const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = [
   ['users', runUsersBench],
   ['assets', runAssetsBench],
   ['accounts', runAccountsBench],
   ['perms', runPermsBench],
+  ['dashboard', runDashboardBench],
 ].filter(([name]) => !only || only.includes(name as string)) as [
   string,
   (url?: string, schema?: string) => Promise<void>,
