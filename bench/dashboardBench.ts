@@ -44,26 +44,6 @@ async function seed(db: Db, pg: boolean): Promise<void> {
   const bool = (cond: RawBuilder<unknown>) => (pg ? sql`(${cond})` : sql`CASE WHEN ${cond} THEN 1 ELSE 0 END`);
   const ago = (n: number) => sql`(i * ${sql.lit(Math.floor(SPAN_S / n))}) % ${sql.lit(SPAN_S)}`;
 
-  // Open sessions belong to a live gateway instance: the app's start would otherwise close them as
-  // left over by a crashed one (modules/terminal/gateway/instance.ts).
-  const now = new Date().toISOString();
-  await db
-    .insertInto('terminal_terminal')
-    .values({
-      id: TERMINAL,
-      name: 'bench-gateway',
-      type: 'gatehouse',
-      remote_addr: '',
-      pid: process.pid,
-      session_online: 0,
-      cpu_load: 0,
-      memory_used: 0,
-      disk_used: 0,
-      last_seen: now,
-      date_created: now,
-      comment: '',
-    })
-    .execute();
   await sql`${withSeries(SESSIONS)}INSERT INTO terminal_session (id, "user", user_id, asset, asset_id, account, account_id,
       protocol, type, login_from, remote_addr, is_success, is_finished, has_replay, has_command, is_locked, command_amount,
       terminal_id, replay_path, date_start, date_end, comment, org_id)
@@ -83,6 +63,26 @@ async function seed(db: Db, pg: boolean): Promise<void> {
     SELECT ${id}, 'user_' || (i % 500), 'W', '10.0.0.1', '', 'bench', 0, '', 'password', ${bool(sql`i % 9 <> 0`)},
       ${iso(ago(LOGINS))}
     FROM ${series(LOGINS)}`.execute(db);
+  // Open sessions belong to a live gateway instance, seen just now: the app's start would otherwise
+  // close them as left over by a crashed one (modules/terminal/gateway/instance.ts).
+  const now = new Date().toISOString();
+  await db
+    .insertInto('terminal_terminal')
+    .values({
+      id: TERMINAL,
+      name: 'bench-gateway',
+      type: 'gatehouse',
+      remote_addr: '',
+      pid: process.pid,
+      session_online: 0,
+      cpu_load: 0,
+      memory_used: 0,
+      disk_used: 0,
+      last_seen: now,
+      date_created: now,
+      comment: '',
+    })
+    .execute();
 }
 
 /** The console dashboard's cards in one call, and the audit dashboard's. */
