@@ -8,6 +8,7 @@ import { runPermsBench } from './permsBench.ts';
 import { runGatewayBench } from './gatewayBench.ts';
 import { runAuditBench } from './auditBench.ts';
 import { runSftpBench } from './sftpBench.ts';
+import { runDashboardBench } from './dashboardBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -29,7 +30,7 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
   }
 }
 
-/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms,gateway,audit,sftp runs some scenarios only (default: all). */
+/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms,gateway,audit,sftp,dashboard runs some scenarios only (default: all). */
 const only = (process.env.BENCH_ONLY ?? process.argv[2])?.split(',').map((s) => s.trim());
 const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = [
   ['users', runUsersBench],
@@ -38,6 +39,7 @@ const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = 
   ['perms', runPermsBench],
   ['gateway', runGatewayBench],
   ['audit', runAuditBench],
+  ['dashboard', runDashboardBench],
 ].filter(([name]) => !only || only.includes(name as string)) as [
   string,
   (url?: string, schema?: string) => Promise<void>,

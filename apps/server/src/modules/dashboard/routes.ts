@@ -66,7 +66,6 @@ type Data = Record<string, unknown>;
 /** One entry per flag: what it adds to the answer. */
 async function compute(flag: Flag, m: Metrics, days: DayRange[], req: FastifyRequest, out: Data): Promise<void> {
   const from = days[0]!.start;
-  const perDay = (f: (d: DayRange) => Promise<number>) => Promise.all(days.map(f));
   switch (flag) {
     case 'total_count_users':
       out[flag] = await m.users();
@@ -130,13 +129,13 @@ async function compute(flag: Flag, m: Metrics, days: DayRange[], req: FastifyReq
       return;
     case 'session_dates_metrics':
       out.dates_metrics_date = days.map((d) => d.label);
-      out.dates_metrics_total_count_session = await perDay((d) => m.sessionCount(d.start, d.end));
+      out.dates_metrics_total_count_session = (await m.sessionsPerDay(days)).sessions;
       return;
     case 'dates_metrics':
       out.dates_metrics_date = days.map((d) => d.label);
-      out.dates_metrics_total_count_login = await perDay((d) => m.loginLogCount(d.start, d.end, true));
-      out.dates_metrics_total_count_active_users = await perDay((d) => m.distinctInSessions('user', d.start, d.end));
-      out.dates_metrics_total_count_active_assets = await perDay((d) => m.distinctInSessions('asset', d.start, d.end));
+      out.dates_metrics_total_count_login = await m.loginsPerDay(days);
+      out.dates_metrics_total_count_active_users = (await m.sessionsPerDay(days)).users;
+      out.dates_metrics_total_count_active_assets = (await m.sessionsPerDay(days)).assets;
       return;
     case 'dates_login_times_top10_assets':
       out[flag] = await m.top10('asset', from);
