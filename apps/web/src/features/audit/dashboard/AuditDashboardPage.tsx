@@ -18,7 +18,7 @@ const LINKS = {
   operateLogs: '/audit/audits/operate-logs/',
   passwordChangeLogs: '/audit/audits/password-change-log',
   sessions: '/audit/sessions/sessions',
-  ftpLogs: '/audit/sessions/ftp-logs',
+  ftpLogs: '/audit/sessions/ftp',
   jobLogs: '/audit/audits/job-execution-log',
 };
 
