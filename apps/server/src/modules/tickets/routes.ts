@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
+import { registerApplyChoices } from './applyChoices.ts';
 import { registerCommandConfirm } from './commandConfirm.ts';
 import { registerCommentRoutes } from './commentRoutes.ts';
 import { registerLoginConfirm } from './loginConfirmPort.ts';
@@ -20,6 +21,7 @@ export function registerTicketsModule(app: FastifyInstance): void {
       throw new ApiError(403, { detail: km(req.lang, 'tickets_disabled') });
   });
   registerTicketRoutes(app);
+  registerApplyChoices(app);
   registerFlowRoutes(app);
   registerCommentRoutes(app);
   registerCommandConfirm(app);

@@ -99,10 +99,10 @@ export function RequestAssetsPage() {
           <Input maxLength={256} id="title" />
         </Form.Item>
         <Form.Item name="apply_nodes" label={t('tickets.request.nodes')}>
-          <RemoteSelect url="/api/v1/assets/nodes/suggestions/" multiple id="apply_nodes" />
+          <RemoteSelect url="/api/v1/tickets/apply-asset-tickets/nodes/" multiple id="apply_nodes" />
         </Form.Item>
         <Form.Item name="apply_assets" label={t('tickets.request.assets')} help={t('tickets.form.assetsHelp')}>
-          <RemoteSelect url="/api/v1/assets/assets/suggestions/" multiple id="apply_assets" />
+          <RemoteSelect url="/api/v1/tickets/apply-asset-tickets/assets/" multiple id="apply_assets" />
         </Form.Item>
         <Form.Item name="apply_accounts" label={t('tickets.request.accounts')} help={t('tickets.form.accountsHelp')}>
           <Select mode="tags" id="apply_accounts" options={[{ value: '@ALL', label: t('tickets.form.allAccounts') }]} />
