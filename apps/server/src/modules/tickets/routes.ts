@@ -5,6 +5,8 @@ import { registerApplyChoices } from './applyChoices.ts';
 import { registerCommandConfirm } from './commandConfirm.ts';
 import { registerCommentRoutes } from './commentRoutes.ts';
 import { registerLoginConfirm } from './loginConfirmPort.ts';
+import { registerLoginAssetConfirm } from './loginAssetConfirm.ts';
+import { registerSuperTicketRoutes } from './superTicketRoutes.ts';
 import { registerFlowRoutes } from './flowRoutes.ts';
 import { km } from './ticketMessages.ts';
 import { registerTicketRoutes } from './ticketRoutes.ts';
@@ -26,4 +28,6 @@ export function registerTicketsModule(app: FastifyInstance): void {
   registerCommentRoutes(app);
   registerCommandConfirm(app);
   registerLoginConfirm(app);
+  registerLoginAssetConfirm(app);
+  registerSuperTicketRoutes(app);
 }

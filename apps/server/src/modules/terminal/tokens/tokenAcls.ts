@@ -23,6 +23,15 @@ export async function loginAssetDecision(
   settings: SettingsStore,
   s: { userId: string; assetId: string; orgId: string; username: string; alias: string; ip: string },
 ): Promise<AclRule['action'] | undefined> {
+  return (await loginAssetVerdict(db, settings, s))?.action;
+}
+
+/** The deciding rule: its action, id and recipients (who may approve a `review`). */
+export async function loginAssetVerdict(
+  db: Kysely<DB>,
+  settings: SettingsStore,
+  s: { userId: string; assetId: string; orgId: string; username: string; alias: string; ip: string },
+): Promise<{ action: AclRule['action']; ruleId: string; reviewers: string[] } | undefined> {
   const rows = await db
     .selectFrom('acls_loginassetacl')
     .selectAll()
@@ -62,7 +71,7 @@ export async function loginAssetDecision(
     at: new Date(),
     timeZone: zone,
   });
-  return d?.action;
+  return d && { action: d.action, ruleId: d.rule.id, reviewers: d.rule.reviewers };
 }
 
 /** The connect methods that a reject rule takes away from the user now. */
