@@ -7,6 +7,7 @@ import { registerCommentRoutes } from './commentRoutes.ts';
 import { registerLoginConfirm } from './loginConfirmPort.ts';
 import { registerLoginAssetConfirm } from './loginAssetConfirm.ts';
 import { registerSuperTicketRoutes } from './superTicketRoutes.ts';
+import { registerSessionControlRoutes } from './sessionControlRoutes.ts';
 import { registerFlowRoutes } from './flowRoutes.ts';
 import { km } from './ticketMessages.ts';
 import { registerTicketRoutes } from './ticketRoutes.ts';
@@ -30,4 +31,5 @@ export function registerTicketsModule(app: FastifyInstance): void {
   registerLoginConfirm(app);
   registerLoginAssetConfirm(app);
   registerSuperTicketRoutes(app);
+  registerSessionControlRoutes(app);
 }

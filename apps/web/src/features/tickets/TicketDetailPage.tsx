@@ -9,6 +9,7 @@ import { formatDate } from '../../resource/values.ts';
 import { TicketComments } from './TicketComments.tsx';
 import { TicketRequestCard, type GrantEdits } from './TicketRequestCard.tsx';
 import { TicketSteps } from './TicketSteps.tsx';
+import { TicketSessionCard } from './TicketSessionCard.tsx';
 import {
   approveTicket,
   closeTicket,
@@ -126,6 +127,14 @@ export function TicketDetailPage() {
             <Card size="small" title={t('tickets.card.steps')}>
               <TicketSteps ticket={tk} />
             </Card>
+            {tk.type.value === 'command_confirm' && (
+              <Card size="small" title={t('tickets.session.title')} style={{ marginTop: 16 }}>
+                <TicketSessionCard
+                  ticketId={tk.id}
+                  canAct={Boolean(me && tk.process_map.some((st) => st.assignees.includes(me)))}
+                />
+              </Card>
+            )}
           </Col>
         </Row>
       </Card>
