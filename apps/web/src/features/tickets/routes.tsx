@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { ApartmentOutlined, FileDoneOutlined, FileTextOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, AuditOutlined, SolutionOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 
@@ -11,12 +11,12 @@ import { lazyPage } from '../../lib/lazyPage.tsx';
 const view = { permissions: ['tickets.view_ticket'] };
 const list = (mode: 'my' | 'assigned') =>
   lazyPage(
-    () => import('./TicketListPage.tsx'),
+    () => import('./pages.tsx'),
     ({ TicketListPage }) => <TicketListPage mode={mode} />,
   );
 const detail = () =>
   lazyPage(
-    () => import('./TicketDetailPage.tsx'),
+    () => import('./pages.tsx'),
     ({ TicketDetailPage }) => <TicketDetailPage />,
   );
 const detailOf = (path: string, name: string): AppRoute => ({
@@ -33,12 +33,12 @@ export const ticketsRoute: AppRoute = {
     {
       path: 'my-tickets',
       ...list('my'),
-      handle: { title: 'tickets.route.my', name: 'MyTicketList', icon: <FileTextOutlined />, ...view },
+      handle: { title: 'tickets.route.my', name: 'MyTicketList', icon: <SolutionOutlined />, ...view },
     },
     {
       path: 'assigned-tickets',
       ...list('assigned'),
-      handle: { title: 'tickets.route.assigned', name: 'AssignedTicketList', icon: <FileDoneOutlined />, ...view },
+      handle: { title: 'tickets.route.assigned', name: 'AssignedTicketList', icon: <AuditOutlined />, ...view },
     },
     {
       path: 'tickets',
@@ -47,7 +47,7 @@ export const ticketsRoute: AppRoute = {
         {
           path: 'request-host-perm/create',
           ...lazyPage(
-            () => import('./RequestAssetsPage.tsx'),
+            () => import('./pages.tsx'),
             ({ RequestAssetsPage }) => <RequestAssetsPage />,
           ),
           handle: { title: 'tickets.route.request', name: 'RequestAssetPermTicketCreate', hidden: true, ...view },
@@ -66,7 +66,7 @@ export const ticketsRoute: AppRoute = {
         {
           index: true,
           ...lazyPage(
-            () => import('./FlowPages.tsx'),
+            () => import('./pages.tsx'),
             ({ FlowListPage }) => <FlowListPage />,
           ),
           handle: { title: 'tickets.route.flows', name: 'TicketFlow', permissions: ['tickets.view_ticketflow'] },
@@ -74,7 +74,7 @@ export const ticketsRoute: AppRoute = {
         {
           path: ':id',
           ...lazyPage(
-            () => import('./FlowPages.tsx'),
+            () => import('./pages.tsx'),
             ({ FlowEditPage }) => <FlowEditPage readOnly />,
           ),
           handle: {
@@ -87,7 +87,7 @@ export const ticketsRoute: AppRoute = {
         {
           path: ':id/update',
           ...lazyPage(
-            () => import('./FlowPages.tsx'),
+            () => import('./pages.tsx'),
             ({ FlowEditPage }) => <FlowEditPage />,
           ),
           handle: {
