@@ -111,6 +111,41 @@ describe('tickets', () => {
     await ctx.close();
   });
 
+  it('approves two requests at once from the assigned list, and edits the flow to two levels', async () => {
+    const user = await userSession('tk_ursula');
+    const host = (
+      await apiCall<Row[]>(user.ctx, 'GET', '/api/v1/tickets/apply-asset-tickets/assets/?search=tk-web')
+    )[0]!;
+    for (const title of ['batch one', 'batch two'])
+      await apiCall(user.ctx, 'POST', '/api/v1/tickets/apply-asset-tickets/open/', { title, apply_assets: [host.id] });
+    const page = admin.page;
+    await page.goto('/ui/tickets/assigned-tickets');
+    for (const title of ['batch one', 'batch two'])
+      await page.locator('tr', { hasText: title }).locator('.ant-checkbox-input').check();
+    await page.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Batch approval' }).click();
+    await page.locator('.ant-modal').getByText('batch two').waitFor();
+    await screenshot(page, 'tickets-batch-dialog-en');
+    await page.locator('.ant-modal').getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.ant-modal').waitFor({ state: 'hidden' });
+    const mine = await apiCall<Row[]>(user.ctx, 'GET', '/api/v1/tickets/tickets/?search=batch');
+    expect(mine.map((t) => (t.state as { value: string }).value)).toEqual(['approved', 'approved']);
+    await user.ctx.close();
+
+    await page.goto('/ui/tickets/flow/');
+    await page.getByTestId('ticket-flows').getByText('Apply for asset').waitFor();
+    await screenshot(page, 'tickets-flows-en');
+    await page.locator('tr', { hasText: 'Apply for asset' }).getByText('Edit').click();
+    await page.getByTestId('ticket-flow-form').waitFor();
+    await page.getByLabel('2').check();
+    await page.getByText('Level 2').waitFor();
+    await screenshot(page, 'tickets-flow-edit-en');
+    await page.getByTestId('flow-submit').click();
+    await page.waitForURL('**/tickets/flow/');
+    const flows = await apiCall<Row[]>(admin.ctx, 'GET', '/api/v1/tickets/flows/?type=apply_asset');
+    expect(flows[0]).toMatchObject({ approval_level: 2, org_id: DEFAULT_ORG });
+  });
+
   it('holds a sign-in under a login rule with review until it is approved', async () => {
     const lars = await makeUser('tk_lars');
     const me = await apiCall<Row>(admin.ctx, 'GET', '/api/v1/users/profile/');
