@@ -111,7 +111,7 @@ describe('tickets', () => {
     await ctx.close();
   });
 
-  it('approves two requests at once from the assigned list, and edits the flow to two levels', async () => {
+  it('approves two requests at once from the assigned list, edits the flow to two levels and creates one', async () => {
     const user = await userSession('tk_ursula');
     const host = (
       await apiCall<Row[]>(user.ctx, 'GET', '/api/v1/tickets/apply-asset-tickets/assets/?search=tk-web')
@@ -144,6 +144,16 @@ describe('tickets', () => {
     await page.waitForURL('**/tickets/flow/');
     const flows = await apiCall<Row[]>(admin.ctx, 'GET', '/api/v1/tickets/flows/?type=apply_asset');
     expect(flows[0]).toMatchObject({ approval_level: 2, org_id: DEFAULT_ORG });
+
+    // A flow of its own for a type the organisation takes from the global one so far.
+    await page.getByRole('button', { name: 'Create ticket flow' }).click();
+    await page.waitForURL('**/tickets/flow/create');
+    await page.getByTestId('ticket-flow-form').locator('.ant-select').first().click();
+    await page.locator('.ant-select-item-option', { hasText: 'General' }).click();
+    await page.getByTestId('flow-submit').click();
+    await page.waitForURL('**/tickets/flow/');
+    const general = await apiCall<Row[]>(admin.ctx, 'GET', '/api/v1/tickets/flows/?type=general');
+    expect(general.map((f) => f.org_id)).toEqual([DEFAULT_ORG]);
   });
 
   it('holds a sign-in under a login rule with review until it is approved', async () => {

@@ -33,7 +33,14 @@ export function FlowListPage() {
   const { t } = useTranslation();
   const flows = useQuery({ queryKey: ['ticket-flows'], queryFn: () => http.get<Flow[]>(FLOWS_URL) });
   return (
-    <Card data-testid="ticket-flows">
+    <Card
+      data-testid="ticket-flows"
+      extra={
+        <Link to="/tickets/flow/create">
+          <Button type="primary">{t('tickets.flow.create')}</Button>
+        </Link>
+      }
+    >
       {flows.error && <Alert type="error" showIcon title={errorMessage(flows.error, t)} />}
       <Table<Flow>
         rowKey="id"
@@ -71,16 +78,30 @@ export function FlowListPage() {
 }
 
 interface FormValues {
+  type: string;
   approval_level: number;
   rules: { strategy: string; assignees?: string[] }[];
 }
 
-export function FlowEditPage({ readOnly = false }: { readOnly?: boolean }) {
+const TYPES = ['general', 'apply_asset', 'login_confirm', 'login_asset_confirm', 'command_confirm'] as const;
+const EMPTY: Flow = {
+  id: '',
+  type: { value: 'apply_asset', label: '' },
+  approval_level: 1,
+  org_name: '',
+  rules: [],
+};
+
+/** The flow form: `create` (a type this organisation has no flow of yet), update, or read only. */
+export function FlowEditPage({ readOnly = false, create = false }: { readOnly?: boolean; create?: boolean }) {
   const { id = '' } = useParams();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const flow = useQuery({ queryKey: ['ticket-flow', id], queryFn: () => http.get<Flow>(`${FLOWS_URL}${id}/`) });
+  const flow = useQuery({
+    queryKey: ['ticket-flow', id],
+    queryFn: () => (create ? Promise.resolve(EMPTY) : http.get<Flow>(`${FLOWS_URL}${id}/`)),
+  });
   const [form] = Form.useForm<FormValues>();
   const level = Form.useWatch('approval_level', form) ?? flow.data?.approval_level ?? 1;
   const rules = Form.useWatch('rules', form);
@@ -89,6 +110,7 @@ export function FlowEditPage({ readOnly = false }: { readOnly?: boolean }) {
   if (!flow.data) return null;
   const f = flow.data;
   const initial: FormValues = {
+    type: f.type.value,
     approval_level: f.approval_level,
     rules: [0, 1].map((i) => ({
       strategy: f.rules[i]?.strategy.value ?? 'super_admin',
@@ -98,10 +120,13 @@ export function FlowEditPage({ readOnly = false }: { readOnly?: boolean }) {
   const save = async (v: FormValues) => {
     setError(undefined);
     try {
-      await http.put(`${FLOWS_URL}${id}/`, {
+      const body = {
+        type: v.type,
         approval_level: v.approval_level,
         rules: v.rules.slice(0, v.approval_level).map((r) => ({ strategy: r.strategy, assignees: r.assignees ?? [] })),
-      });
+      };
+      if (create) await http.post(FLOWS_URL, body);
+      else await http.put(`${FLOWS_URL}${id}/`, body);
       await qc.invalidateQueries({ queryKey: ['ticket-flows'] });
       void navigate('/tickets/flow/');
     } catch (e) {
@@ -109,7 +134,10 @@ export function FlowEditPage({ readOnly = false }: { readOnly?: boolean }) {
     }
   };
   return (
-    <Card title={`${t('tickets.flow.title')}: ${f.type.label}`} data-testid="ticket-flow-form">
+    <Card
+      title={create ? t('tickets.flow.create') : `${t('tickets.flow.title')}: ${f.type.label}`}
+      data-testid="ticket-flow-form"
+    >
       {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} />}
       <Form<FormValues>
         form={form}
@@ -119,6 +147,11 @@ export function FlowEditPage({ readOnly = false }: { readOnly?: boolean }) {
         disabled={readOnly}
         onFinish={(v) => void save(v)}
       >
+        {create && (
+          <Form.Item name="type" label={t('tickets.field.type')}>
+            <Select options={TYPES.map((v) => ({ value: v, label: t(`tickets.flow.type.${v}`) }))} />
+          </Form.Item>
+        )}
         <Form.Item name="approval_level" label={t('tickets.flow.level')}>
           <Radio.Group options={[1, 2].map((n) => ({ value: n, label: String(n) }))} />
         </Form.Item>

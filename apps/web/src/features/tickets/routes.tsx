@@ -72,6 +72,19 @@ export const ticketsRoute: AppRoute = {
           handle: { title: 'tickets.route.flows', name: 'TicketFlow', permissions: ['tickets.view_ticketflow'] },
         },
         {
+          path: 'create',
+          ...lazyPage(
+            () => import('./pages.tsx'),
+            ({ FlowEditPage }) => <FlowEditPage create />,
+          ),
+          handle: {
+            title: 'tickets.route.flowCreate',
+            name: 'TicketFlowCreate',
+            hidden: true,
+            permissions: ['tickets.add_ticketflow'],
+          },
+        },
+        {
           path: ':id',
           ...lazyPage(
             () => import('./pages.tsx'),
