@@ -4,11 +4,19 @@ import { consoleRoute } from '../features/console/routes.tsx';
 import { profileRoute } from '../features/profile/routes.tsx';
 import { workbenchRoute } from '../features/workbench/routes.tsx';
 import { settingsRoute } from '../features/settings/routes.tsx';
+import { ticketsRoute } from '../features/tickets/routes.tsx';
 import { prepareRoutes } from './routeRegistry.ts';
 import type { AppRoute, PreparedRoute } from '../lib/routeTypes.ts';
 
 /** Every view built into this console; each feature exports its view route and it is listed here. */
-export const VIEW_ROUTES: AppRoute[] = [consoleRoute, auditRoute, profileRoute, workbenchRoute, settingsRoute];
+export const VIEW_ROUTES: AppRoute[] = [
+  consoleRoute,
+  auditRoute,
+  profileRoute,
+  workbenchRoute,
+  settingsRoute,
+  ticketsRoute,
+];
 
 /** The view routes with their metadata derived. */
 export const PREPARED_VIEWS: PreparedRoute[] = prepareRoutes(VIEW_ROUTES);

@@ -18,6 +18,8 @@ import { sqlDebugOn } from '../lib/sqlDigest.ts';
 import { LazyWhen, lazyComponent } from '../lib/LazyWhen.tsx';
 import { navbarGates, SETTINGS_PATH, TICKETS_PATH, webTerminalUrl } from './navbarGates.ts';
 import { OrgSelector } from './OrgSelector.tsx';
+import { TicketBadge, useOpenAssignedTickets } from './TicketBadge.tsx';
+import { useAppStore } from '../lib/appStore.ts';
 import { useShellStore } from './shellStore.ts';
 import { useVisibility } from './useShellContext.ts';
 import styles from './Layout.module.css';
@@ -35,6 +37,8 @@ export function Navbar({ view }: { view: ViewName }) {
   const toggle = useShellStore((s) => s.toggleSidebar);
   const { perms, settings } = useVisibility();
   const gates = navbarGates({ perms, settings, hasRoute });
+  const me = useAppStore((s) => s.profile?.id);
+  const openTickets = useOpenAssignedTickets(gates.tickets ? me : undefined);
 
   return (
     <header className={styles.header}>
@@ -74,8 +78,12 @@ export function Navbar({ view }: { view: ViewName }) {
             className={styles.navButton}
             aria-label={t('shell.nav.tickets')}
             title={t('shell.nav.tickets')}
+            data-testid="tickets-link"
           >
-            <SolutionOutlined />
+            <span className={styles.badgeHolder}>
+              <SolutionOutlined />
+              <TicketBadge count={openTickets} />
+            </span>
           </Link>
         )}
         {gates.settings && (

@@ -9,7 +9,8 @@ import { put, signIn, T } from './ticketsTesting.ts';
 /**
  * A command under review on a real OpenSSH (issue 19): the held line becomes a command-confirm
  * ticket for the rule's recipient, runs once the recipient approves it through the API, is
- * refused when rejected, and Ctrl+C closes its ticket.
+ * refused when rejected, and Ctrl+C closes its ticket; the reviewer pauses, resumes and ends the
+ * session from the ticket.
  */
 let t: TestApp;
 let admin: SessionClient;
@@ -111,6 +112,22 @@ describe('commands under review', () => {
     }
     expect((await reviewer.get(`${T}/tickets/${cancelled.id}/`)).json().state.value).toBe('closed');
     expect((await put(reviewer, `${C}/${cancelled.id}/approve/`)).statusCode).toBe(400);
+
+    // The reviewer pauses, resumes and ends the session from the ticket; the user who ran it may not.
+    const S = `${T}/tickets/${tk.id}/session/`;
+    expect((await reviewer.get(S)).json()).toMatchObject({ id: s.id, is_finished: false, is_locked: false });
+    expect((await admin.post(S, { action: 'kill' })).statusCode).toBe(403);
+    expect((await reviewer.post(S, { action: 'fly' })).statusCode).toBe(400);
+    expect((await reviewer.post(S, { action: 'lock' })).statusCode).toBe(200);
+    expect((await reviewer.get(S)).json().is_locked).toBe(true);
+    expect((await reviewer.post(S, { action: 'unlock' })).statusCode).toBe(200);
+    expect((await reviewer.get(S)).json().is_locked).toBe(false);
+    expect((await reviewer.post(S, { action: 'kill' })).statusCode).toBe(200);
+    await term.waitEnd(20_000);
+    for (let i = 0; i < 50 && !(await reviewer.get(S)).json().is_finished; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await reviewer.get(S)).json().is_finished).toBe(true);
+    expect((await reviewer.post(S, { action: 'lock' })).statusCode).toBe(400);
     await s.close();
   }, 90_000);
 });

@@ -13,7 +13,7 @@ import type { TicketRow } from './ticketStore.ts';
  */
 const LANG: Language = 'en';
 
-export const ticketUrl = (t: { id: string; type: string }) => `/tickets/tickets/${t.id}?type=${t.type}`;
+export const ticketUrl = (t: { id: string; type: string }) => `/ui/tickets/tickets/${t.id}?type=${t.type}`;
 
 function link(url: string, text: string): string {
   return text.replace('{url}', escapeHtml(url));

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
+import { registerApplyChoices } from './applyChoices.ts';
 import { registerCommandConfirm } from './commandConfirm.ts';
 import { registerCommentRoutes } from './commentRoutes.ts';
 import { registerLoginConfirm } from './loginConfirmPort.ts';
+import { registerLoginAssetConfirm } from './loginAssetConfirm.ts';
+import { registerSuperTicketRoutes } from './superTicketRoutes.ts';
+import { registerSessionControlRoutes } from './sessionControlRoutes.ts';
 import { registerFlowRoutes } from './flowRoutes.ts';
 import { km } from './ticketMessages.ts';
 import { registerTicketRoutes } from './ticketRoutes.ts';
@@ -20,8 +24,12 @@ export function registerTicketsModule(app: FastifyInstance): void {
       throw new ApiError(403, { detail: km(req.lang, 'tickets_disabled') });
   });
   registerTicketRoutes(app);
+  registerApplyChoices(app);
   registerFlowRoutes(app);
   registerCommentRoutes(app);
   registerCommandConfirm(app);
   registerLoginConfirm(app);
+  registerLoginAssetConfirm(app);
+  registerSuperTicketRoutes(app);
+  registerSessionControlRoutes(app);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
+import { metadata } from '../../resource/metadata.ts';
 import { pageOfResults } from '../../resource/pagination.ts';
 import { pageOf, type Query } from '../../resource/query.ts';
 import { parseApplyAsset } from './applyAsset.ts';
@@ -11,6 +12,7 @@ import { actOn, actOnAll, type Actor } from './ticketActions.ts';
 import { km } from './ticketMessages.ts';
 import { filterTickets, findTicket, visibleTickets } from './ticketQueries.ts';
 import { createTicket, serializeTickets } from './ticketStore.ts';
+import { ticketListDef } from './ticketListMeta.ts';
 
 /**
  * `/api/v1/tickets/`: `tickets/` lists every ticket the caller applied for or is assigned to; the
@@ -119,6 +121,7 @@ function registerActions(app: FastifyInstance, prefix: string, type?: TicketType
 }
 
 export function registerTicketRoutes(app: FastifyInstance): void {
+  app.options(`${B}/tickets/`, view, async (req) => metadata(ticketListDef, req.lang));
   app.get(`${B}/tickets/`, view, (req) => list(req));
   app.get(`${B}/tickets/:id/`, view, (req: IdReq) => detail(req));
   const refuse = async (req: FastifyRequest) => {

@@ -133,6 +133,15 @@ describe('asking for assets', () => {
     ]);
   });
 
+  it('offers the org’s assets and nodes by name to someone asking, never the global org’s', async () => {
+    const assets: Row[] = await get(alice, `${A}/assets/?search=db`);
+    expect(assets.map((x) => x.name)).toEqual(['db1']);
+    expect((await get(alice, `${A}/nodes/?search=We`)).map((x: Row) => x.name)).toEqual(['Web']);
+    const foreign = await alice.get(`${A}/assets/?search=b-host`, { 'x-jms-org': orgB });
+    expect(foreign.statusCode).toBe(403);
+    expect((await admin.get(`${A}/assets/`, { 'x-jms-org': ROOT_ORG_ID })).statusCode).toBe(400);
+  });
+
   it('defaults the dates to now and the TICKET_AUTHORIZE_DEFAULT_TIME setting', async () => {
     const before = Date.now();
     const opened = await requestAssets(alice, { apply_nodes: [node.id] });
@@ -343,7 +352,7 @@ describe('lists, comments and messages', () => {
     const inbox = async (c: SessionClient) =>
       (await get(c, '/api/v1/notifications/site-messages/?limit=50')).results as Row[];
     const toAdmin = (await inbox(admin)).find((m) => m.content.subject === 'Ticket to approve: notify me');
-    expect(toAdmin?.content.message).toContain(`/tickets/tickets/${tk.id}?type=apply_asset`);
+    expect(toAdmin?.content.message).toContain(`/ui/tickets/tickets/${tk.id}?type=apply_asset`);
     await put(admin, `${A}/${tk.id}/approve/`);
     const toAlice = (await inbox(alice)).find((m) => m.content.subject === 'Your ticket was approved: notify me');
     expect(toAlice?.content.message).toContain('Administrator(admin) approved');

@@ -3,7 +3,7 @@ import { csrfToken } from '../../lib/cookies.ts';
 
 /** The login page's calls (`/core/auth/login/...` answer LoginResult, with data for the next step). */
 export interface LoginAnswer extends LoginResult {
-  data?: { choices?: string[]; url?: string };
+  data?: { choices?: string[]; url?: string; ticket_id?: string };
 }
 
 export interface OtpBinding {

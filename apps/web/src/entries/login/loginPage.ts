@@ -13,10 +13,15 @@ import {
 import { loginMethodControls } from './loginMethods.ts';
 import { mfaStep } from './mfaStep.ts';
 import { otpBindStep } from './otpBindStep.ts';
-import { passwordStep, type PasswordValues } from './passwordStep.ts';
+import { loginConfirmStep } from './loginConfirmStep.ts';
+import { passwordStep, submitLogin, type PasswordValues } from './passwordStep.ts';
 import { language, switchLanguage, t } from './texts.ts';
 
-type Step = { kind: 'password' } | { kind: 'mfa'; choices: string[] } | { kind: 'bind'; binding: OtpBinding };
+type Step =
+  | { kind: 'password' }
+  | { kind: 'mfa'; choices: string[] }
+  | { kind: 'bind'; binding: OtpBinding }
+  | { kind: 'confirm'; ticketId?: string };
 
 /**
  * The login page: the password form, then the MFA step or the authenticator binding when the server
@@ -71,6 +76,10 @@ export function mountLoginPage(root: HTMLElement): void {
   const onAnswer = async (result: LoginAnswer) => {
     if (result.ok) return signedIn(result.next);
     if (result.error === 'mfa_required') return go({ kind: 'mfa', choices: result.data?.choices ?? ['otp'] });
+    if (result.error === 'login_confirm_wait') {
+      showError(undefined);
+      return step.kind === 'confirm' ? undefined : go({ kind: 'confirm', ticketId: result.data?.ticket_id });
+    }
     if (result.error === 'mfa_unset') {
       const binding = await postJson<OtpBinding & LoginAnswer>(LOGIN_OTP_START_URL, {});
       if (binding.qr_code) return go({ kind: 'bind', binding });
@@ -86,13 +95,21 @@ export function mountLoginPage(root: HTMLElement): void {
         ? mfaStep(step.choices, callbacks)
         : step.kind === 'bind'
           ? otpBindStep(step.binding, callbacks)
-          : passwordStep({
-              values,
-              next,
-              onAnswer,
-              onError: showError,
-              methods: loginMethodControls({ t, next, signedIn, showError }),
-            });
+          : step.kind === 'confirm'
+            ? loginConfirmStep({
+                ticketId: step.ticketId,
+                resubmit: () => submitLogin(values, next),
+                onAnswer,
+                onError: showError,
+                onBack: () => go({ kind: 'password' }),
+              })
+            : passwordStep({
+                values,
+                next,
+                onAnswer,
+                onError: showError,
+                methods: loginMethodControls({ t, next, signedIn, showError }),
+              });
     stepSlot.replaceChildren(view.el);
     if (focus) view.focus();
   }

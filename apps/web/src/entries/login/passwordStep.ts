@@ -14,7 +14,7 @@ export interface PasswordValues {
 }
 
 /** Sends the credentials, the password encrypted with the page's key. */
-async function submitLogin(values: PasswordValues, next: string | null): Promise<LoginAnswer> {
+export async function submitLogin(values: PasswordValues, next: string | null): Promise<LoginAnswer> {
   return postJson<LoginAnswer>(LOGIN_PATH, { ...values, password: await encryptSecret(values.password), next });
 }
 

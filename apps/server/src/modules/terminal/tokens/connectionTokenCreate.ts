@@ -6,14 +6,16 @@ import { ACTION_BITS } from '../../perms/actions.ts';
 import { grantsPort } from '../../perms/grantsPort.ts';
 import { permedAccountsOf, type PermedAccount } from '../../perms/permedAccounts.ts';
 import { tm, type TerminalMessageKey } from '../gateway/gatewayError.ts';
-import { loginAssetDecision } from './tokenAcls.ts';
+import { loginAssetVerdict } from './tokenAcls.ts';
+import { reviewLoginAsset } from './loginAssetReview.ts';
 import { CONNECT_METHODS, methodAllowed } from './connectMethods.ts';
 
 /**
  * Creating a connection token for the caller (`POST /api/v1/authentication/connection-token/`),
  * and checking one again when it is spent or exchanged: the asset granted, the account permed
  * with the connect action now, `@ANON` only for web methods, `@INPUT` with a username (its secret
- * sealed), the login-asset rules (reject -> `acl_reject`, review -> `acl_review`) and the
+ * sealed), the login-asset rules (reject -> `acl_reject`, review -> `acl_review`, or a ticket's
+ * wait with `?create_ticket=1`: loginAssetReview.ts) and the
  * connect-method rules. The token expires at the earlier of the one-time lifetime and the
  * permission's end.
  */
@@ -136,16 +138,29 @@ export async function checkTokenRequest(
     throw new ApiError(400, { input_username: [tm(lang, 'token_input_username_required')], code: 'required' });
   if (!(await methodAllowed(req, user.id, t.connectMethod)))
     throw bad(lang, 'acl_reject', 'token_connect_method_rejected', 403);
-  const action = await loginAssetDecision(db, deps.settings, {
+  const username = account.alias === '@INPUT' ? t.inputUsername : account.username;
+  const verdict = await loginAssetVerdict(db, deps.settings, {
     userId: user.id,
     assetId: asset.id,
     orgId: asset.org_id,
-    username: account.alias === '@INPUT' ? t.inputUsername : account.username,
+    username,
     alias: account.alias,
     ip: req.ip,
   });
-  if (action === 'reject') throw bad(lang, 'acl_reject', 'token_acl_reject', 403);
-  if (action === 'review') throw bad(lang, 'acl_review', 'token_acl_review');
+  if (verdict?.action === 'reject') throw bad(lang, 'acl_reject', 'token_acl_reject', 403);
+  if (verdict?.action === 'review')
+    await reviewLoginAsset(
+      req,
+      {
+        userId: user.id,
+        assetId: asset.id,
+        orgId: asset.org_id,
+        account: username,
+        ruleId: verdict.ruleId,
+        reviewers: verdict.reviewers,
+      },
+      bad(lang, 'acl_review', 'token_acl_review'),
+    );
   return { asset, account };
 }
 

@@ -15,6 +15,15 @@ export async function loginAssetDecision(
   settings: SettingsStore,
   s: { userId: string; assetId: string; orgId: string; username: string; alias: string; ip: string },
 ): Promise<AclRule['action'] | undefined> {
+  return (await loginAssetVerdict(db, settings, s))?.action;
+}
+
+/** The deciding rule: its action, id and recipients (who may approve a `review`). */
+export async function loginAssetVerdict(
+  db: Kysely<DB>,
+  settings: SettingsStore,
+  s: { userId: string; assetId: string; orgId: string; username: string; alias: string; ip: string },
+): Promise<{ action: AclRule['action']; ruleId: string; reviewers: string[] } | undefined> {
   const rules = await loadAclRules(db, 'loginAsset', { orgId: s.orgId });
   if (!rules.length) return undefined;
   const user = (await loadUsers(db, { ids: [s.userId] }))[0] ?? { id: s.userId, attrs: {} };
@@ -28,7 +37,7 @@ export async function loginAssetDecision(
     at: new Date(),
     timeZone: zone,
   });
-  return d?.action;
+  return d && { action: d.action, ruleId: d.rule.id, reviewers: d.rule.reviewers ?? [] };
 }
 
 /** The connect methods that a reject rule takes away from the user now. */

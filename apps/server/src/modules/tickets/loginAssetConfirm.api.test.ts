@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { makeAccount, makeAsset, makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
+import { put, signIn, T } from './ticketsTesting.ts';
+
+/**
+ * A login-asset rule with review (issue 19): a connection token asked with `?create_ticket=1`
+ * opens a login-asset ticket for the rule's recipient and answers how to follow it; the user
+ * polls `super-tickets/<id>/status/`; once approved the token is given. Giving up closes it.
+ */
+let t: TestApp;
+let admin: SessionClient;
+let user: SessionClient;
+let reviewer: SessionClient;
+let host: Row;
+const CT = '/api/v1/authentication/connection-token/';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await adminClient(t.app);
+  const u = await makeUser(admin, 'connie');
+  const r = await makeUser(admin, 'rita');
+  host = await makeAsset(admin, [], undefined, 'reviewed-host');
+  await makeAccount(admin, host.id, 'root');
+  await makePerm(admin, { users: [u.id], assets: [host.id], accounts: ['@ALL'] });
+  const acl = await admin.post('/api/v1/acls/login-asset-acls/', {
+    name: 'review connie',
+    users: { type: 'ids', ids: [u.id] },
+    assets: { type: 'all' },
+    accounts: ['@ALL'],
+    action: 'review',
+    reviewers: [r.id],
+  });
+  expect(acl.statusCode, acl.body).toBe(201);
+  user = await signIn(t, 'connie');
+  reviewer = await signIn(t, 'rita');
+});
+afterAll(async () => t.close());
+
+const ask = (query = '') =>
+  user.post(`${CT}${query}`, { asset: host.id, account: 'root', protocol: 'ssh', connect_method: 'web_cli' });
+
+describe('login-asset review', () => {
+  it('opens one ticket to wait on, and gives the token once the recipient approves', async () => {
+    expect((await ask()).json().code).toBe('acl_review');
+    expect((await reviewer.get(`${T}/apply-login-asset-tickets/`)).json()).toEqual([]);
+    const held = await ask('?create_ticket=1');
+    expect(held.statusCode).toBe(400);
+    const body = held.json();
+    expect(body).toMatchObject({
+      code: 'acl_review',
+      check_review_status: { method: 'GET', url: `/api/v1/tickets/super-tickets/${body.ticket_id}/status/` },
+      close_review: { method: 'DELETE' },
+      ticket_detail_url: `/ui/tickets/tickets/${body.ticket_id}?type=login_asset_confirm`,
+      reviewers: ['rita(rita)'],
+    });
+    // Asking again waits on the same ticket.
+    expect((await ask('?create_ticket=1')).json().ticket_id).toBe(body.ticket_id);
+    const status = await user.get(body.check_review_status.url);
+    expect(status.json()).toMatchObject({ id: body.ticket_id, state: { value: 'pending' }, status: { value: 'open' } });
+    const tk = (await reviewer.get(`${T}/tickets/${body.ticket_id}/`)).json();
+    expect(tk).toMatchObject({
+      type: { value: 'login_asset_confirm' },
+      apply_login_user: 'connie(connie)',
+      apply_login_asset: 'reviewed-host(10.0.0.1)',
+      apply_login_account: 'root',
+    });
+    expect((await put(user, `${T}/apply-login-asset-tickets/${body.ticket_id}/approve/`)).statusCode).toBe(403);
+    expect((await put(reviewer, `${T}/apply-login-asset-tickets/${body.ticket_id}/approve/`)).statusCode).toBe(200);
+    expect((await user.get(body.check_review_status.url)).json()).toMatchObject({
+      state: { value: 'approved' },
+      processor: 'rita(rita)',
+    });
+    const token = await ask();
+    expect(token.statusCode, token.body).toBe(201);
+  });
+
+  it('lets the user give up, and hides the status from others', async () => {
+    // The earlier approval's window is over.
+    await t.deps.database.db.updateTable('tickets_ticket').set({ date_updated: '2000-01-01T00:00:00.000Z' }).execute();
+    const held = (await ask('?create_ticket=1')).json();
+    expect(held.code).toBe('acl_review');
+    // Someone neither applicant nor assignee (even an administrator) does not see it.
+    expect((await admin.get(held.check_review_status.url)).statusCode).toBe(404);
+    const closed = await user.request({ method: 'DELETE', url: held.close_review.url });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json().state.value).toBe('closed');
+    expect((await put(reviewer, `${T}/apply-login-asset-tickets/${held.ticket_id}/approve/`)).statusCode).toBe(400);
+    expect((await ask()).json().code).toBe('acl_review');
+  });
+});

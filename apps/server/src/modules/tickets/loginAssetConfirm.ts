@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  loginAssetReviewer,
+  setLoginAssetReviewer,
+  type LoginAssetReviewPort,
+  type LoginAssetSituation,
+} from '../terminal/tokens/loginAssetReview.ts';
+import { levelsFor } from './assignees.ts';
+import { notifyAssignees, ticketUrl } from './notify.ts';
+import { km } from './ticketMessages.ts';
+import { createTicket, type TicketRow } from './ticketStore.ts';
+
+/**
+ * Login-asset review (terminal/tokens/loginAssetReview.ts): a connection asked with
+ * `?create_ticket=1` under a `review` login-asset rule opens a login-asset ticket (or reuses the
+ * pending one of the same user, asset and account) assigned to the rule's recipients, and answers
+ * how to follow it (`super-tickets/<id>/status/`). An approval lets that user connect to that
+ * asset with that account for twice the one-time token lifetime (creating the token, then
+ * spending it); after that a new connection asks again.
+ */
+const TYPE = 'login_asset_confirm';
+const statusUrl = (id: string) => `/api/v1/tickets/super-tickets/${id}/status/`;
+type Meta = { login_asset_id?: string; login_account?: string };
+
+async function ticketsOf(app: FastifyInstance, s: LoginAssetSituation, state: string): Promise<TicketRow[]> {
+  const rows = await app.deps.database.db
+    .selectFrom('tickets_ticket')
+    .selectAll()
+    .where('type', '=', TYPE)
+    .where('applicant_id', '=', s.userId)
+    .where('state', '=', state)
+    .orderBy('date_updated', 'desc')
+    .limit(50)
+    .execute();
+  return rows.filter((r) => {
+    const m = JSON.parse(r.meta) as Meta;
+    return m.login_asset_id === s.assetId && m.login_account === s.account;
+  });
+}
+
+export function registerLoginAssetConfirm(app: FastifyInstance): void {
+  const db = app.deps.database.db;
+  const port: LoginAssetReviewPort = {
+    async approved(_req, s) {
+      const ttl = Number(await app.deps.settings.get('CONNECTION_TOKEN_ONETIME_EXPIRATION')) || 300;
+      const since = new Date(Date.now() - 2 * ttl * 1000).toISOString();
+      return (await ticketsOf(app, s, 'approved')).some((t) => t.date_updated >= since);
+    },
+    async open(_req, s) {
+      let ticket = (await ticketsOf(app, s, 'pending'))[0];
+      const levels = await levelsFor(db, s.orgId, TYPE, s.reviewers);
+      if (!ticket) {
+        const user = await db
+          .selectFrom('users_user')
+          .select(['name', 'username'])
+          .where('id', '=', s.userId)
+          .executeTakeFirstOrThrow();
+        const asset = await db
+          .selectFrom('assets_asset')
+          .select(['name', 'address'])
+          .where('id', '=', s.assetId)
+          .executeTakeFirstOrThrow();
+        const userDisplay = `${user.name}(${user.username})`;
+        const assetDisplay = `${asset.name}(${asset.address})`;
+        ticket = await createTicket(db, {
+          type: TYPE,
+          title: km('en', 'title_login_asset_confirm', { user: userDisplay, asset: assetDisplay }),
+          orgId: s.orgId,
+          applicantId: s.userId,
+          createdBy: user.username,
+          meta: {
+            apply_login_user: userDisplay,
+            apply_login_asset: assetDisplay,
+            apply_login_account: s.account,
+            login_asset_id: s.assetId,
+            login_account: s.account,
+            apply_from_acl: s.ruleId,
+          },
+          levels,
+        });
+        await notifyAssignees(app, ticket, levels[0] ?? []);
+      }
+      const names = await db
+        .selectFrom('users_user')
+        .select(['name', 'username'])
+        .where('id', 'in', levels[0] ?? [''])
+        .execute();
+      return {
+        ticket_id: ticket.id,
+        check_review_status: { method: 'GET', url: statusUrl(ticket.id) },
+        close_review: { method: 'DELETE', url: statusUrl(ticket.id) },
+        ticket_detail_url: ticketUrl(ticket),
+        reviewers: names.map((n) => `${n.name}(${n.username})`),
+      };
+    },
+  };
+  setLoginAssetReviewer(port);
+  app.addHook('onClose', async () => {
+    if (loginAssetReviewer() === port) setLoginAssetReviewer(undefined);
+  });
+}
