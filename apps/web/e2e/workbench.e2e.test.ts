@@ -141,6 +141,7 @@ describe('the workbench', () => {
       'File manager',
     ]);
     expect(await terminal.getAttribute('title')).toBe('Opens in a new tab');
+    await page.getByTestId('workbench-user-card').waitFor();
     await screenshot(page, 'workbench-menu-external');
 
     // A click opens the terminal page in a new tab; the console stays where it was, without a tag.
