@@ -166,6 +166,33 @@ describe('the web terminal', () => {
     expect(await screen(luna)).not.toContain('second-tab-42');
   });
 
+  it('stars an asset from the tree: Favourites counts and lists it, and unstarring takes it out', async () => {
+    const page = await user.newPage();
+    await page.goto('/luna/');
+    const tree = page.getByTestId('luna-tree');
+    const favorites = tree.locator('[data-testid="tree-node"][data-key="n:favorite"]');
+    await expect.poll(() => favorites.textContent(), { timeout: 20_000 }).toBe('Favorite (0)');
+    await openNode(page);
+    const rows = tree
+      .locator('.ant-tree-treenode')
+      .filter({ has: page.getByTestId('tree-asset').filter({ hasText: names.full }) });
+    await rows.first().hover();
+    await rows.first().getByRole('button', { name: 'Favourite', exact: true }).click();
+    await expect.poll(() => favorites.textContent(), { timeout: 20_000 }).toBe('Favorite (1)');
+    // The star is not the asset: no connect dialog opened.
+    expect(await page.getByTestId('connect-form').count()).toBe(0);
+    await favorites.click();
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(2);
+    await screenshot(page, 'luna-favorite-star');
+    // Unstarred from under Favourites: the count and the list follow.
+    await rows.first().hover();
+    await rows.first().getByRole('button', { name: 'Remove from favourites' }).click();
+    await expect.poll(() => favorites.textContent(), { timeout: 20_000 }).toBe('Favorite (0)');
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(1);
+    expect(await apiCall<unknown[]>(user, 'GET', '/api/v1/assets/favorite-assets/')).toEqual([]);
+    await page.close();
+  });
+
   it('opens the connect dialog from ?login_to= and logs in with a typed @INPUT login', async () => {
     const page = await user.newPage();
     await page.goto(`/luna/?login_to=${full.host.id}`);

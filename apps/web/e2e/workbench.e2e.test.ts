@@ -121,4 +121,56 @@ describe('the workbench', () => {
     expect(await page.evaluate(() => localStorage.getItem('PreView'))).toBe('workbench');
     await ctx.close();
   });
+  it('offers Web terminal and File manager in the menu, opened in a new tab, expanded and collapsed', async () => {
+    const { ctx, page } = await session();
+    await page.goto('/core/auth/login/');
+    await signIn(page, 'wb_wendy', WB_PASSWORD);
+    await page.waitForURL('**/ui/workbench/home');
+    await page
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 3000 })
+      .catch(() => undefined);
+    const menu = page.getByTestId('sidebar-menu');
+    const terminal = menu.getByRole('menuitem', { name: /Web terminal/ });
+    await terminal.waitFor();
+    // The User role holds both permissions; the original's order: after My assets.
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual([
+      'Home',
+      'My assets',
+      'Web terminal',
+      'File manager',
+    ]);
+    expect(await terminal.getAttribute('title')).toBe('Opens in a new tab');
+    await page.getByTestId('workbench-user-card').waitFor();
+    await screenshot(page, 'workbench-menu-external');
+
+    // A click opens the terminal page in a new tab; the console stays where it was, without a tag.
+    const [tab] = await Promise.all([ctx.waitForEvent('page'), terminal.click()]);
+    await tab.waitForURL('**/luna/');
+    await tab.getByTestId('luna-tree').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/ui/workbench/home');
+    expect(await page.getByTestId('tags-bar').textContent()).not.toContain('Web terminal');
+    await tab.close();
+
+    // From the keyboard: Down from My assets reaches it, Enter opens the file manager's tab.
+    await menu.getByRole('menuitem', { name: 'My assets' }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('File manager');
+    const [files] = await Promise.all([ctx.waitForEvent('page'), page.keyboard.press('Enter')]);
+    await files.waitForURL('**/koko/elfinder/sftp/');
+    await files.close();
+
+    // Typed into the address bar, the entry's own path is no console page.
+    await page.goto('/ui/workbench/web-terminal');
+    await page.waitForURL('**/ui/404');
+
+    await page.goto('/ui/workbench/home');
+    await page.getByTestId('sidebar-toggle').click();
+    const icon = menu.getByRole('menuitem', { name: 'Web terminal (Opens in a new tab)' });
+    await icon.hover();
+    await page.getByRole('tooltip').filter({ hasText: 'Web terminal' }).waitFor();
+    await screenshot(page, 'workbench-menu-external-collapsed');
+    await ctx.close();
+  });
 });

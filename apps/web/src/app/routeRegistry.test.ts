@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flattenRoutes, pathOfRouteName, prepareRoutes } from './routeRegistry.ts';
+import { flattenRoutes, pathOfRouteName, prepareRoutes, routerRoutes } from './routeRegistry.ts';
 import type { AppRoute } from '../lib/routeTypes.ts';
 
 const audit: AppRoute = {
@@ -54,5 +54,23 @@ describe('named routes', () => {
     expect(pathOfRouteName(routes, 'SessionDetail', { id: '42' })).toBe('/audit/sessions/sessions/42');
     expect(pathOfRouteName(routes, 'SessionDetail', {})).toBeUndefined();
     expect(pathOfRouteName(routes, 'TicketDetail', { id: '42' })).toBeUndefined();
+  });
+});
+
+describe('router routes', () => {
+  it('leave out the external menu entries at any depth and keep everything else', () => {
+    const prepared = prepareRoutes([
+      {
+        path: 'workbench',
+        handle: { title: 'route.Workbench' },
+        children: [
+          { path: 'home', handle: { title: 'workbench.route.home' } },
+          { path: 'web-terminal', handle: { title: 'workbench.route.webTerminal', externalUrl: '/luna/' } },
+        ],
+      },
+    ]);
+    const paths = (routes: ReturnType<typeof prepareRoutes>) => flattenRoutes(routes).map((r) => r.path);
+    expect(paths(routerRoutes(prepared))).toEqual(['workbench', 'home']);
+    expect(paths(prepared)).toEqual(['workbench', 'home', 'web-terminal']);
   });
 });

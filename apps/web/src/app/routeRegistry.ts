@@ -63,6 +63,13 @@ export function prepareRoutes(
   });
 }
 
+/** The routes the router matches: a tree without its external menu entries (`handle.externalUrl`). */
+export function routerRoutes(routes: readonly PreparedRoute[]): PreparedRoute[] {
+  return routes
+    .filter((r) => !r.handle.externalUrl)
+    .map((r) => (r.children ? { ...r, children: routerRoutes(r.children) } : r));
+}
+
 /** Every route of a tree, depth first. */
 export function flattenRoutes(routes: readonly PreparedRoute[]): PreparedRoute[] {
   return routes.flatMap((r) => [r, ...flattenRoutes(r.children ?? [])]);

@@ -1,7 +1,7 @@
 import { Navigate } from 'react-router';
 import { StartupGate } from './StartupGate.tsx';
 import type { AppRoute } from '../lib/routeTypes.ts';
-import { PREPARED_VIEWS } from './viewRoutes.ts';
+import { ROUTER_VIEWS } from './viewRoutes.ts';
 import { prepareRoutes } from './routeRegistry.ts';
 import { Layout } from '../shell/Layout.tsx';
 import { RedirectPage } from '../shell/RedirectPage.tsx';
@@ -32,7 +32,7 @@ export const ROUTES: AppRoute[] = [
       {
         element: <Layout />,
         children: [
-          ...PREPARED_VIEWS,
+          ...ROUTER_VIEWS,
           ...prepareRoutes([
             {
               path: '404',

@@ -34,6 +34,12 @@ export interface RouteMeta {
   switchable?: boolean;
   /** A tag of the tags bar that cannot be closed. */
   affix?: boolean;
+  /**
+   * A menu entry leading out of the console (e.g. `/luna/`), opened in a new tab: the route is kept
+   * out of the router (`routerRoutes`), so guards, breadcrumbs and tags never see it; its `path`
+   * only names the menu entry.
+   */
+  externalUrl?: string;
 }
 
 export type AppRoute = Omit<RouteObject, 'children' | 'handle'> & {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
+import { ExportOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PreparedRoute } from '../lib/routeTypes.ts';
 import { buildMenu, initialOpenKeys, nextOpenKeys, selectedMenuKey, type MenuEntry } from './menu.ts';
@@ -11,6 +12,11 @@ interface Flyout {
   key: string;
   top: number;
   left: number;
+}
+
+/** An external entry opens in a new tab without access to this page; the router never sees it. */
+function openExternal(url: string) {
+  window.open(url, '_blank', 'noopener');
 }
 
 /** Up/Down move between the menu's visible entries, Home/End to the first and last (as antd's Menu). */
@@ -70,21 +76,51 @@ export function SidebarMenu({ view, collapsed }: { view: PreparedRoute; collapse
   });
 
   /** An entry; `indent` is its left padding, none for an icon alone (collapsed top level). */
-  const leaf = (e: MenuEntry, indent?: number) => (
-    <li key={e.key} role="none" className={styles.li}>
-      <Link
-        to={e.path}
-        role="menuitem"
-        className={`${styles.item} ${e.key === selected ? styles.selected : ''}`}
-        style={indent === undefined ? undefined : { paddingLeft: indent }}
-        aria-current={e.key === selected ? 'page' : undefined}
-        aria-label={indent === undefined ? label(e) : undefined}
-      >
+  const leaf = (e: MenuEntry, indent?: number) => {
+    const style = indent === undefined ? undefined : { paddingLeft: indent };
+    const content = (
+      <>
         {e.icon && <span className={styles.icon}>{e.icon}</span>}
         {indent !== undefined && <span className={styles.title}>{label(e)}</span>}
-      </Link>
-    </li>
-  );
+        {indent !== undefined && e.externalUrl && (
+          <ExportOutlined className={styles.external} aria-label={t('shell.menu.opensInNewTab')} />
+        )}
+      </>
+    );
+    return (
+      <li key={e.key} role="none" className={styles.li}>
+        {e.externalUrl ? (
+          <a
+            href={e.externalUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            role="menuitem"
+            className={styles.item}
+            style={style}
+            title={t('shell.menu.opensInNewTab')}
+            aria-label={indent === undefined ? `${label(e)} (${t('shell.menu.opensInNewTab')})` : undefined}
+            onClick={(ev) => {
+              ev.preventDefault();
+              openExternal(e.externalUrl!);
+            }}
+          >
+            {content}
+          </a>
+        ) : (
+          <Link
+            to={e.path}
+            role="menuitem"
+            className={`${styles.item} ${e.key === selected ? styles.selected : ''}`}
+            style={style}
+            aria-current={e.key === selected ? 'page' : undefined}
+            aria-label={indent === undefined ? label(e) : undefined}
+          >
+            {content}
+          </Link>
+        )}
+      </li>
+    );
+  };
 
   const group = (e: MenuEntry) => {
     const open = !collapsed && openKeys.includes(e.key);

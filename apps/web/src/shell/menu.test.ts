@@ -97,3 +97,35 @@ describe('the selected and open menu entries', () => {
     expect(nextOpenKeys(['/audit/sessions', '/audit/logs'], ['/audit/logs'])).toEqual(['/audit/logs']);
   });
 });
+
+describe('external menu entries', () => {
+  const [bench] = prepareRoutes([
+    {
+      path: 'workbench',
+      handle: { title: 'route.Workbench' },
+      children: [
+        { path: 'home', handle: { title: 'workbench.route.home', permissions: [] } },
+        {
+          path: 'web-terminal',
+          handle: {
+            title: 'workbench.route.webTerminal',
+            externalUrl: '/luna/',
+            permissions: ['rbac.view_webterminal'],
+          },
+        },
+      ],
+    },
+  ]);
+
+  it('carry their address, follow their permission, and are never the selected entry', () => {
+    const menu = buildMenu(bench!, { perms: ['rbac.view_webterminal'], settings, licenseValid: false });
+    expect(menu.map((e) => [e.key, e.externalUrl])).toEqual([
+      ['/workbench/home', undefined],
+      ['/workbench/web-terminal', '/luna/'],
+    ]);
+    expect(selectedMenuKey(menu, '/workbench/web-terminal')).toBeUndefined();
+    expect(buildMenu(bench!, { perms: [], settings, licenseValid: false }).map((e) => e.key)).toEqual([
+      '/workbench/home',
+    ]);
+  });
+});

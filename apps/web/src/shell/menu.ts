@@ -22,6 +22,8 @@ export interface MenuEntry {
   /** Shown when the translation key has no text (groups made from an app name). */
   fallbackTitle?: string;
   icon?: ReactNode;
+  /** An address outside the console, opened in a new tab (the route's `handle.externalUrl`). */
+  externalUrl?: string;
   children?: MenuEntry[];
 }
 
@@ -64,6 +66,7 @@ const isMenuRoute = (n: Node) => !n.route.index && Boolean(n.route.handle.title)
 function entry(n: Node, children?: MenuEntry[]): MenuEntry {
   const e: MenuEntry = { key: menuKey(n.meta.fullPath), path: n.meta.fullPath, title: n.route.handle.title };
   if (n.route.handle.icon) e.icon = n.route.handle.icon;
+  if (n.route.handle.externalUrl) e.externalUrl = n.route.handle.externalUrl;
   if (children?.length) e.children = children;
   return e;
 }
@@ -114,7 +117,7 @@ export function selectedMenuKey(
   pathname: string,
   activeMenu?: string,
 ): string | undefined {
-  const leaves = flatten(entries).filter((e) => !e.children);
+  const leaves = flatten(entries).filter((e) => !e.children && !e.externalUrl);
   const target = menuKey(activeMenu ?? pathname);
   const under = leaves.filter((e) => target === e.key || target.startsWith(`${e.key}/`));
   if (!under.length && activeMenu) return selectedMenuKey(entries, pathname);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { matchRoutes } from 'react-router';
 import type { PublicSettings, ResolvedRouteMeta } from '@gatehouse/contract';
-import { PREPARED_VIEWS } from '../app/viewRoutes.ts';
+import { ROUTER_VIEWS } from '../app/viewRoutes.ts';
 import type { PreparedRoute } from '../lib/routeTypes.ts';
 import { pageAccess } from './useShellContext.ts';
 
 /** The console's one guard, over the real route tree: who may open a page is its routes' metadata. */
 function access(path: string, perms: string[], licenseValid = true) {
-  const matches = matchRoutes([{ path: '/', children: PREPARED_VIEWS }] as never, path) ?? [];
+  const matches = matchRoutes([{ path: '/', children: ROUTER_VIEWS }] as never, path) ?? [];
   const metas = matches
     .map((m) => (m.route as PreparedRoute).handle?.resolved)
     .filter((h): h is ResolvedRouteMeta<PublicSettings> => Boolean(h));

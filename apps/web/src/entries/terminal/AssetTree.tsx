@@ -2,28 +2,67 @@ import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Empty, Input, Spin, Tooltip, Tree, type TreeDataNode } from 'antd';
 import { CloudServerOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { findNode, loadedKeys, nest, searchResults, withChildren, type LunaNode } from './assetTree.ts';
+import {
+  FAVORITE_KEY,
+  findNode,
+  loadedKeys,
+  nest,
+  searchResults,
+  withChildren,
+  withFavorites,
+  type LunaNode,
+} from './assetTree.ts';
 import { lunaApi } from './lunaApi.ts';
+import { FavoriteStar, useFavorites } from '../../features/workbench/myAssets/FavoriteStar.tsx';
 import styles from './luna.module.css';
 
-function toData(nodes: LunaNode[]): TreeDataNode[] {
-  return nodes.map((n) => ({
-    key: n.key,
-    title: (
-      <span data-testid={n.kind === 'asset' ? 'tree-asset' : 'tree-node'} title={n.address}>
+/** What an asset's star needs: the favourite ids, and what to do once one changed. */
+interface Stars {
+  favorites: ReadonlySet<string> | undefined;
+  onChange(): void;
+}
+
+function assetTitle(n: LunaNode, stars: Stars) {
+  const on = Boolean(stars.favorites?.has(n.ref));
+  return (
+    <span className={styles.assetTitle}>
+      <span data-testid="tree-asset" title={n.address}>
         {n.title}
       </span>
-    ),
+      {/* The star is its own button: a click on it must not also connect. */}
+      <span
+        className={`${styles.star} ${on ? styles.starOn : ''}`}
+        onClick={(e) => e.stopPropagation()}
+        data-testid="tree-star"
+      >
+        <FavoriteStar assetId={n.ref} on={on} onChange={stars.onChange} />
+      </span>
+    </span>
+  );
+}
+
+function toData(nodes: LunaNode[], stars: Stars): TreeDataNode[] {
+  return nodes.map((n) => ({
+    key: n.key,
+    title:
+      n.kind === 'asset' ? (
+        assetTitle(n, stars)
+      ) : (
+        <span data-testid="tree-node" data-key={n.key}>
+          {n.title}
+        </span>
+      ),
     isLeaf: n.isLeaf,
     disabled: n.disabled,
     icon: n.kind === 'asset' ? <CloudServerOutlined /> : undefined,
-    children: n.children ? toData(n.children) : undefined,
+    children: n.children ? toData(n.children, stars) : undefined,
   }));
 }
 
 /**
  * The user's granted tree (Favourites, nodes and their assets, one level per request) with a
- * search box over the granted assets; clicking an asset asks to connect to it.
+ * search box over the granted assets; clicking an asset asks to connect to it, its star (shown on
+ * hover, always when on) adds it to or removes it from the favourites.
  */
 export function AssetTree({ onAsset }: { onAsset(asset: LunaNode): void }) {
   const { t } = useTranslation();
@@ -51,6 +90,14 @@ export function AssetTree({ onAsset }: { onAsset(asset: LunaNode): void }) {
       .then((items) => setFound(searchResults(items)))
       .catch(() => setError(t('luna.tree.failed')));
   };
+  const favorites = useFavorites().data;
+  // A star changed: the Favourites node's count, and its assets when it is loaded, come anew.
+  const refreshFavorites = useCallback(() => {
+    const loaded = Boolean(tree && findNode(tree, FAVORITE_KEY)?.children);
+    void Promise.all([lunaApi.treeLevel(), loaded ? lunaApi.treeLevel('favorite') : undefined])
+      .then(([top, children]) => setTree((cur) => cur && withFavorites(cur, nest(top), children && nest(children))))
+      .catch(() => setError(t('luna.tree.failed')));
+  }, [tree, t]);
   const shown = found ?? tree ?? [];
   const loadLevel = async (node: LunaNode) => {
     if (node.kind !== 'node' || node.children) return;
@@ -87,7 +134,7 @@ export function AssetTree({ onAsset }: { onAsset(asset: LunaNode): void }) {
         <Tree
           blockNode
           showIcon
-          treeData={toData(shown)}
+          treeData={toData(shown, { favorites, onChange: refreshFavorites })}
           expandedKeys={expanded}
           onExpand={(keys) => setExpanded(keys.map(String))}
           loadedKeys={found ? [] : loadedKeys(tree)}

@@ -73,3 +73,22 @@ export function loadedKeys(tree: LunaNode[]): string[] {
 /** Search results: the matching assets, flat. */
 export const searchResults = (items: TreeItem[]): LunaNode[] =>
   items.filter((i) => i.meta?.type === 'asset').map((i) => ({ ...toNode({ ...i, pId: 'search' }) }));
+
+/** The Favourites node's key in the tree (the server's special node `favorite`). */
+export const FAVORITE_KEY = 'n:favorite';
+
+/**
+ * The tree after the favourites changed: the Favourites node takes its new title (with the count)
+ * from a fresh top level, and its children when it had been loaded (else it loads when opened).
+ */
+export function withFavorites(tree: LunaNode[], top: LunaNode[], children: LunaNode[] | undefined): LunaNode[] {
+  const fresh = top.find((n) => n.key === FAVORITE_KEY);
+  if (!fresh) return tree;
+  return tree.map((n) =>
+    n.key !== FAVORITE_KEY
+      ? n
+      : children
+        ? { ...n, title: fresh.title, children, isLeaf: children.length === 0 }
+        : { ...n, title: fresh.title, isLeaf: fresh.isLeaf, children: undefined },
+  );
+}

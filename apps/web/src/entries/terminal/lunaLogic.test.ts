@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findNode, loadedKeys, nest, searchResults, withChildren } from './assetTree.ts';
+import { FAVORITE_KEY, findNode, loadedKeys, nest, searchResults, withChildren, withFavorites } from './assetTree.ts';
 import {
   askFor,
   connectsDirectly,
@@ -146,6 +146,22 @@ describe('the granted tree', () => {
     expect(findNode(loaded, 'favorite/h1')?.ref).toBe('h1');
     expect(findNode(loaded, '1/h1')?.ref).toBe('h1');
     expect(withChildren(tree, 'n:1:2', []).at(1)!.children![0]!.isLeaf).toBe(true);
+  });
+
+  it('after a star changed, takes the Favourites count anew, and its assets when they were loaded', () => {
+    const tree = nest(top);
+    const fresh = nest([{ ...top[0]!, name: 'Favorites (2)' }]);
+    const closed = withFavorites(tree, fresh, undefined);
+    expect(closed[0]).toMatchObject({ title: 'Favorites (2)', isLeaf: false, children: undefined });
+    expect(closed[1]).toBe(tree[1]);
+    const opened = withChildren(tree, FAVORITE_KEY, []);
+    const none = nest([{ ...top[0]!, name: 'Favorites (0)', isParent: false }]);
+    expect(withFavorites(opened, none, [])[0]).toMatchObject({ title: 'Favorites (0)', isLeaf: true, children: [] });
+    const two = nest([
+      { id: 'h1', name: 'host1', pId: 'favorite', meta: { type: 'asset' } },
+      { id: 'h2', name: 'host2', pId: 'favorite', meta: { type: 'asset' } },
+    ]);
+    expect(withFavorites(opened, fresh, two)[0]!.children!.map((n) => n.key)).toEqual(['favorite/h1', 'favorite/h2']);
   });
 
   it('lists search answers flat, assets only', () => {

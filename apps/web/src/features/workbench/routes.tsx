@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { DesktopOutlined, HomeOutlined } from '@ant-design/icons';
+import { CodeOutlined, DesktopOutlined, FolderOpenOutlined, HomeOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
 
@@ -33,6 +33,25 @@ export const workbenchRoute: AppRoute = {
         name: 'MyAssets',
         icon: <DesktopOutlined />,
         permissions: ['perms.view_myassets'],
+      },
+    },
+    // Pages outside the console, opened in a new tab (console reference, workbench menu).
+    {
+      path: 'web-terminal',
+      handle: {
+        title: 'workbench.route.webTerminal',
+        icon: <CodeOutlined />,
+        externalUrl: '/luna/',
+        permissions: ['rbac.view_webterminal'],
+      },
+    },
+    {
+      path: 'file-manager',
+      handle: {
+        title: 'workbench.route.fileManager',
+        icon: <FolderOpenOutlined />,
+        externalUrl: '/koko/elfinder/sftp/',
+        permissions: ['rbac.view_filemanager'],
       },
     },
   ],

@@ -16,8 +16,8 @@ export function useFavorites() {
   });
 }
 
-/** The favourite star of a granted asset: on adds it, off removes it. */
-export function FavoriteStar({ assetId, on }: { assetId: string; on: boolean }) {
+/** The favourite star of a granted asset: on adds it, off removes it; `onChange` runs after either. */
+export function FavoriteStar({ assetId, on, onChange }: { assetId: string; on: boolean; onChange?(): void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { run, busy } = useAction();
@@ -35,6 +35,7 @@ export function FavoriteStar({ assetId, on }: { assetId: string; on: boolean }) 
             if (on) await http.delete(URL, { params: { asset: assetId } });
             else await http.post(URL, { asset: assetId });
             await queryClient.invalidateQueries({ queryKey: FAVORITES_KEY });
+            onChange?.();
           })
         }
       />
