@@ -62,7 +62,8 @@ export function actorOf(req: FastifyRequest): string {
 
 export interface OperationRecord {
   action: OperateAction;
-  def: ResourceDef;
+  /** Only the model is written: a route outside the resource framework names its model alone. */
+  def: Pick<ResourceDef, 'model'>;
   resourceId: string;
   resourceName: string;
   orgId: string | undefined;

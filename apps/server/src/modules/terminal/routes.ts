@@ -8,6 +8,7 @@ import { sessionResource } from './sessionResource.ts';
 import { registerTaskRoutes } from './taskRoutes.ts';
 import { registerConnectMethodRoutes } from './tokens/connectMethods.ts';
 import { registerConnectionTokenCreateRoutes } from './tokens/connectionTokenRoutes.ts';
+import { registerSuperConnectionTokenRoutes } from './tokens/superConnectionTokenRoutes.ts';
 import { registerWebTerminalSocket } from './webTerminalSocket.ts';
 import { registerMonitorSocket } from './monitorSocket.ts';
 import { registerPlayerPages } from './playerPageRoutes.ts';
@@ -28,6 +29,7 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerReplayRoutes(app);
   registerTaskRoutes(app);
   registerConnectionTokenCreateRoutes(app);
+  registerSuperConnectionTokenRoutes(app);
   registerConnectMethodRoutes(app);
   registerWebTerminalSocket(app);
   registerMonitorSocket(app);

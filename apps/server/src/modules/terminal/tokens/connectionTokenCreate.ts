@@ -164,9 +164,15 @@ export async function checkTokenRequest(
   return { asset, account };
 }
 
-/** Creates the caller's token (one-time, CONNECTION_TOKEN_ONETIME_EXPIRATION) after the checks. */
-export async function createConnectionToken(req: FastifyRequest, t: TokenRequest) {
-  const user = req.user!;
+/**
+ * Creates a one-time token (CONNECTION_TOKEN_ONETIME_EXPIRATION) after the checks, made as `user`:
+ * the caller, or the user a component names (`super-connection-token/`), checked as that user.
+ */
+export async function createConnectionToken(
+  req: FastifyRequest,
+  t: TokenRequest,
+  user: { id: string; name: string; username: string } = req.user!,
+) {
   const checked = await checkTokenRequest(req, user, t);
   const { deps } = req.server;
   const ttl = Number(await deps.settings.get('CONNECTION_TOKEN_ONETIME_EXPIRATION')) || 300;
@@ -185,6 +191,6 @@ export async function createConnectionToken(req: FastifyRequest, t: TokenRequest
     connectMethod: t.connectMethod,
     connectOptions: t.connectOptions,
     ttlSeconds: Math.max(1, Math.min(ttl, permLeft)),
-    createdBy: user.username,
+    createdBy: req.user!.username,
   });
 }

@@ -10,6 +10,7 @@ import { checkTokenRequest, type CheckedToken } from './connectionTokenCreate.ts
  * again: a grant revoked since the token was made refuses it. A virtual account's login comes
  * from the token: `@INPUT` its `input_username` and sealed `input_secret`, `@USER` the user's
  * username and (when no namesake is stored, or it has no secret) the token's secret.
+ * `expireReusable`: a reusable token is spent too (a component's `expire_now`).
  */
 export interface SpentToken extends CheckedToken {
   token: { id: string; userId: string; connectMethod: string; protocol: string };
@@ -23,7 +24,12 @@ export interface SpentToken extends CheckedToken {
  * else is then refused and left unspent: a link `/luna/?token=<attacker's token>` cannot put a
  * victim's keystrokes into the attacker's session.
  */
-export async function spendToken(req: FastifyRequest, id: string, signedIn?: string): Promise<SpentToken | undefined> {
+export async function spendToken(
+  req: FastifyRequest,
+  id: string,
+  signedIn?: string,
+  opts: { expireReusable?: boolean } = {},
+): Promise<SpentToken | undefined> {
   const { db } = req;
   const now = new Date().toISOString();
   const row = await db
@@ -36,7 +42,7 @@ export async function spendToken(req: FastifyRequest, id: string, signedIn?: str
     .catch(() => undefined);
   if (!row || !row.asset_id || (signedIn && row.user_id !== signedIn)) return undefined;
   const reusable = toBool(row.is_reusable) && Boolean(await req.server.deps.settings.get('CONNECTION_TOKEN_REUSABLE'));
-  if (!reusable) {
+  if (!reusable || opts.expireReusable) {
     const claimed = await db
       .updateTable('authentication_connectiontoken')
       .set({ date_expired: now, date_updated: now })
