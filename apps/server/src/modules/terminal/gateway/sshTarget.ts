@@ -21,6 +21,8 @@ export interface SshCredentials {
 
 export interface Hop {
   assetId: string;
+  /** The name of the account it logs in with (shown to a component: tokenSecretPayload.ts). */
+  accountName?: string;
   host: string;
   port: number;
   credentials: SshCredentials;
@@ -88,7 +90,12 @@ async function sshPort(db: Kysely<DB>, assetId: string): Promise<number | undefi
 }
 
 /** The first active gateway (by name) of the domain that has an SSH port and an account with a usable secret. */
-async function gatewayOf(db: Kysely<DB>, box: SecretBox, domainId: string, lang: Language): Promise<Hop | undefined> {
+export async function gatewayOf(
+  db: Kysely<DB>,
+  box: SecretBox,
+  domainId: string,
+  lang: Language,
+): Promise<Hop | undefined> {
   const gateways = await db
     .selectFrom('assets_asset as a')
     .innerJoin('assets_platform as p', 'p.id', 'a.platform_id')
@@ -114,7 +121,8 @@ async function gatewayOf(db: Kysely<DB>, box: SecretBox, domainId: string, lang:
       .execute();
     if (!accounts[0]) continue;
     const t = targetOf(g.address, { name: 'ssh', port });
-    return { assetId: g.id, host: t.host, port: t.port, credentials: credentialsOf(box, accounts[0], lang) };
+    const credentials = credentialsOf(box, accounts[0], lang);
+    return { assetId: g.id, accountName: accounts[0].name, host: t.host, port: t.port, credentials };
   }
   return undefined;
 }

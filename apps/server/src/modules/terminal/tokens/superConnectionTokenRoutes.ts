@@ -20,7 +20,7 @@ import { tokenSecretPayload } from './tokenSecretPayload.ts';
  * caller, token, asset and account, never the secret.
  */
 const BASE = '/api/v1/authentication/super-connection-token/';
-const MODEL = { model: 'authentication.connectiontoken' };
+const MODEL = { model: 'connectiontoken' };
 
 function body(req: FastifyRequest): Record<string, unknown> {
   const b = req.body;

@@ -157,6 +157,40 @@ describe('reading the secret', () => {
     expect(JSON.stringify(logs)).not.toContain('Secret-1x');
   });
 
+  it('gives the domain gateway with its account to reach the asset through', async () => {
+    const domain = (await admin.post('/api/v1/assets/domains/', { name: `sct-dmz-${++n}` })).json();
+    const gw = await admin.post('/api/v1/assets/gateways/', {
+      name: `sct-jump-${n}`,
+      address: '10.9.9.9',
+      platform: 'Gateway',
+      domain: domain.id,
+      protocols: [{ name: 'ssh', port: 2222 }],
+    });
+    expect(gw.statusCode, gw.body).toBe(201);
+    const gwAccount = await admin.post('/api/v1/accounts/accounts/', {
+      asset: gw.json().id,
+      username: 'jump',
+      secret: 'Jump-secret-1',
+    });
+    expect(gwAccount.statusCode, gwAccount.body).toBe(201);
+    await admin.request({ method: 'PATCH', url: `/api/v1/assets/hosts/${asset.id}/`, payload: { domain: domain.id } });
+    try {
+      const res = await secretOf((await tokenFor((await permedUser()).id)).id);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({
+        domain: { id: domain.id },
+        gateway: {
+          id: gw.json().id,
+          address: '10.9.9.9',
+          protocols: [{ name: 'ssh', port: 2222 }],
+          account: { username: 'jump', secret: 'Jump-secret-1', secret_type: { value: 'password' } },
+        },
+      });
+    } finally {
+      await admin.request({ method: 'PATCH', url: `/api/v1/assets/hosts/${asset.id}/`, payload: { domain: null } });
+    }
+  });
+
   it('refuses a browser session holding the permission, and leaves the token unspent', async () => {
     const tok = await tokenFor((await permedUser()).id);
     const res = await component.client.post(`${SCT}secret/`, { id: tok.id });

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { toBool } from '../../../platform/db/schema.ts';
 import { actionsOut } from '../../perms/actions.ts';
 import { tm } from '../gateway/gatewayError.ts';
+import { gatewayOf } from '../gateway/sshTarget.ts';
 import { CONNECT_METHODS } from './connectMethods.ts';
 import type { SpentToken } from './tokenSpend.ts';
 
@@ -57,6 +58,14 @@ export async function tokenSecretPayload(req: FastifyRequest, spent: SpentToken)
     ? await db.selectFrom('assets_domain').select(['id', 'name']).where('id', '=', asset.domain_id).executeTakeFirst()
     : undefined;
 
+  const hop = domain ? await gatewayOf(db, box, domain.id, lang) : undefined;
+  const gateway = hop
+    ? await db
+        .selectFrom('assets_asset')
+        .select(['id', 'name', 'address'])
+        .where('id', '=', hop.assetId)
+        .executeTakeFirst()
+    : undefined;
   const permed = spent.account;
   const stored = permed.real
     ? await db.selectFrom('accounts_account').selectAll().where('id', '=', permed.id).executeTakeFirst()
@@ -125,7 +134,19 @@ export async function tokenSecretPayload(req: FastifyRequest, spent: SpentToken)
     command_filter_acls: [],
     protocol: token.protocol,
     domain: domain ?? null,
-    gateway: null,
+    gateway:
+      hop && gateway
+        ? {
+            ...gateway,
+            protocols: [{ name: 'ssh', port: hop.port }],
+            account: {
+              name: hop.accountName ?? hop.credentials.username,
+              username: hop.credentials.username,
+              secret_type: secretTypeOut(hop.credentials.privateKey ? 'ssh_key' : 'password'),
+              secret: hop.credentials.privateKey ?? hop.credentials.password ?? '',
+            },
+          }
+        : null,
     actions: actionsOut(permed.actions, lang),
     expire_at: Math.floor(Date.parse(permed.date_expired) / 1000),
     from_ticket: token.from_ticket_id ?? null,
