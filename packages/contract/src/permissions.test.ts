@@ -21,6 +21,7 @@ describe('permission catalogue', () => {
     expect(isOnlySystemPermission('users.delete_user')).toBe(true);
     expect(isOnlySystemPermission('settings.change_security')).toBe(true);
     expect(isOnlySystemPermission('users.view_user')).toBe(false);
+    expect(isOnlySystemPermission('authentication.view_superconnectiontokensecret')).toBe(true);
     expect(grantablePermissions('org')).not.toContain('orgs.add_organization');
     const orgAdmin = BUILTIN_ROLES.find((r) => r.name === 'OrgAdmin')!;
     expect(orgAdmin.permissions).toContain('assets.add_asset');

@@ -184,6 +184,8 @@ const ONLY_SYSTEM_PATTERNS: readonly string[] = [
   'terminal.*_applethost',
   'authentication.*_accesskey',
   'authentication.*_superconnectiontoken',
+  // The secret of a super connection token is a component's, never an org role's.
+  'authentication.view_superconnectiontokensecret',
   'authentication.*_temptoken',
   'authentication.*_passkey',
   'orgs.view_rootorg',

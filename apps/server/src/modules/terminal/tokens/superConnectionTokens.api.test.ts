@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
+import { BUILTIN_ROLES, BUILTIN_ROLE_IDS } from '@gatehouse/contract';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { confirmPassword, signedHeaders } from '../../authentication/profile/profileTesting.ts';
 import { createUser, USER_PASSWORD } from '../../authentication/authTesting.ts';
@@ -115,6 +115,18 @@ describe('creating and listing', () => {
     expect(ghost.json().user).toBeDefined();
   });
 
+  it('is held by no builtin role but the system component (and the administrator, who holds all)', () => {
+    for (const perm of [
+      'authentication.view_superconnectiontoken',
+      'authentication.add_superconnectiontoken',
+      'authentication.view_superconnectiontokensecret',
+    ])
+      expect(BUILTIN_ROLES.filter((r) => r.permissions.includes(perm)).map((r) => r.name)).toEqual([
+        'SystemAdmin',
+        'SystemComponent',
+      ]);
+  });
+
   it('refuses callers without the permission', async () => {
     expect((await signed(plain.key, 'GET', SCT)).statusCode).toBe(403);
     expect((await signed(plain.key, 'POST', SCT, { asset: asset.id, account: 'root' })).statusCode).toBe(403);
@@ -198,6 +210,44 @@ describe('reading the secret', () => {
     expect(res.json().code).toBe('permission_denied');
     expect(res.body).not.toContain('Secret-1x');
     expect((await secretOf(tok.id)).statusCode).toBe(200);
+  });
+
+  it('refuses a person’s bearer token, and gives it to a service account’s', async () => {
+    const username = `sct-${++n}`;
+    const id = await createUser(t, username);
+    await t.deps.database.db
+      .insertInto('rbac_rolebinding')
+      .values({
+        id: randomUUID(),
+        user_id: id,
+        role_id: BUILTIN_ROLE_IDS.SystemComponent,
+        scope: 'system',
+        org_id: null,
+        created_by: 'test',
+        date_created: new Date().toISOString(),
+      })
+      .execute();
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/authentication/auth/',
+      payload: { username, password: USER_PASSWORD },
+    });
+    expect(signIn.statusCode, signIn.body).toBe(201);
+    const bearer = (tokenId: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${SCT}secret/`,
+        headers: { authorization: `Bearer ${signIn.json().token}` },
+        payload: { id: tokenId },
+      });
+    const tok = await tokenFor((await permedUser()).id);
+    const person = await bearer(tok.id);
+    expect(person.statusCode).toBe(403);
+    expect(person.json().code).toBe('permission_denied');
+    await t.deps.database.db.updateTable('users_user').set({ is_service_account: true }).where('id', '=', id).execute();
+    const service = await bearer(tok.id);
+    expect(service.statusCode, service.body).toBe(200);
+    expect(service.json().account.secret).toBe('Secret-1x');
   });
 
   it('refuses an access key without the permission', async () => {
