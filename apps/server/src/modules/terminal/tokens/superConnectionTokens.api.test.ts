@@ -290,6 +290,23 @@ describe('reading the secret', () => {
     expect(res.body).not.toContain('Secret-1x');
   });
 
+  it('refuses the secret when a login-asset rule rejects the user since the token was made', async () => {
+    const u = await permedUser();
+    const tok = await tokenFor(u.id);
+    const rule = await admin.post('/api/v1/acls/login-asset-acls/', {
+      name: `sct-deny-${++n}`,
+      users: { type: 'ids', ids: [u.id] },
+      assets: { type: 'all' },
+      accounts: ['@ALL'],
+      action: 'reject',
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    const res = await secretOf(tok.id);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('acl_reject');
+    expect(res.body).not.toContain('Secret-1x');
+  });
+
   it('answers a clear 400 for a missing id or a non-boolean expire_now', async () => {
     const missing = await signed(component.key, 'POST', `${SCT}secret/`, {});
     expect(missing.statusCode).toBe(400);
