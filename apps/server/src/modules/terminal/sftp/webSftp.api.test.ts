@@ -358,4 +358,29 @@ describe('web file manager API', () => {
       .execute();
     expect(new Date(last!.date_end!).getTime() - new Date(last!.date_start).getTime()).toBeGreaterThanOrEqual(2_900);
   }, 60_000);
+
+  it('closes at SECURITY_MAX_SESSION_TIME even while in use', async () => {
+    const before = await t.deps.settings.get('SECURITY_MAX_SESSION_TIME');
+    const c = clients.lara!;
+    // A fraction of an hour (3.6 s); the sign-in has the same limit, so sign in again afterwards.
+    await t.deps.settings.set('SECURITY_MAX_SESSION_TIME', 0.001);
+    let id = '';
+    try {
+      expect((await c.login('lara', PASSWORD)).statusCode).toBe(200);
+      id = await openFor('lara');
+      // Requests keep it from being idle; the maximum still ends it.
+      await until(
+        async () => {
+          await c.get(`${WEB_SFTP_API}${id}/list/?path=/`);
+          return runningOf('lara');
+        },
+        (rows) => rows.length === 0,
+        'the maximum time',
+      );
+    } finally {
+      await t.deps.settings.set('SECURITY_MAX_SESSION_TIME', before);
+    }
+    expect((await c.login('lara', PASSWORD)).statusCode).toBe(200);
+    expect((await c.get(`${WEB_SFTP_API}${id}/list/?path=/`)).statusCode).toBe(404);
+  }, 60_000);
 });
