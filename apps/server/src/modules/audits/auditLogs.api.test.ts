@@ -253,6 +253,33 @@ describe('online user sessions', () => {
     expect((await admin.get('/api/v1/users/profile/')).statusCode).toBe(200);
   });
 
+  it('leaves out sign-ins idle past SECURITY_MAX_IDLE_TIME, which the server refuses too', async () => {
+    const nia = await admin.post(
+      '/api/v1/users/users/',
+      { name: 'Nia', username: 'nia', email: 'nia@example.com', password_strategy: 'custom', password: USER_PASSWORD },
+      ORG(DEFAULT_ORG_ID),
+    );
+    expect(nia.statusCode).toBe(201);
+    const niaClient = await signIn('nia', USER_PASSWORD, 'NiaBrowser/1.0');
+    const listed = async () =>
+      (
+        (await admin.get('/api/v1/audits/user-sessions/?limit=100', ORG(DEFAULT_ORG_ID))).json().results as {
+          user: { name: string };
+        }[]
+      ).some((s) => s.user.name === 'Nia');
+    expect(await listed()).toBe(true);
+    // Her last request 31 minutes ago (the default limit is 30): the cookie still lives, the session not.
+    const idle = await t.deps.settings.get('SECURITY_MAX_IDLE_TIME');
+    expect(idle).toBe(30);
+    await t.deps.database.db
+      .updateTable('auth_session')
+      .set({ last_active: new Date(Date.now() - 31 * 60_000).toISOString() })
+      .where('user_id', '=', nia.json().id)
+      .execute();
+    expect(await listed()).toBe(false);
+    expect((await niaClient.get('/api/v1/users/profile/')).statusCode).toBe(401);
+  });
+
   it('lets an org admin not sign out a superuser who is a member of their org', async () => {
     const bob = await signIn('bob');
     // The superuser becomes a member of org B too.

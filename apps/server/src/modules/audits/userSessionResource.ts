@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { f } from '../../resource/fields.ts';
-import type { ResourceDef } from '../../resource/types.ts';
+import type { AnyQuery, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { BACKEND_LABELS } from './loginLogLabels.ts';
 import { AL } from './auditLogsText.ts';
 import { membersOnly } from './memberScope.ts';
@@ -11,6 +11,22 @@ import { membersOnly } from './memberScope.ts';
  * cookie: it names a session without being one. Offline is `userSessionRoutes.ts`.
  */
 const members = membersOnly('auth_session.user_id');
+
+/**
+ * Sessions the server would still accept (`http/sessionLimits.ts`): not expired, active within
+ * `SECURITY_MAX_IDLE_TIME` minutes and signed in less than `SECURITY_MAX_SESSION_TIME` hours ago
+ * (0 = no limit). The settings are those the caller's identification has just read.
+ */
+function alive(q: AnyQuery, ctx: ResourceCtx): AnyQuery {
+  const { settings } = ctx.req.server.deps;
+  const now = Date.now();
+  let r = q.where(sql.ref('auth_session.expire_at'), '>', new Date(now).toISOString());
+  const idle = Number(settings.cached('SECURITY_MAX_IDLE_TIME')) || 0;
+  if (idle > 0) r = r.where(sql.ref('auth_session.last_active'), '>', new Date(now - idle * 60_000).toISOString());
+  const hours = Number(settings.cached('SECURITY_MAX_SESSION_TIME')) || 0;
+  if (hours > 0) r = r.where(sql.ref('auth_session.date_created'), '>', new Date(now - hours * 3600_000).toISOString());
+  return r;
+}
 
 export const userSessionResource: ResourceDef = {
   model: 'usersession',
@@ -49,5 +65,5 @@ export const userSessionResource: ResourceDef = {
     date_created: f.datetime(AL.date_created, { readOnly: true, order: true }),
     date_expired: f.datetime(AL.date_expired, { readOnly: true, column: 'expire_at', order: true }),
   },
-  scope: (q, ctx) => members(q.where(sql.ref('auth_session.expire_at'), '>', new Date().toISOString()), ctx),
+  scope: (q, ctx) => members(alive(q, ctx), ctx),
 };

@@ -36,6 +36,14 @@ export class SettingsStore {
     return (this.values.has(name) ? this.values.get(name) : SETTING_DEFAULTS[name]) as SettingValue<K>;
   }
 
+  /**
+   * The value as last read (at most RELOAD_MS old), without waiting: for code that cannot await
+   * (a resource's `scope`) in a request whose identification has just read the settings.
+   */
+  cached<K extends SettingName>(name: K): SettingValue<K> {
+    return (this.values.has(name) ? this.values.get(name) : SETTING_DEFAULTS[name]) as SettingValue<K>;
+  }
+
   /** A stored setting that has no default (e.g. the licence). */
   async getRaw<T>(name: string): Promise<T | undefined> {
     await this.refresh();

@@ -7,7 +7,7 @@ import { adminClient, createTestApp, type SessionClient, type TestApp } from '..
 import { makePerm, makeUser } from '../../perms/permsTesting.ts';
 import { hostWithAccounts } from '../gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { freePort, runScp, runSftp, userKeyPair } from '../ssh/sshTesting.ts';
+import { freePort, openSftp, runScp, runSftp, userKeyPair } from '../ssh/sshTesting.ts';
 
 /**
  * SFTP through the native SSH server with the real OpenSSH `sftp` and `scp` clients against a real
@@ -174,5 +174,66 @@ describe('native SFTP through the gateway', () => {
     const log = (await ftpLogs()).find((l) => l.filename === `/tmp/${tag}-nokeep.txt`);
     expect(log).toMatchObject({ is_success: true, has_file: false });
     expect((await admin.get(`/api/v1/audits/ftp-logs/${log.id}/file/download/`)).statusCode).toBe(404);
+  }, 60_000);
+
+  it('is paused and ended by the session tasks: locked operations are refused, a kill closes the channel', async () => {
+    fs.writeFileSync(`/tmp/${tag}-ctl.txt`, 'under control');
+    const db = t.deps.database.db;
+    const running = () =>
+      db
+        .selectFrom('terminal_session')
+        .select('id')
+        .where('type', '=', 'sftp')
+        .where('is_finished', '=', false)
+        .where('user', 'like', '%(sam)')
+        .execute();
+    const until = async (ok: () => Promise<boolean> | boolean, what: string) => {
+      for (let i = 0; i < 300; i++) {
+        if (await ok()) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`timed out waiting for ${what}; sftp said: ${client.output()}`);
+    };
+    const client = openSftp(port, 'sam', keys.sam.file, local);
+    try {
+      client.send(`cd /${target.host.name}/${target.password.name}`);
+      client.send('ls');
+      await until(async () => (await running()).length === 1, 'the session row');
+      const [row] = await running();
+      const TASKS = '/api/v1/terminal/tasks';
+      const lock = await admin.post(`${TASKS}/toggle-lock-session/`, {
+        session_id: row!.id,
+        task_name: 'lock_session',
+      });
+      expect(lock.statusCode, lock.body).toBe(200);
+      await until(async () => {
+        const n = client.output().length;
+        client.send(`-get ${tag}-ctl.txt ctl-locked.txt`);
+        await until(() => client.output().length > n && /\n$/.test(client.output()), 'an answer');
+        // Refused: the client reads PERMISSION_DENIED, or "not found" when it was its glob's listing.
+        return /Permission denied|not found/.test(client.output().slice(n));
+      }, 'the lock');
+      expect(fs.existsSync(path.join(local, 'ctl-locked.txt'))).toBe(false);
+      await admin.post(`${TASKS}/toggle-lock-session/`, { session_id: row!.id, task_name: 'unlock_session' });
+      const got = path.join(local, 'ctl-unlocked.txt');
+      await until(() => {
+        client.send(`-get ${tag}-ctl.txt ctl-unlocked.txt`);
+        return fs.existsSync(got) && fs.readFileSync(got, 'utf8') === 'under control';
+      }, 'the unlock');
+
+      const kill = await admin.post(`${TASKS}/kill-session/`, [row!.id]);
+      expect(kill.json()).toEqual({ ok: [row!.id] });
+      // The client's connection ends (sftp exits with an error, without being sent anything more).
+      const code = await Promise.race([
+        client.exited,
+        new Promise((r) => setTimeout(() => r('still running'), 20_000)),
+      ]);
+      expect(code, client.output()).not.toBe('still running');
+      expect(code).not.toBe(0);
+      expect(client.output()).toContain('Connection closed');
+      await until(async () => (await running()).length === 0, 'the row finished');
+    } finally {
+      client.stop();
+    }
   }, 60_000);
 });

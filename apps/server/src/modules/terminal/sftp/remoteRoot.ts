@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import type { Language } from '@gatehouse/contract';
 import type { SFTPWrapper } from 'ssh2';
 import { ACTION_BITS, type ActionName } from '../../perms/actions.ts';
+import type { ControlTarget } from '../gateway/control.ts';
 import type { GatewayDeps } from '../gateway/gatewaySession.ts';
 import { GatewayError } from '../gateway/gatewayError.ts';
 import { openSsh, type SshLink } from '../gateway/sshConnect.ts';
@@ -16,6 +18,9 @@ import { FileKeeper } from './fileKeeper.ts';
  * sftp protocol, default /tmp), the permission's actions, its `terminal_session` row (type and
  * protocol sftp) and the `audits_ftplog` rows of its operations. Paths given to it are relative to
  * the root; `resolve` refuses anything that would leave it, symlinks resolved on the asset.
+ * It is a live-control target of the gateway's SessionRegistry (gateway/control.ts): a kill closes
+ * it and emits `killed` (the front end then ends its client's side), a lock makes `usable()` throw
+ * SessionLockedError until unlocked.
  */
 export type FtpOperate = 'mkdir' | 'rmdir' | 'delete' | 'upload' | 'rename' | 'symlink' | 'download' | 'rename_dir';
 
@@ -31,6 +36,9 @@ export interface RemoteRootOptions {
 }
 
 export class PathEscapeError extends Error {}
+
+/** An operation on a session an administrator paused (`tasks/toggle-lock-session/`). */
+export class SessionLockedError extends Error {}
 
 export const DEFAULT_SFTP_HOME = '/tmp';
 
@@ -98,8 +106,11 @@ async function insertSession(
     .execute();
 }
 
-export class RemoteRoot {
+export class RemoteRoot extends EventEmitter implements ControlTarget {
   private ended = false;
+  private locked = false;
+  /** Ended by `tasks/kill-session/`. */
+  killed = false;
 
   private constructor(
     private readonly deps: GatewayDeps,
@@ -109,10 +120,46 @@ export class RemoteRoot {
     readonly sftp: SFTPWrapper,
     /** The root on the asset, symlinks resolved. */
     readonly home: string,
-  ) {}
+  ) {
+    super();
+  }
 
   get sessionId(): string {
     return this.s.id;
+  }
+
+  get id(): string {
+    return this.s.id;
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  get isLocked(): boolean {
+    return this.locked;
+  }
+
+  /** Throws SessionLockedError while an administrator holds the session paused. */
+  usable(): void {
+    if (this.locked) throw new SessionLockedError(this.s.id);
+  }
+
+  // --- live control (gateway/control.ts, from the bus on any instance) ---
+
+  kill(_by: string): void {
+    if (this.ended) return;
+    this.killed = true;
+    this.emit('killed');
+    void this.close();
+  }
+
+  setLocked(locked: boolean, _by: string): void {
+    if (!this.ended) this.locked = locked;
+  }
+
+  setWatched(_delta: number): void {
+    // Nothing to watch: an SFTP session has no terminal output (its operations are ftp-log rows).
   }
 
   /** Connects to the asset and opens SFTP; a failure leaves a finished unsuccessful session row and throws. */
@@ -138,6 +185,7 @@ export class RemoteRoot {
       const home = await call<string>((cb) => sftp.realpath(configured, cb)).catch(() => configured);
       const root = new RemoteRoot(deps, o, s, link, sftp, home);
       await insertSession(deps, o, s, true, '');
+      deps.registry.add(root);
       client.on('close', () => void root.close());
       return root;
     } catch (e) {
@@ -216,11 +264,13 @@ export class RemoteRoot {
   async close(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    this.deps.registry.remove(this.s.id);
     this.link?.end();
     this.link = undefined;
+    this.emit('end');
     await this.deps.db
       .updateTable('terminal_session')
-      .set({ is_finished: true, date_end: new Date().toISOString() })
+      .set({ is_finished: true, date_end: new Date().toISOString(), is_locked: false })
       .where('id', '=', this.s.id)
       .execute()
       .catch(() => undefined);

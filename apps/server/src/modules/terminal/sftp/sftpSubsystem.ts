@@ -7,7 +7,7 @@ import type { ActionName } from '../../perms/actions.ts';
 import { gatewayOf } from '../gatewayInstance.ts';
 import { connectableAccounts, grantedAssets } from '../ssh/sshTargets.ts';
 import type { FileKeeper } from './fileKeeper.ts';
-import { PathEscapeError, RemoteRoot, type FtpOperate } from './remoteRoot.ts';
+import { PathEscapeError, RemoteRoot, SessionLockedError, type FtpOperate } from './remoteRoot.ts';
 
 /**
  * The native SSH server's SFTP subsystem (`sftp -P 2222 user@gatehouse`, and `scp`, which speaks
@@ -66,7 +66,7 @@ function dirEntry(name: string): FileEntry {
 }
 
 function statusOf(e: unknown): number {
-  if (e instanceof PathEscapeError) return STATUS_CODE.PERMISSION_DENIED;
+  if (e instanceof PathEscapeError || e instanceof SessionLockedError) return STATUS_CODE.PERMISSION_DENIED;
   const code = (e as { code?: unknown }).code;
   return typeof code === 'number' ? code : STATUS_CODE.FAILURE;
 }
@@ -141,9 +141,15 @@ export class SftpSubsystem {
         remoteAddr,
       });
       this.roots.set(key, r);
-      r.catch(() => this.roots.delete(key));
+      r.then(
+        // Killed by an administrator: the whole channel closes, the client reads "Connection closed".
+        (root) => root.once('killed', () => this.sftp.end()),
+        () => this.roots.delete(key),
+      );
     }
-    return r;
+    const root = await r;
+    root.usable();
+    return root;
   }
 
   /** The virtual listing of `/` or `/<asset>`; undefined when the path is inside an account or unknown. */
@@ -163,8 +169,15 @@ export class SftpSubsystem {
     this.sftp.handle(reqid, b);
   }
 
-  private take(b: Buffer): Handle | undefined {
+  private peek(b: Buffer): Handle | undefined {
     return b.length === 4 ? this.handles.get(b.readUInt32BE(0)) : undefined;
+  }
+
+  /** The handle of a request; throws SessionLockedError while its session is paused. */
+  private take(b: Buffer): Handle | undefined {
+    const h = this.peek(b);
+    if (h && h.kind !== 'vdir') h.root.usable();
+    return h;
   }
 
   /** Runs a request; an exception answers its SFTP status. */
@@ -310,7 +323,7 @@ export class SftpSubsystem {
       s.status(reqid, STATUS_CODE.OK);
     });
     this.on('CLOSE', async (reqid, b: Buffer) => {
-      const h = this.take(b);
+      const h = this.peek(b);
       if (!h) return s.status(reqid, STATUS_CODE.FAILURE);
       this.handles.delete(b.readUInt32BE(0));
       if (h.kind === 'rdir') await call<undefined>((cb) => h.root.sftp.close(h.remote, (err) => cb(err, undefined)));

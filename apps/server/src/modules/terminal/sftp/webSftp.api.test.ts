@@ -31,6 +31,7 @@ beforeAll(async () => {
     ['wendy', ['all']],
     ['vera', ['connect', 'download']],
     ['eve', ['connect']],
+    ['lara', ['all']],
   ] as const) {
     const u = await makeUser(admin, name);
     await makePerm(admin, { users: [u.id], assets: [target.host.id], accounts: ['@ALL'], actions: [...actions] });
@@ -45,6 +46,25 @@ afterAll(async () => {
   sshd?.stop();
   await t?.close();
 });
+
+async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const v = await probe();
+    if (ok(v)) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The running sftp session rows of a user. */
+const runningOf = (name: string) =>
+  t.deps.database.db
+    .selectFrom('terminal_session')
+    .select(['id', 'is_finished', 'is_locked'])
+    .where('type', '=', 'sftp')
+    .where('is_finished', '=', false)
+    .where('user', 'like', `%(${name})`)
+    .execute();
 
 async function openFor(name: string): Promise<string> {
   const c = clients[name]!;
@@ -269,5 +289,98 @@ describe('web file manager API', () => {
       connect_method: 'web_cli',
     });
     expect((await clients.wendy!.post(`${WEB_SFTP_API}open/`, { token: other.json().id })).statusCode).toBe(400);
+  }, 60_000);
+
+  it('is paused and ended by the session tasks: locked requests get 423, a killed session 410 then 404', async () => {
+    const c = clients.lara!;
+    const id = await openFor('lara');
+    const [row] = await runningOf('lara');
+    expect(row).toBeDefined();
+    const TASKS = '/api/v1/terminal/tasks';
+    const lock = await admin.post(`${TASKS}/toggle-lock-session/`, { session_id: row!.id, task_name: 'lock_session' });
+    expect(lock.statusCode, lock.body).toBe(200);
+    const locked = await until(
+      () => c.get(`${WEB_SFTP_API}${id}/list/?path=/`),
+      (r) => r.statusCode === 423,
+      'the lock',
+    );
+    expect(locked.json()).toMatchObject({ code: 'sftp_session_locked' });
+    expect(locked.json().detail).toContain('paused by an administrator');
+    expect((await c.post(`${WEB_SFTP_API}${id}/mkdir/`, { path: `${tag}-locked` })).statusCode).toBe(423);
+    expect(fs.existsSync(`/tmp/${tag}-locked`)).toBe(false);
+    await admin.post(`${TASKS}/toggle-lock-session/`, { session_id: row!.id, task_name: 'unlock_session' });
+    await until(
+      () => c.get(`${WEB_SFTP_API}${id}/list/?path=/`),
+      (r) => r.statusCode === 200,
+      'the unlock',
+    );
+
+    const kill = await admin.post(`${TASKS}/kill-session/`, [row!.id]);
+    expect(kill.json()).toEqual({ ok: [row!.id] });
+    await until(
+      () => runningOf('lara'),
+      (rows) => rows.length === 0,
+      'the row finished',
+    );
+    const killed = await c.get(`${WEB_SFTP_API}${id}/list/?path=/`);
+    expect(killed.statusCode).toBe(410);
+    expect(killed.json().detail).toContain('terminated by an administrator');
+    // Said once; afterwards the session is simply gone.
+    expect((await c.get(`${WEB_SFTP_API}${id}/list/?path=/`)).statusCode).toBe(404);
+  }, 60_000);
+
+  it('closes after SECURITY_MAX_IDLE_TIME without a request', async () => {
+    const before = await t.deps.settings.get('SECURITY_MAX_IDLE_TIME');
+    // A fraction of a minute (3 s) so the test does not wait for minutes. The sign-in session has
+    // the same idle limit: sign in again first, then keep requests closer than that.
+    await t.deps.settings.set('SECURITY_MAX_IDLE_TIME', 0.05);
+    try {
+      const c = clients.lara!;
+      expect((await c.login('lara', PASSWORD)).statusCode).toBe(200);
+      const id = await openFor('lara');
+      expect((await c.get(`${WEB_SFTP_API}${id}/list/?path=/`)).statusCode).toBe(200);
+      expect(await runningOf('lara')).toHaveLength(1);
+      await until(
+        () => runningOf('lara'),
+        (rows) => rows.length === 0,
+        'the idle close',
+      );
+    } finally {
+      await t.deps.settings.set('SECURITY_MAX_IDLE_TIME', before);
+    }
+    const c = clients.lara!;
+    expect((await c.login('lara', PASSWORD)).statusCode).toBe(200);
+    const [last] = await t.deps.database.db
+      .selectFrom('terminal_session')
+      .select(['date_start', 'date_end'])
+      .where('user', 'like', '%(lara)')
+      .orderBy('date_start', 'desc')
+      .execute();
+    expect(new Date(last!.date_end!).getTime() - new Date(last!.date_start).getTime()).toBeGreaterThanOrEqual(2_900);
+  }, 60_000);
+
+  it('closes at SECURITY_MAX_SESSION_TIME even while in use', async () => {
+    const before = await t.deps.settings.get('SECURITY_MAX_SESSION_TIME');
+    const c = clients.lara!;
+    // A fraction of an hour (3.6 s); the sign-in has the same limit, so sign in again afterwards.
+    await t.deps.settings.set('SECURITY_MAX_SESSION_TIME', 0.001);
+    let id = '';
+    try {
+      expect((await c.login('lara', PASSWORD)).statusCode).toBe(200);
+      id = await openFor('lara');
+      // Requests keep it from being idle; the maximum still ends it.
+      await until(
+        async () => {
+          await c.get(`${WEB_SFTP_API}${id}/list/?path=/`);
+          return runningOf('lara');
+        },
+        (rows) => rows.length === 0,
+        'the maximum time',
+      );
+    } finally {
+      await t.deps.settings.set('SECURITY_MAX_SESSION_TIME', before);
+    }
+    expect((await c.login('lara', PASSWORD)).statusCode).toBe(200);
+    expect((await c.get(`${WEB_SFTP_API}${id}/list/?path=/`)).statusCode).toBe(404);
   }, 60_000);
 });

@@ -12,7 +12,7 @@ import { GatewayError, tm, type TerminalMessageKey } from '../gateway/gatewayErr
 import { spendToken } from '../tokens/tokenSpend.ts';
 import type { FileKeeper } from './fileKeeper.ts';
 import { PathEscapeError, RemoteRoot, type FtpOperate } from './remoteRoot.ts';
-import { addWebSftp, closeWebSftp, registerWebSftpSessions, webSftpOf } from './webSftpSessions.ts';
+import { addWebSftp, closeWebSftp, registerWebSftpSessions, webSftpLimits, webSftpOf } from './webSftpSessions.ts';
 
 /**
  * The web file manager's API (`/koko/elfinder/sftp/api/`), for the signed-in user only (session
@@ -46,6 +46,9 @@ function userOf(req: FastifyRequest): string {
 function rootOf(req: Req): RemoteRoot {
   const root = webSftpOf(req.server, req.params.id, userOf(req));
   if (!root) throw fail(404, req, 'web_sftp_not_found');
+  if (root.killed) throw fail(410, req, 'session_killed');
+  if (root.isEnded) throw fail(404, req, 'web_sftp_not_found');
+  if (root.isLocked) throw fail(423, req, 'sftp_session_locked');
   return root;
 }
 
@@ -129,7 +132,7 @@ async function open(req: Req) {
     throw new ApiError(400, { detail: (e as Error).message, code: e instanceof GatewayError ? e.code : 'sftp_failed' });
   }
   return {
-    id: addWebSftp(req.server, userId, root),
+    id: addWebSftp(req.server, userId, root, await webSftpLimits(gatewayOf(req.server).deps().settings)),
     asset: { id: spent.asset.id, name: spent.asset.name },
     account: { id: spent.account.id, name: spent.account.name, username: spent.account.username },
     actions: actionNames(spent.account.actions),
@@ -302,7 +305,7 @@ export function registerWebSftpRoutes(app: FastifyInstance): void {
   app.post(`${b}:id/rename/`, rename);
   app.post(`${b}:id/delete/`, remove);
   app.post(`${b}:id/close/`, async (req: Req) => {
-    rootOf(req);
+    if (!webSftpOf(req.server, req.params.id, userOf(req))) throw fail(404, req, 'web_sftp_not_found');
     await closeWebSftp(req.server, req.params.id);
     return { ok: true };
   });

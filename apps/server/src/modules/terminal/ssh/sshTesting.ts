@@ -120,6 +120,28 @@ export function runSftp(
   );
 }
 
+/**
+ * An OpenSSH `sftp` client kept open: commands are sent one by one (`-b -`: a failing command ends
+ * the batch unless prefixed with `-`), its output (stdout and stderr) read as it comes.
+ */
+export function openSftp(port: number, login: string, identity: string, cwd?: string) {
+  const child = spawn('sftp', ['-b', '-', '-P', String(port), ...keyOptions(identity), `${login}@127.0.0.1`], {
+    cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (output += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (output += s));
+  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+  child.stdin.on('error', () => undefined);
+  return {
+    send: (line: string) => child.stdin.write(`${line}\n`),
+    output: () => output,
+    exited,
+    stop: () => child.kill(),
+  };
+}
+
 /** The OpenSSH `scp` client (`-O`: the legacy protocol), signed in with a key. */
 export function runScp(
   port: number,
