@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { listenOnLoopback } from '../notifications/socketTesting.ts';
-import { makeUser, type Row } from '../perms/permsTesting.ts';
+import { makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
 import { gatewayOf } from '../terminal/gatewayInstance.ts';
 import { hostWithAccounts, TestTerminal } from '../terminal/gatewayTesting.ts';
 import { MONITOR_SOCKET_PATH } from '../terminal/monitorSocket.ts';
+import { WEB_TERMINAL_SOCKET_PATH } from '../terminal/webTerminalSocket.ts';
 import { startShellSshd, type ShellSshd } from '../terminal/shellSshdTesting.ts';
-import { signIn, T } from './ticketsTesting.ts';
+import { put, signIn, T } from './ticketsTesting.ts';
 import { createTicket } from './ticketStore.ts';
 
 /**
@@ -16,8 +17,10 @@ import { createTicket } from './ticketStore.ts';
  * `/koko/ws/monitor/?session_id=&ticket_id=` lets the current step's assignee of the command
  * ticket linked to the session watch it without any terminal permission; the applicant, another
  * user and the assignee naming another session are refused. The contract's
- * `terminal/tasks/*-for-ticket/` routes pause and end it for the reviewer only. The ticket is
- * written directly (the held command that opens one is `commandConfirm.api.test.ts`).
+ * `terminal/tasks/*-for-ticket/` routes pause and end it for the reviewer only (that command
+ * ticket is written directly: the held command that opens one is `commandConfirm.api.test.ts`).
+ * A web terminal session let through by an approved login-asset ticket is recorded on the ticket
+ * and watched from it the same way.
  */
 let t: TestApp;
 let admin: SessionClient;
@@ -166,5 +169,54 @@ describe("watching a ticket's session", () => {
     expect((await admin.get(`/api/v1/terminal/sessions/${other.s.id}/`)).json().is_finished).toBe(false);
     expect((await reviewer.get(`${T}/tickets/${tk.id}/session/`)).json()).toMatchObject({ id: s.id });
     await other.s.close();
+  }, 90_000);
+
+  it('records the session a login-asset approval let through, for its reviewer to watch', async () => {
+    await makePerm(admin, { users: [ids.applicant], assets: [target.host.id], accounts: ['@ALL'] });
+    const acl = await admin.post('/api/v1/acls/login-asset-acls/', {
+      name: 'review tw_applicant',
+      users: { type: 'ids', ids: [ids.applicant] },
+      assets: { type: 'all' },
+      accounts: ['@ALL'],
+      action: 'review',
+      reviewers: [ids.reviewer],
+    });
+    expect(acl.statusCode, acl.body).toBe(201);
+    const ask = (query = '') =>
+      applicant.post(`/api/v1/authentication/connection-token/${query}`, {
+        asset: target.host.id,
+        account: target.password.name,
+        protocol: 'ssh',
+        connect_method: 'web_cli',
+      });
+    const ticketId = (await ask('?create_ticket=1')).json().ticket_id as string;
+    expect(ticketId).toBeTruthy();
+    // Before a session, the ticket has none to show.
+    expect((await reviewer.get(`${T}/tickets/${ticketId}/session/`)).statusCode).toBe(404);
+    expect((await put(reviewer, `${T}/apply-login-asset-tickets/${ticketId}/approve/`)).statusCode).toBe(200);
+    const token = await ask();
+    expect(token.statusCode, token.body).toBe(201);
+
+    const ws = new WebSocket(`${base}${WEB_TERMINAL_SOCKET_PATH}?token=${token.json().id}`, {
+      headers: { cookie: applicant.jar.header() },
+    });
+    let sessionId = '';
+    ws.on('message', (raw) => {
+      const m = JSON.parse(String(raw)) as Msg & { id?: string };
+      if (m.type === 'CONNECT') sessionId = m.id!;
+    });
+    await expect.poll(() => sessionId, { timeout: 20_000 }).not.toBe('');
+    await expect
+      .poll(async () => (await reviewer.get(`${T}/tickets/${ticketId}/session/`)).json(), { timeout: 10_000 })
+      .toMatchObject({ id: sessionId, is_finished: false });
+
+    expect(await refused(outsider, sessionId, ticketId)).toBe(NOT_RUNNING);
+    expect(await refused(applicant, sessionId, ticketId)).toBe(NOT_RUNNING);
+    const m = monitor(reviewer, sessionId, ticketId);
+    await m.waitFor(() => m.msgs.some((x) => x.type === 'CONNECT'), 'CONNECT');
+    ws.send(JSON.stringify({ type: 'TERMINAL_DATA', data: 'echo via-$((5*5))\r' }));
+    await m.waitFor(() => m.text().includes('via-25'), 'live output');
+    ws.close();
+    await m.closed;
   }, 90_000);
 });
