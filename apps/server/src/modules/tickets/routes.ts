@@ -9,6 +9,7 @@ import { registerLoginAssetConfirm } from './loginAssetConfirm.ts';
 import { registerSuperTicketRoutes } from './superTicketRoutes.ts';
 import { registerSessionControlRoutes } from './sessionControlRoutes.ts';
 import { registerTicketSessionAccess } from './ticketSession.ts';
+import { registerComponentReviewRoutes } from './componentReviewRoutes.ts';
 import { registerFlowRoutes } from './flowRoutes.ts';
 import { km } from './ticketMessages.ts';
 import { registerTicketRoutes } from './ticketRoutes.ts';
@@ -34,4 +35,5 @@ export function registerTicketsModule(app: FastifyInstance): void {
   registerSuperTicketRoutes(app);
   registerSessionControlRoutes(app);
   registerTicketSessionAccess(app);
+  registerComponentReviewRoutes(app);
 }
