@@ -26,6 +26,7 @@ beforeAll(async () => {
   const u = await makeUser(admin, 'connie');
   const r = await makeUser(admin, 'rita');
   ids = { connie: u.id, rita: r.id };
+  await makeUser(admin, 'otto');
   host = await makeAsset(admin, [], undefined, 'reviewed-host');
   await makeAccount(admin, host.id, 'root');
   await makePerm(admin, { users: [u.id], assets: [host.id], accounts: ['@ALL'] });
@@ -86,8 +87,8 @@ describe('login-asset review', () => {
     await t.deps.database.db.updateTable('tickets_ticket').set({ date_updated: '2000-01-01T00:00:00.000Z' }).execute();
     const held = (await ask('?create_ticket=1')).json();
     expect(held.code).toBe('acl_review');
-    // Someone neither applicant nor assignee (even an administrator) does not see it.
-    expect((await admin.get(held.check_review_status.url)).statusCode).toBe(404);
+    // Someone neither applicant nor assignee does not see it.
+    expect((await (await signIn(t, 'otto')).get(held.check_review_status.url)).statusCode).toBe(404);
     const closed = await user.request({ method: 'DELETE', url: held.close_review.url });
     expect(closed.statusCode, closed.body).toBe(200);
     expect(closed.json().state.value).toBe('closed');
@@ -135,6 +136,11 @@ describe('login-asset review', () => {
       reviewers: ['rita(rita)'],
     });
     expect((await component.post(CHECK, body)).json().ticket_id).toBe(h.ticket_id);
+    // The component follows it through the status URL it was given (as the system administrator,
+    // who holds every permission, may); a plain user who is not part of it does not.
+    expect((await component.get(h.check_review_status.url)).json()).toMatchObject({ state: { value: 'pending' } });
+    expect((await admin.get(h.check_review_status.url)).statusCode).toBe(200);
+    expect((await (await signIn(t, 'otto')).get(h.check_review_status.url)).statusCode).toBe(404);
     expect((await put(reviewer, `${T}/apply-login-asset-tickets/${h.ticket_id}/approve/`)).statusCode).toBe(200);
     expect((await component.post(CHECK, body)).json()).toEqual({ need_review: false });
   });
