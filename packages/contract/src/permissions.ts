@@ -76,6 +76,7 @@ const MODELS: readonly ModelDef[] = [
   ['ops', 'celerytaskexecution', ['view']],
   ['tickets', 'ticket'],
   ['tickets', 'ticketflow'],
+  ['tickets', 'superticket', ['view', 'add', 'change']],
   ['settings', 'setting'],
   ['notifications', 'sitemessage', ['view']],
   ['authentication', 'accesskey'],

@@ -5,6 +5,7 @@ import { hasPermission } from '@gatehouse/contract';
 import { effectivePerms } from '../../http/rbac.ts';
 import { gatewayOf } from './gatewayInstance.ts';
 import { tm } from './gateway/gatewayError.ts';
+import { mayReachThroughTicket } from './ticketSessionAccess.ts';
 
 /**
  * Watching a running session, read-only: `/koko/ws/monitor/?session_id=<id>` (signed in by the
@@ -13,7 +14,9 @@ import { tm } from './gateway/gatewayError.ts';
  * is opened from a link). The socket follows `registry.watch` (the bus, so the session may run on
  * any instance): first the screen as it stands, then the output. Nothing the page sends reaches
  * the session. Each watch writes a join record (`terminal_sessionjoinrecord`, readonly), closed
- * when the watcher leaves or the session ends.
+ * when the watcher leaves or the session ends. With `&ticket_id=<id>` the current reviewer of the
+ * login-asset or command ticket linked to the session watches without those permissions
+ * (`ticketSessionAccess.ts`); its pause and end go through the for-ticket task routes.
  *   server -> page  {type:'CONNECT', id, data:{session:{id,user,asset,account,org_id,is_locked}, can_terminate}}
  *                   {type:'TERMINAL_DATA', data}  {type:'TERMINAL_ERROR', err}  {type:'CLOSE', reason}
  * The end is noticed by reading the row every END_POLL_MS (the session may be on another instance).
@@ -40,11 +43,14 @@ async function watch(app: FastifyInstance, socket: WebSocket, req: FastifyReques
   const row = id
     ? await db.selectFrom('terminal_session').selectAll().where('id', '=', id).executeTakeFirst()
     : undefined;
+  const ticketId = typeof q.ticket_id === 'string' ? q.ticket_id.slice(0, 64) : '';
   const eff = row ? await effectivePerms(db, user.id, row.org_id) : undefined;
   const allowed = (p: string[]) => Boolean(eff && (eff.isSuperuser || hasPermission(eff.perms, p)));
+  const reviewer = Boolean(row && (await mayReachThroughTicket({ userId: user.id, sessionId: row.id, ticketId })));
   // A session the caller may not see looks like one that does not run.
-  if (!row || !allowed(['terminal.view_session'])) return refuse(socket, tm(req.lang, 'monitor_not_running'));
-  if (!allowed(['terminal.monitor_session'])) return refuse(socket, tm(req.lang, 'monitor_denied'));
+  if (!row || !(reviewer || allowed(['terminal.view_session'])))
+    return refuse(socket, tm(req.lang, 'monitor_not_running'));
+  if (!reviewer && !allowed(['terminal.monitor_session'])) return refuse(socket, tm(req.lang, 'monitor_denied'));
   // The contract's can_join: running, a normal session, not from an RDP client.
   if (row.is_finished || row.type !== 'normal' || row.login_from === 'RT')
     return refuse(socket, tm(req.lang, 'monitor_not_running'));
@@ -105,7 +111,8 @@ async function watch(app: FastifyInstance, socket: WebSocket, req: FastifyReques
         org_id: row.org_id,
         is_locked: Boolean(row.is_locked),
       },
-      can_terminate: allowed(['terminal.terminate_session']),
+      // A reviewer pauses and ends it through the ticket's task routes (tickets/sessionControlRoutes.ts).
+      can_terminate: reviewer || allowed(['terminal.terminate_session']),
     },
   });
   const poll = setInterval(() => {

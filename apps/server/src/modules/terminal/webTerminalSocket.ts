@@ -6,6 +6,7 @@ import { gatewayOf } from './gatewayInstance.ts';
 import { GatewayError, tm } from './gateway/gatewayError.ts';
 import { joinJson, outputJson } from './gateway/outputJson.ts';
 import type { GatewaySession } from './gateway/gatewaySession.ts';
+import { recordReviewedSession } from './tokens/loginAssetReview.ts';
 import { spendToken } from './tokens/tokenSpend.ts';
 
 /**
@@ -144,6 +145,10 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
     return fail(socket, tm(req.lang, 'terminal_start_failed'));
   }
   if (closed) return void session.close('closed');
+  // The ticket that let this connection through shows its session; a failure does not stop it.
+  await recordReviewedSession(spent.reviewTicketId, session.id).catch((e: Error) =>
+    app.log.warn({ err: e.message }, 'web terminal: the ticket did not record its session'),
+  );
   const actions = spent.account.actions;
   send(socket, {
     type: 'CONNECT',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
+import { auditTicket } from './ticketAudit.ts';
 import { km } from './ticketMessages.ts';
 import { findTicket } from './ticketQueries.ts';
 
@@ -48,6 +49,7 @@ export function registerCommentRoutes(app: FastifyInstance): void {
       date_updated: now,
     };
     await req.db.insertInto('tickets_comment').values(row).execute();
+    await auditTicket(req.db, req, ticket, 'update', [{ field: 'comment', before: '', after: row.body.slice(0, 200) }]);
     return reply
       .code(201)
       .send({ ...row, ticket: row.ticket_id, user: row.user_id, ticket_id: undefined, user_id: undefined });

@@ -4,6 +4,7 @@ import { ROOT_ORG_ID, type Language } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { loadFlows, STRATEGIES, type Flow, type FlowRule, type Strategy } from './assignees.ts';
 import { TICKET_TYPES, type TicketType } from './stateMachine.ts';
+import { auditTicket } from './ticketAudit.ts';
 import { km, M, type TicketMessageKey } from './ticketMessages.ts';
 
 /**
@@ -164,6 +165,17 @@ async function save(
       )
       .execute();
   });
+  await auditTicket(
+    req.db,
+    req,
+    { id, title: p.type, org_id: orgId },
+    create ? 'create' : 'update',
+    [
+      { field: 'approval_level', before: '', after: String(p.level) },
+      { field: 'rules', before: '', after: p.rules.map((r) => `${r.level}:${r.strategy}`).join(', ') },
+    ],
+    'ticketflow',
+  );
   const [one] = await serialize(req, await loadFlows(req.db, [id]));
   return one;
 }

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { makeAccount, makeAsset, makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
 import { put, signIn, T } from './ticketsTesting.ts';
@@ -7,12 +9,15 @@ import { put, signIn, T } from './ticketsTesting.ts';
  * A login-asset rule with review (issue 19): a connection token asked with `?create_ticket=1`
  * opens a login-asset ticket for the rule's recipient and answers how to follow it; the user
  * polls `super-tickets/<id>/status/`; once approved the token is given. Giving up closes it.
+ * A component (SystemComponent, `tickets.add_superticket`) asks the same through
+ * `acls/login-asset/check/`.
  */
 let t: TestApp;
 let admin: SessionClient;
 let user: SessionClient;
 let reviewer: SessionClient;
 let host: Row;
+let ids: { connie: string; rita: string };
 const CT = '/api/v1/authentication/connection-token/';
 
 beforeAll(async () => {
@@ -20,6 +25,8 @@ beforeAll(async () => {
   admin = await adminClient(t.app);
   const u = await makeUser(admin, 'connie');
   const r = await makeUser(admin, 'rita');
+  ids = { connie: u.id, rita: r.id };
+  await makeUser(admin, 'otto');
   host = await makeAsset(admin, [], undefined, 'reviewed-host');
   await makeAccount(admin, host.id, 'root');
   await makePerm(admin, { users: [u.id], assets: [host.id], accounts: ['@ALL'] });
@@ -80,12 +87,61 @@ describe('login-asset review', () => {
     await t.deps.database.db.updateTable('tickets_ticket').set({ date_updated: '2000-01-01T00:00:00.000Z' }).execute();
     const held = (await ask('?create_ticket=1')).json();
     expect(held.code).toBe('acl_review');
-    // Someone neither applicant nor assignee (even an administrator) does not see it.
-    expect((await admin.get(held.check_review_status.url)).statusCode).toBe(404);
+    // Someone neither applicant nor assignee does not see it.
+    expect((await (await signIn(t, 'otto')).get(held.check_review_status.url)).statusCode).toBe(404);
     const closed = await user.request({ method: 'DELETE', url: held.close_review.url });
     expect(closed.statusCode, closed.body).toBe(200);
     expect(closed.json().state.value).toBe('closed');
     expect((await put(reviewer, `${T}/apply-login-asset-tickets/${held.ticket_id}/approve/`)).statusCode).toBe(400);
     expect((await ask()).json().code).toBe('acl_review');
+  });
+
+  it('answers a component checking a login, opening the ticket to wait on', async () => {
+    await t.deps.database.db.updateTable('tickets_ticket').set({ date_updated: '2000-01-01T00:00:00.000Z' }).execute();
+    const comp = await makeUser(admin, 'koko_comp');
+    await t.deps.database.db
+      .insertInto('rbac_rolebinding')
+      .values({
+        id: randomUUID(),
+        user_id: comp.id,
+        role_id: BUILTIN_ROLE_IDS.SystemComponent,
+        scope: 'system',
+        org_id: null,
+        created_by: 'test',
+        date_created: new Date().toISOString(),
+      })
+      .execute();
+    const component = await signIn(t, 'koko_comp');
+    const CHECK = '/api/v1/acls/login-asset/check/';
+    const body = { user_id: ids.connie, asset_id: host.id, account_username: 'root' };
+    // A user cannot ask it.
+    expect((await user.post(CHECK, body)).statusCode).toBe(403);
+    const bad = await component.post(CHECK, { user_id: ids.connie });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      asset_id: ['This field is required.'],
+      account_username: ['This field is required.'],
+    });
+    const unknown = await component.post(CHECK, { ...body, asset_id: randomUUID() });
+    expect(unknown.json()).toEqual({ asset_id: ['This object does not exist.'] });
+    // A user under no review rule goes straight through.
+    expect((await component.post(CHECK, { ...body, user_id: ids.rita })).json()).toEqual({ need_review: false });
+    const held = await component.post(CHECK, body);
+    expect(held.statusCode, held.body).toBe(200);
+    const h = held.json();
+    expect(h).toMatchObject({
+      need_review: true,
+      check_review_status: { method: 'GET', url: `/api/v1/tickets/super-tickets/${h.ticket_id}/status/` },
+      close_review: { method: 'DELETE' },
+      reviewers: ['rita(rita)'],
+    });
+    expect((await component.post(CHECK, body)).json().ticket_id).toBe(h.ticket_id);
+    // The component follows it through the status URL it was given (as the system administrator,
+    // who holds every permission, may); a plain user who is not part of it does not.
+    expect((await component.get(h.check_review_status.url)).json()).toMatchObject({ state: { value: 'pending' } });
+    expect((await admin.get(h.check_review_status.url)).statusCode).toBe(200);
+    expect((await (await signIn(t, 'otto')).get(h.check_review_status.url)).statusCode).toBe(404);
+    expect((await put(reviewer, `${T}/apply-login-asset-tickets/${h.ticket_id}/approve/`)).statusCode).toBe(200);
+    expect((await component.post(CHECK, body)).json()).toEqual({ need_review: false });
   });
 });

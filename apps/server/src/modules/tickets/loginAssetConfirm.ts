@@ -16,7 +16,8 @@ import { createTicket, type TicketRow } from './ticketStore.ts';
  * pending one of the same user, asset and account) assigned to the rule's recipients, and answers
  * how to follow it (`super-tickets/<id>/status/`). An approval lets that user connect to that
  * asset with that account for twice the one-time token lifetime (creating the token, then
- * spending it); after that a new connection asks again.
+ * spending it); after that a new connection asks again. The session such a connection opens is
+ * recorded on the ticket (`apply_from_session`, the latest one), for its reviewers to watch.
  */
 const TYPE = 'login_asset_confirm';
 const statusUrl = (id: string) => `/api/v1/tickets/super-tickets/${id}/status/`;
@@ -44,7 +45,7 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
     async approved(_req, s) {
       const ttl = Number(await app.deps.settings.get('CONNECTION_TOKEN_ONETIME_EXPIRATION')) || 300;
       const since = new Date(Date.now() - 2 * ttl * 1000).toISOString();
-      return (await ticketsOf(app, s, 'approved')).some((t) => t.date_updated >= since);
+      return (await ticketsOf(app, s, 'approved')).find((t) => t.date_updated >= since)?.id;
     },
     async open(_req, s) {
       let ticket = (await ticketsOf(app, s, 'pending'))[0];
@@ -92,6 +93,21 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
         ticket_detail_url: ticketUrl(ticket),
         reviewers: names.map((n) => `${n.name}(${n.username})`),
       };
+    },
+    async sessionStarted(ticketId, sessionId) {
+      const row = await db
+        .selectFrom('tickets_ticket')
+        .select('meta')
+        .where('id', '=', ticketId)
+        .where('type', '=', TYPE)
+        .executeTakeFirst();
+      if (!row) return;
+      const meta = { ...(JSON.parse(row.meta) as object), apply_from_session: { id: sessionId } };
+      await db
+        .updateTable('tickets_ticket')
+        .set({ meta: JSON.stringify(meta) })
+        .where('id', '=', ticketId)
+        .execute();
     },
   };
   setLoginAssetReviewer(port);

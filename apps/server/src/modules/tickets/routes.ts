@@ -8,6 +8,8 @@ import { registerLoginConfirm } from './loginConfirmPort.ts';
 import { registerLoginAssetConfirm } from './loginAssetConfirm.ts';
 import { registerSuperTicketRoutes } from './superTicketRoutes.ts';
 import { registerSessionControlRoutes } from './sessionControlRoutes.ts';
+import { registerTicketSessionAccess } from './ticketSession.ts';
+import { registerComponentReviewRoutes } from './componentReviewRoutes.ts';
 import { registerFlowRoutes } from './flowRoutes.ts';
 import { km } from './ticketMessages.ts';
 import { registerTicketRoutes } from './ticketRoutes.ts';
@@ -32,4 +34,6 @@ export function registerTicketsModule(app: FastifyInstance): void {
   registerLoginAssetConfirm(app);
   registerSuperTicketRoutes(app);
   registerSessionControlRoutes(app);
+  registerTicketSessionAccess(app);
+  registerComponentReviewRoutes(app);
 }

@@ -1,4 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hasPermission, ROOT_ORG_ID } from '@gatehouse/contract';
+import { ApiError } from '../../http/errors.ts';
+import { effectivePerms } from '../../http/rbac.ts';
+import { km } from './ticketMessages.ts';
 import { actorOf } from './ticketRoutes.ts';
 import { actOn } from './ticketActions.ts';
 import { findTicket } from './ticketQueries.ts';
@@ -8,13 +12,30 @@ import { serializeTickets } from './ticketStore.ts';
  * `super-tickets/<id>/status/`: how a ticket a connection waits on stands (`{id, status, state,
  * processor}`), and DELETE to give up (closes it). The contract gives these to components
  * (`tickets.*_superticket`); here the web terminal runs in-process and the waiting user polls, so
- * they serve the ticket's applicant and assignees (`tickets.view_ticket`), like the ticket itself.
+ * they serve the ticket's applicant and assignees (`tickets.view_ticket`), like the ticket itself;
+ * a holder of `tickets.view_superticket` (a component following the ticket it opened through
+ * `acls/login-asset/check/`) reads the status of any login-asset or command ticket.
  */
 const URL = '/api/v1/tickets/super-tickets/:id/status/';
 type IdReq = FastifyRequest<{ Params: { id: string } }>;
 
+async function componentTicket(req: IdReq) {
+  const eff = await effectivePerms(req.db, req.user!.id, ROOT_ORG_ID);
+  if (!eff.isSuperuser && !hasPermission(eff.perms, 'tickets.view_superticket')) return undefined;
+  const row = await req.db
+    .selectFrom('tickets_ticket')
+    .selectAll()
+    .where('id', '=', req.params.id)
+    .where('type', 'in', ['login_asset_confirm', 'command_confirm'])
+    .executeTakeFirst()
+    .catch(() => undefined);
+  if (!row) throw new ApiError(404, { detail: km(req.lang, 'not_found') });
+  return row;
+}
+
 async function status(req: IdReq) {
-  const [t] = await serializeTickets(req.db, [await findTicket(req, req.params.id)], req.lang);
+  const ticket = (await componentTicket(req)) ?? (await findTicket(req, req.params.id));
+  const [t] = await serializeTickets(req.db, [ticket], req.lang);
   const steps = (t!.process_map as { processor_display: string }[]).filter((s) => s.processor_display);
   return { id: t!.id, status: t!.status, state: t!.state, processor: steps.at(-1)?.processor_display ?? '' };
 }

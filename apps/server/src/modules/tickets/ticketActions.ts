@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Language } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { grantFromTicket, parseApplyAsset, type ApplyAssetMeta } from './applyAsset.ts';
 import { notifyApplicant, notifyAssignees } from './notify.ts';
+import { auditTicket } from './ticketAudit.ts';
 import { transition, type TicketAction, type TicketState } from './stateMachine.ts';
 import { km } from './ticketMessages.ts';
 import { assigneesAt, type TicketRow } from './ticketStore.ts';
@@ -18,6 +19,8 @@ export interface Actor {
   id: string;
   display: string;
   lang: Language;
+  /** The request acted through: the decision goes to the operate log under it. */
+  req?: FastifyRequest;
 }
 
 type Prepared = {
@@ -92,6 +95,12 @@ async function write(tx: Kysely<DB>, p: Prepared, actor: Actor): Promise<boolean
 }
 
 async function announce(app: FastifyInstance, p: Prepared, actor: Actor): Promise<void> {
+  const { ticket, answer } = p;
+  if (actor.req)
+    await auditTicket(app.deps.database.db, actor.req, ticket, 'update', [
+      { field: 'state', before: ticket.state, after: answer.state },
+      { field: 'approval_step', before: String(ticket.approval_step), after: String(answer.approvalStep) },
+    ]);
   if (p.answer.nextStepOpens)
     await notifyAssignees(app, p.ticket, await assigneesAt(app.deps.database.db, p.ticket.id, p.answer.approvalStep));
   else if (p.answer.state !== 'closed' || p.ticket.applicant_id !== actor.id)

@@ -9,6 +9,7 @@ import { levelsFor } from './assignees.ts';
 import { notifyAssignees } from './notify.ts';
 import type { TicketAction, TicketType } from './stateMachine.ts';
 import { actOn, actOnAll, type Actor } from './ticketActions.ts';
+import { auditTicket } from './ticketAudit.ts';
 import { km } from './ticketMessages.ts';
 import { filterTickets, findTicket, visibleTickets } from './ticketQueries.ts';
 import { createTicket, serializeTickets } from './ticketStore.ts';
@@ -34,6 +35,7 @@ export const actorOf = (req: FastifyRequest): Actor => ({
   id: req.user!.id,
   display: `${req.user!.name}(${req.user!.username})`,
   lang: req.lang,
+  req,
 });
 
 const ok = (reply: FastifyReply) => reply.type('application/json').send('"ok"');
@@ -85,6 +87,7 @@ async function openApplyAsset(req: FastifyRequest, reply: FastifyReply) {
     }),
     levels,
   });
+  await auditTicket(req.db, req, ticket, 'create');
   await notifyAssignees(req.server, ticket, levels[0] ?? []);
   const [one] = await serializeTickets(req.db, [ticket], req.lang);
   return reply.code(201).send(one);

@@ -358,3 +358,23 @@ describe('lists, comments and messages', () => {
     expect(toAlice?.content.message).toContain('Administrator(admin) approved');
   });
 });
+
+describe('the operate log', () => {
+  it('records opening, commenting on and deciding a ticket, under who did it', async () => {
+    const tk = await requestAssets(alice, { title: 'audited request', apply_assets: [a.web1!.id] });
+    expect((await alice.post(`${T}/comments/`, { ticket: tk.id, body: 'for the deploy' })).statusCode).toBe(201);
+    expect((await put(admin, `${A}/${tk.id}/approve/`)).statusCode).toBe(200);
+    const logs = (await get(admin, '/api/v1/audits/operate-logs/?resource=audited%20request')) as Row[];
+    expect(logs.map((l) => [l.user, l.action.value, l.resource_type, l.org_id]).reverse()).toEqual([
+      ['alice(alice)', 'create', 'ticket', DEFAULT_ORG_ID],
+      ['alice(alice)', 'update', 'ticket', DEFAULT_ORG_ID],
+      ['Administrator(admin)', 'update', 'ticket', DEFAULT_ORG_ID],
+    ]);
+    const detail = (await get(admin, `/api/v1/audits/activities/?resource_id=${tk.id}`)) as Row[];
+    expect(detail.length).toBeGreaterThanOrEqual(3);
+    const approval = (await get(admin, `/api/v1/audits/operate-logs/${logs[0]!.id}/`)) as Row;
+    expect(approval.diff).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'state', before: 'pending', after: 'approved' })]),
+    );
+  });
+});

@@ -8,6 +8,8 @@ import { t } from './texts.ts';
  * The monitor page (`/luna/monitor/<id>`): the session's screen, live and read-only, through the
  * monitor socket (server: modules/terminal/monitorSocket.ts); pause/resume and terminate when the
  * socket says the watcher may (`can_terminate`), through the task API in the session's org.
+ * Opened from a ticket (`?ticket_id=`, the ticket's reviewer), the socket and the pause/terminate
+ * orders name the ticket (the `*-for-ticket/` task routes), which is what lets its reviewer in.
  */
 interface Msg {
   type: string;
@@ -22,6 +24,8 @@ interface ConnectData {
 }
 
 export function mountMonitor(root: HTMLElement, sessionId: string): void {
+  const ticketId = new URLSearchParams(location.search).get('ticket_id') ?? '';
+  const forTicket = ticketId ? `-for-ticket/?ticket_id=${encodeURIComponent(ticketId)}` : '/';
   const term = new Terminal({
     disableStdin: true,
     cursorBlink: false,
@@ -73,7 +77,7 @@ export function mountMonitor(root: HTMLElement, sessionId: string): void {
   };
   lockBtn.addEventListener('click', () => {
     const next = !locked;
-    void act('/api/v1/terminal/tasks/toggle-lock-session/', {
+    void act(`/api/v1/terminal/tasks/toggle-lock-session${forTicket}`, {
       session_id: sessionId,
       task_name: next ? 'lock_session' : 'unlock_session',
     }).then(() => {
@@ -82,11 +86,13 @@ export function mountMonitor(root: HTMLElement, sessionId: string): void {
     });
   });
   killBtn.addEventListener('click', () => {
-    if (window.confirm(t('terminate_confirm'))) void act('/api/v1/terminal/tasks/kill-session/', [sessionId]);
+    if (window.confirm(t('terminate_confirm')))
+      void act(`/api/v1/terminal/tasks/kill-session${forTicket}`, [sessionId]);
   });
 
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const ws = new WebSocket(`${proto}//${location.host}/koko/ws/monitor/?session_id=${encodeURIComponent(sessionId)}`);
+  const query = `session_id=${encodeURIComponent(sessionId)}${ticketId ? `&ticket_id=${encodeURIComponent(ticketId)}` : ''}`;
+  const ws = new WebSocket(`${proto}//${location.host}/koko/ws/monitor/?${query}`);
   ws.addEventListener('message', (ev) => {
     let m: Msg;
     try {

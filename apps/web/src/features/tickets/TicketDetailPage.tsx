@@ -127,11 +127,13 @@ export function TicketDetailPage() {
             <Card size="small" title={t('tickets.card.steps')}>
               <TicketSteps ticket={tk} />
             </Card>
-            {tk.type.value === 'command_confirm' && (
+            {(tk.type.value === 'command_confirm' || tk.type.value === 'login_asset_confirm') && (
               <Card size="small" title={t('tickets.session.title')} style={{ marginTop: 16 }}>
                 <TicketSessionCard
                   ticketId={tk.id}
-                  canAct={Boolean(me && tk.process_map.some((st) => st.assignees.includes(me)))}
+                  canAct={Boolean(
+                    me && tk.process_map.find((st) => st.approval_level === tk.approval_step)?.assignees.includes(me),
+                  )}
                 />
               </Card>
             )}

@@ -15,7 +15,10 @@ interface TicketSession {
   is_locked: boolean;
 }
 
-/** The session a command-confirm ticket came from; its reviewers pause, resume or end it here. */
+/**
+ * The session of a command-confirm or login-asset ticket; its reviewers watch it (the monitor page
+ * with `?ticket_id=`, server: tickets/ticketSession.ts), pause, resume or end it here.
+ */
 export function TicketSessionCard({ ticketId, canAct }: { ticketId: string; canAct: boolean }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
@@ -49,6 +52,14 @@ export function TicketSessionCard({ ticketId, canAct }: { ticketId: string; canA
       </Descriptions>
       {canAct && !s.is_finished && (
         <Space style={{ marginTop: 8 }}>
+          <Button
+            data-testid="ticket-session-monitor"
+            href={`/luna/monitor/${s.id}?ticket_id=${encodeURIComponent(ticketId)}`}
+            target="_blank"
+            rel="noopener"
+          >
+            {t('tickets.session.monitor')}
+          </Button>
           <Button onClick={() => void act(s.is_locked ? 'unlock' : 'lock')}>
             {t(s.is_locked ? 'tickets.session.resume' : 'tickets.session.pause')}
           </Button>

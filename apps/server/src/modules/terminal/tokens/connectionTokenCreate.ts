@@ -32,6 +32,8 @@ export interface TokenRequest {
 export interface CheckedToken {
   asset: { id: string; name: string; org_id: string };
   account: PermedAccount;
+  /** The approved login-asset ticket a `review` rule let the connection through with. */
+  reviewTicketId?: string;
 }
 
 function bad(lang: Language, code: string, key: TerminalMessageKey, status = 400, params?: Record<string, string>) {
@@ -148,20 +150,22 @@ export async function checkTokenRequest(
     ip: req.ip,
   });
   if (verdict?.action === 'reject') throw bad(lang, 'acl_reject', 'token_acl_reject', 403);
-  if (verdict?.action === 'review')
-    await reviewLoginAsset(
-      req,
-      {
-        userId: user.id,
-        assetId: asset.id,
-        orgId: asset.org_id,
-        account: username,
-        ruleId: verdict.ruleId,
-        reviewers: verdict.reviewers,
-      },
-      bad(lang, 'acl_review', 'token_acl_review'),
-    );
-  return { asset, account };
+  const reviewTicketId =
+    verdict?.action === 'review'
+      ? await reviewLoginAsset(
+          req,
+          {
+            userId: user.id,
+            assetId: asset.id,
+            orgId: asset.org_id,
+            account: username,
+            ruleId: verdict.ruleId,
+            reviewers: verdict.reviewers,
+          },
+          bad(lang, 'acl_review', 'token_acl_review'),
+        )
+      : undefined;
+  return { asset, account, ...(reviewTicketId ? { reviewTicketId } : {}) };
 }
 
 /**

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../http/errors.ts';
+import { loginAssetReviewer } from '../terminal/tokens/loginAssetReview.ts';
+import { loginAssetVerdict } from '../terminal/tokens/tokenAcls.ts';
+import { km } from './ticketMessages.ts';
+
+/**
+ * The components' check of a login under a login-asset rule (`acls/login-asset/check/`,
+ * `tickets.add_superticket`, the SystemComponent role): `{user_id, asset_id, account_username}` →
+ * `{need_review: false}`, or `need_review: true` with the ticket to follow, opened (or the pending
+ * one reused) through the same port as the connection token's `?create_ticket=1`
+ * (`loginAssetConfirm.ts`). An approval still in its window answers no review.
+ */
+export function registerComponentReviewRoutes(app: FastifyInstance): void {
+  app.post('/api/v1/acls/login-asset/check/', { config: { perm: 'tickets.add_superticket' } }, async (req) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const errors: Record<string, string[]> = {};
+    for (const k of ['user_id', 'asset_id', 'account_username'])
+      if (typeof b[k] !== 'string' || !b[k]) errors[k] = [km(req.lang, 'field_required')];
+    if (Object.keys(errors).length) throw new ApiError(400, errors);
+    const user = await req.db
+      .selectFrom('users_user')
+      .select('id')
+      .where('id', '=', String(b.user_id))
+      .executeTakeFirst()
+      .catch(() => undefined);
+    const asset = await req.db
+      .selectFrom('assets_asset')
+      .select(['id', 'org_id'])
+      .where('id', '=', String(b.asset_id))
+      .executeTakeFirst()
+      .catch(() => undefined);
+    if (!user) errors.user_id = [km(req.lang, 'object_not_found')];
+    if (!asset) errors.asset_id = [km(req.lang, 'object_not_found')];
+    if (!user || !asset) throw new ApiError(400, errors);
+    const account = String(b.account_username).slice(0, 128);
+    const verdict = await loginAssetVerdict(req.db, app.deps.settings, {
+      userId: user.id,
+      assetId: asset.id,
+      orgId: asset.org_id,
+      username: account,
+      alias: '',
+      ip: req.ip,
+    });
+    const port = loginAssetReviewer();
+    if (verdict?.action !== 'review' || !port) return { need_review: false };
+    const s = {
+      userId: user.id,
+      assetId: asset.id,
+      orgId: asset.org_id,
+      account,
+      ruleId: verdict.ruleId,
+      reviewers: verdict.reviewers,
+    };
+    if (await port.approved(req, s)) return { need_review: false };
+    return { need_review: true, ...(await port.open(req, s)) };
+  });
+}
