@@ -6,6 +6,7 @@ import type { AuthUser } from '../../../http/context.ts';
 import type { ActionName } from '../../perms/actions.ts';
 import { gatewayOf } from '../gatewayInstance.ts';
 import { connectableAccounts, grantedAssets } from '../ssh/sshTargets.ts';
+import { checkNativeAccess, NativeAccessDenied } from '../ssh/nativeAccessRules.ts';
 import type { FileKeeper } from './fileKeeper.ts';
 import { PathEscapeError, RemoteRoot, SessionLockedError, type FtpOperate } from './remoteRoot.ts';
 
@@ -66,7 +67,8 @@ function dirEntry(name: string): FileEntry {
 }
 
 function statusOf(e: unknown): number {
-  if (e instanceof PathEscapeError || e instanceof SessionLockedError) return STATUS_CODE.PERMISSION_DENIED;
+  if (e instanceof PathEscapeError || e instanceof SessionLockedError || e instanceof NativeAccessDenied)
+    return STATUS_CODE.PERMISSION_DENIED;
   const code = (e as { code?: unknown }).code;
   return typeof code === 'number' ? code : STATUS_CODE.FAILURE;
 }
@@ -131,15 +133,25 @@ export class SftpSubsystem {
     let r = this.roots.get(key);
     if (!r) {
       const { user, remoteAddr, app } = this.ctx;
-      r = RemoteRoot.open(gatewayOf(app).deps(), {
-        user: { id: user.id, name: user.name, username: user.username },
+      const rules = checkNativeAccess(app, {
+        userId: user.id,
         assetId: asset.id,
-        accountId: account.id,
-        actions: account.actions,
+        username: account.username,
+        alias: account.alias,
+        ip: remoteAddr,
         lang: 'en',
-        loginFrom: 'ST',
-        remoteAddr,
       });
+      r = rules.then(() =>
+        RemoteRoot.open(gatewayOf(app).deps(), {
+          user: { id: user.id, name: user.name, username: user.username },
+          assetId: asset.id,
+          accountId: account.id,
+          actions: account.actions,
+          lang: 'en',
+          loginFrom: 'ST',
+          remoteAddr,
+        }),
+      );
       this.roots.set(key, r);
       r.then(
         // Killed by an administrator: the whole channel closes, the client reads "Connection closed".

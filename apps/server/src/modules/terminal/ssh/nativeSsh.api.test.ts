@@ -165,6 +165,51 @@ describe('native SSH access', () => {
     expect(c.err + c.text).toContain('No asset or account matches');
   }, 20_000);
 
+  it('applies login-asset and connect-method rules as the web terminal does', async () => {
+    const rita = await makeUser(admin, 'rita');
+    await makePerm(admin, { users: [rita.id], assets: [target.host.id], accounts: ['@ALL'], actions: ['connect'] });
+    const direct = () =>
+      new SshClient(port, `rita@${target.password.name}@${target.host.name}`, { password: PASSWORD });
+    const rule = async (url: string, body: Record<string, unknown>) => {
+      const res = await admin.post(url, {
+        name: `rita-${url.length}-${body.action}`,
+        users: { type: 'ids', ids: [rita.id] },
+        ...body,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    const loginAsset = { assets: { type: 'all' }, accounts: ['@ALL'] };
+    const reject = await rule('/api/v1/acls/login-asset-acls/', { ...loginAsset, action: 'reject' });
+    let c = direct();
+    expect(await c.exited).not.toBe(0);
+    expect(c.err + c.text).toContain('Connection refused by a login asset rule.');
+    await admin.request({ method: 'DELETE', url: `/api/v1/acls/login-asset-acls/${reject}/` });
+    const adminId = (await admin.get('/api/v1/users/profile/')).json().id;
+    const review = await rule('/api/v1/acls/login-asset-acls/', {
+      ...loginAsset,
+      action: 'review',
+      reviewers: [adminId],
+    });
+    c = direct();
+    expect(await c.exited).not.toBe(0);
+    expect(c.err + c.text).toContain("needs a reviewer's approval");
+    await admin.request({ method: 'DELETE', url: `/api/v1/acls/login-asset-acls/${review}/` });
+    const method = await rule('/api/v1/acls/connect-method-acls/', {
+      connect_methods: ['ssh_client'],
+      action: 'reject',
+    });
+    c = direct();
+    expect(await c.exited).not.toBe(0);
+    expect(c.err + c.text).toContain('This connect method is not allowed for you.');
+    await admin.request({ method: 'DELETE', url: `/api/v1/acls/connect-method-acls/${method}/` });
+    // No rule left: the same login runs.
+    c = direct();
+    await c.waitFor('gh$ ');
+    await c.line('exit');
+    expect(await c.exited).toBe(0);
+  }, 60_000);
+
   it('signs in with the public key of the user, and refuses another key', async () => {
     const mine = userKeyPair();
     const other = userKeyPair();

@@ -6,6 +6,7 @@ import type { PermedAccount } from '../../perms/permedAccounts.ts';
 import { gatewayOf } from '../gatewayInstance.ts';
 import type { GatewaySession } from '../gateway/gatewaySession.ts';
 import type { TypedLogin } from '../gateway/sshTarget.ts';
+import { checkNativeAccess } from './nativeAccessRules.ts';
 import { sm } from './sshMessages.ts';
 import { connectableAccounts, grantedAssets, searchAssets, type GrantedAsset } from './sshTargets.ts';
 
@@ -210,6 +211,14 @@ export class SshShell {
     else this.write(connecting);
     let s: GatewaySession;
     try {
+      await checkNativeAccess(this.c.app, {
+        userId: user.id,
+        assetId: asset.id,
+        username: typed?.username ?? account.username,
+        alias: account.alias,
+        ip: this.c.remoteAddr,
+        lang,
+      });
       s = await gatewayOf(this.c.app).openSession({
         user: { id: user.id, name: user.name, username: user.username },
         assetId: asset.id,
