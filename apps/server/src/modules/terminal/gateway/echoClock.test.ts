@@ -73,6 +73,18 @@ describe('EchoClock', () => {
     expect(clock.smoothed).toBe(RTT);
   });
 
+  it('takes an echo that came sooner than usual once nothing more came by its due time, not at the timeout', async () => {
+    clock.sent(true);
+    await vi.advanceTimersByTimeAsync(50);
+    clock.output();
+    const start = Date.now();
+    let result = '';
+    void clock.caughtUp().then((r) => (result = r));
+    while (!result) await vi.advanceTimersByTimeAsync(10);
+    expect(result).toBe('echoed');
+    expect(Date.now() - start).toBeLessThan(2 * RTT + 200);
+  });
+
   it('ends a wait at once when the session ends', async () => {
     clock.sent(true);
     const wait = clock.caughtUp();

@@ -9,7 +9,8 @@
  * At Enter, `caughtUp()` resolves when
  * - output arrived at least `minEcho` after the last key was sent (the echo of a key cannot come
  *   sooner than about one round trip; an earlier chunk is the echo of older keys still in flight)
- *   and then nothing more for `quiet` (the rest of the line's echo): `echoed`;
+ *   and then nothing more for `quiet` (the rest of the line's echo): `echoed`; output sooner than
+ *   that counts once nothing more came by the time the echo was due (`srtt + 2·rttvar`);
  * - keys were sent and nothing at all came back for a retransmission time (`srtt + 4·rttvar`): the
  *   keys are not echoed (a password prompt, `read -s`, `stty -echo`): `unechoed`, after about one
  *   round trip rather than the full timeout;
@@ -63,7 +64,7 @@ export class EchoClock {
     const maxWait = Math.min(ECHO_WAIT_MAX_MS, Math.max(ECHO_WAIT_MIN_MS, 4 * srtt + 4 * this.rttvar));
     const minEcho = Math.max(srtt - 2 * this.rttvar, srtt / 2);
     const quiet = Math.min(maxWait, Math.max(QUIET_MIN_MS, srtt - minEcho));
-    return { rto, maxWait, minEcho, quiet };
+    return { rto, maxWait, minEcho, quiet, expected: srtt + 2 * this.rttvar };
   }
 
   /** Something was written to the asset; `key`: a keystroke of a command line (may be sampled). */
@@ -100,14 +101,20 @@ export class EchoClock {
     for (;;) {
       if (this.stopped) return 'stopped';
       const t = this.now();
-      const { rto, maxWait, minEcho, quiet } = this.limits();
+      const { rto, maxWait, minEcho, quiet, expected } = this.limits();
       if (this.unechoedSince !== undefined && t >= this.unechoedSince + rto) {
         // The key in flight was never echoed: no sample from it.
         this.sampleFrom = undefined;
         return 'unechoed';
       }
       if (t >= this.lastSend + maxWait) return 'timeout';
-      const echoAt = this.lastOutput >= this.lastSend + minEcho ? this.lastOutput + quiet : Infinity;
+      const echoAt =
+        this.lastOutput >= this.lastSend + minEcho
+          ? this.lastOutput + quiet
+          : this.lastOutput > this.lastSend
+            ? // Output came sooner than usual: the last key's echo if nothing more came by the time it was due.
+              Math.max(this.lastOutput + quiet, this.lastSend + expected)
+            : Infinity;
       if (this.unechoedSince === undefined && t >= echoAt) return 'echoed';
       const next = Math.min(
         this.unechoedSince === undefined ? Infinity : this.unechoedSince + rto,
