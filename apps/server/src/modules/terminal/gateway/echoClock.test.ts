@@ -52,6 +52,27 @@ describe('EchoClock', () => {
     expect(r.waited).toBeLessThan(RTT + 100);
   });
 
+  it('replaces the provisional seed (opening the shell takes several round trips) with the first key timed', async () => {
+    clock = new EchoClock();
+    clock.seed(3 * RTT);
+    const first = await typeThenEnter(5, 40);
+    expect(first).toMatchObject({ result: 'echoed', echoedAll: true });
+    expect(clock.smoothed).toBe(RTT);
+    // Enter pressed after the whole line was echoed: read at once, not after a timeout.
+    for (let k = 0; k < 3; k++) {
+      clock.sent(true);
+      setTimeout(() => clock.output(), RTT);
+      await vi.advanceTimersByTimeAsync(40);
+    }
+    await vi.advanceTimersByTimeAsync(RTT + 300);
+    const start = Date.now();
+    let result = '';
+    void clock.caughtUp().then((r) => (result = r));
+    while (!result) await vi.advanceTimersByTimeAsync(10);
+    expect(result).toBe('echoed');
+    expect(Date.now() - start).toBeLessThan(100);
+  });
+
   it('gives up on keys never echoed (a password) after about one round trip, not the full timeout', async () => {
     clock.sent(true);
     await vi.advanceTimersByTimeAsync(40);

@@ -1,10 +1,10 @@
 /**
  * How long the asset takes to echo a keystroke, and when the echo of what was sent before Enter has
  * arrived. The delay is learnt as TCP learns a round trip (a smoothed estimate `srtt` and its
- * variation `rttvar`, gain 1/4): seeded with one request's round trip (opening the shell), then
- * sampled on keys sent when the link was quiet for a round trip (everything before had been echoed,
- * so the next output is this key's echo). Enter and Ctrl+C are never sampled (what follows them is a
- * command's output).
+ * variation `rttvar`, gain 1/4): seeded provisionally with the time to open the shell (a few round
+ * trips, replaced by the first real sample), then sampled on keys sent while the link is settled
+ * (the previous key's echo came, or an Enter's wait ended), so the next output is this key's echo.
+ * Enter and Ctrl+C are never sampled (what follows them is a command's output).
  *
  * At Enter, `caughtUp()` resolves when
  * - output arrived at least `minEcho` after the last key was sent (the echo of a key cannot come
@@ -33,6 +33,9 @@ export class EchoClock {
   /** The first key sent after the last output (undefined: everything sent was followed by output). */
   private unechoedSince: number | undefined;
   private sampleFrom: number | undefined;
+  private provisional = false;
+  /** No echo of ours is in flight: the next key may be timed. */
+  private settled = true;
   private wake?: () => void;
   private stopped = false;
 
@@ -40,7 +43,9 @@ export class EchoClock {
 
   /** One round trip measured outside typing (the shell request): the first estimate. */
   seed(ms: number): void {
-    if (this.srtt === undefined && ms >= 0 && ms <= ECHO_WAIT_MAX_MS) this.sample(ms);
+    if (this.srtt !== undefined || !(ms >= 0)) return;
+    this.sample(Math.min(ms, ECHO_WAIT_MAX_MS));
+    this.provisional = true;
   }
 
   /** The estimate in ms (undefined before any measurement). */
@@ -49,7 +54,8 @@ export class EchoClock {
   }
 
   private sample(ms: number): void {
-    if (this.srtt === undefined) {
+    if (this.srtt === undefined || this.provisional) {
+      this.provisional = false;
       this.srtt = ms;
       this.rttvar = ms / 2;
       return;
@@ -70,9 +76,8 @@ export class EchoClock {
   /** Something was written to the asset; `key`: a keystroke of a command line (may be sampled). */
   sent(key: boolean): void {
     const t = this.now();
-    const { rto } = this.limits();
-    if (key && this.sampleFrom === undefined && t - this.lastSend > rto && t - this.lastOutput > rto)
-      this.sampleFrom = t;
+    if (key && this.settled && this.sampleFrom === undefined) this.sampleFrom = t;
+    this.settled = false;
     this.unechoedSince ??= t;
     this.lastSend = t;
   }
@@ -80,6 +85,8 @@ export class EchoClock {
   /** The asset sent output. */
   output(): void {
     const t = this.now();
+    // Output a usual echo delay after the last key: its echo, nothing of ours is in flight anymore.
+    if (t >= this.lastSend + this.limits().minEcho) this.settled = true;
     if (this.sampleFrom !== undefined) {
       const ms = t - this.sampleFrom;
       this.sampleFrom = undefined;
@@ -105,9 +112,13 @@ export class EchoClock {
       if (this.unechoedSince !== undefined && t >= this.unechoedSince + rto) {
         // The key in flight was never echoed: no sample from it.
         this.sampleFrom = undefined;
+        this.settled = true;
         return 'unechoed';
       }
-      if (t >= this.lastSend + maxWait) return 'timeout';
+      if (t >= this.lastSend + maxWait) {
+        this.settled = true;
+        return 'timeout';
+      }
       const echoAt =
         this.lastOutput >= this.lastSend + minEcho
           ? this.lastOutput + quiet
@@ -115,7 +126,10 @@ export class EchoClock {
             ? // Output came sooner than usual: the last key's echo if nothing more came by the time it was due.
               Math.max(this.lastOutput + quiet, this.lastSend + expected)
             : Infinity;
-      if (this.unechoedSince === undefined && t >= echoAt) return 'echoed';
+      if (this.unechoedSince === undefined && t >= echoAt) {
+        this.settled = true;
+        return 'echoed';
+      }
       const next = Math.min(
         this.unechoedSince === undefined ? Infinity : this.unechoedSince + rto,
         this.lastSend + maxWait,

@@ -179,7 +179,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
           err ? reject(err) : resolve(ch),
         ),
       );
-      // The shell request is one round trip to the asset: the first estimate of its echo delay.
+      // Opening the shell takes a few round trips to the asset: a provisional estimate of its echo delay.
       this.echo.seed(Date.now() - asked);
     } catch (e) {
       this.link?.end();
