@@ -15,6 +15,7 @@ import { sendSiteMessage } from '../../notifications/siteMessages.ts';
 import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { CommandReader, OutputExcerpt } from './commandReader.ts';
 import { commandReviewer } from './commandReview.ts';
+import { EchoClock } from './echoClock.ts';
 import type { ControlTarget, SessionRegistry } from './control.ts';
 import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
 import { Recorder, replayRelPath } from './recorder.ts';
@@ -65,7 +66,6 @@ const ENTER = '\r';
 const CTRL_C = '\x03';
 /** End of line, then kill the line: the shell forgets what was typed. */
 const KILL_LINE = '\x05\x15';
-const ECHO_WAIT_MS = 300;
 
 interface PendingCommand {
   id: string;
@@ -87,8 +87,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   private locked = false;
   private watchers = 0;
   private ended = false;
-  private awaitingEcho = false;
-  private echoWaiter?: () => void;
+  private readonly echo = new EchoClock();
   private lastInput = Date.now();
   private readonly started = new Date();
   private limitTimer?: NodeJS.Timeout;
@@ -174,11 +173,14 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       this.display.account = t.display.account;
       su = t.su;
       this.link = await openSsh(db, o.lang, t.target, t.gateway);
+      const asked = Date.now();
       this.channel = await new Promise<ClientChannel>((resolve, reject) =>
         this.link!.client.shell({ term: o.term ?? 'xterm-256color', cols: this.cols, rows: this.rows }, (err, ch) =>
           err ? reject(err) : resolve(ch),
         ),
       );
+      // Opening the shell takes a few round trips to the asset: a provisional estimate of its echo delay.
+      this.echo.seed(Date.now() - asked);
     } catch (e) {
       this.link?.end();
       const asset = await db
@@ -230,8 +232,15 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     });
     this.deps.registry.add(this);
     const ch = this.channel!;
-    ch.on('data', (b: Buffer) => this.output(this.decoder.write(b)));
-    ch.stderr.on('data', (b: Buffer) => this.output(b.toString('utf8')));
+    // Only the asset's output times its echo (not the gateway's own notices).
+    ch.on('data', (b: Buffer) => {
+      this.echo.output();
+      this.output(this.decoder.write(b));
+    });
+    ch.stderr.on('data', (b: Buffer) => {
+      this.echo.output();
+      this.output(b.toString('utf8'));
+    });
     ch.on('close', () => void this.close('closed'));
     this.link!.client.on('error', () => void this.close('error'));
     this.startLimits(
@@ -313,10 +322,6 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.recorder?.output(text);
     this.pending?.excerpt.add(text);
     if (this.watchers > 0) this.deps.registry.publishOutput(this.id, text);
-    if (this.awaitingEcho) {
-      this.awaitingEcho = false;
-      this.echoWaiter?.();
-    }
     if (!this.stream.push(text)) this.channel?.pause();
   }
 
@@ -346,9 +351,10 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.inputChain = this.inputChain.then(() => this.processInput(data)).catch(() => void this.close('error'));
   }
 
-  private send(text: string): void {
+  /** Writes to the asset; `key`: keystrokes of a command line, whose echo is timed. */
+  private send(text: string, key = false): void {
     if (!text || this.ended) return;
-    this.awaitingEcho = true;
+    this.echo.sent(key);
     this.channel?.write(text);
   }
 
@@ -363,7 +369,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
           await this.reader.settle();
           this.reader.beginLine();
         }
-        this.send(text);
+        this.send(text, true);
       }
       if (i < 0) return;
       const key = rest[i]!;
@@ -375,22 +381,13 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     }
   }
 
-  private async waitForEcho(): Promise<void> {
-    if (!this.awaitingEcho) return;
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ECHO_WAIT_MS);
-      this.echoWaiter = () => {
-        clearTimeout(t);
-        // The rest of the echo usually follows in the same tick.
-        setTimeout(resolve, 5);
-      };
-    });
-    this.echoWaiter = undefined;
-  }
-
-  /** Enter: read the command, decide by the command filter rules, then send, refuse or hold it. */
+  /**
+   * Enter: once the echo of the keys sent has arrived (`EchoClock`, learnt from this session's
+   * round trips), read the command, decide by the command filter rules, then send, refuse or hold
+   * it: the Enter reaches the asset only after the decision.
+   */
   private async enter(): Promise<void> {
-    await this.waitForEcho();
+    await this.echo.caughtUp();
     await this.reader.settle();
     const command = this.reader.command();
     this.reader.endLine();
@@ -529,6 +526,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     if (this.ended) return;
     this.ended = true;
     clearTimeout(this.limitTimer);
+    this.echo.stop();
     this.held?.resolve('cancel');
     this.deps.registry.remove(this.id);
     this.channel?.close();
