@@ -533,10 +533,13 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.link?.end();
     const rest = this.decoder.end();
     if (rest) this.recorder?.output(rest);
+    // Closing never rejects (callers do not wait for it): a recording that cannot be finished (its
+    // folder gone, a full disk) leaves the row without a replay, and a row that cannot be written
+    // (the database closing with the app) is finished by the next start's crash recovery.
     try {
       await this.inputChain.catch(() => undefined);
-      await this.finishPending();
-      const gz = this.recorder ? await this.recorder.finish() : undefined;
+      await this.finishPending().catch(() => undefined);
+      const gz = this.recorder ? await this.recorder.finish().catch(() => undefined) : undefined;
       await this.deps.db
         .updateTable('terminal_session')
         .set({
@@ -550,6 +553,8 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
         })
         .where('id', '=', this.id)
         .execute();
+    } catch {
+      // See above: crash recovery finishes the row.
     } finally {
       this.reader.dispose();
       this.stream.push(null);
