@@ -152,7 +152,11 @@ describe('session audit', () => {
 
     // A click on a command jumps to the moment it ran (back, then forward), with the screen of then.
     await list.getByRole('button', { name: /alpha/ }).click();
-    await page.getByTestId('replay-play').click(); // pause where the click put us
+    // Pause where the click put us: the player may still be playing, or may already have stopped
+    // at the end (then a click on the button would start it again).
+    const play = page.getByTestId('replay-play');
+    if ((await play.textContent()) === 'Pause') await play.click();
+    await expect.poll(() => play.textContent()).toBe('Play');
     const alphaAt = commands[0]!.timestamp_ms / 1000 - start;
     const betaAt = commands[2]!.timestamp_ms / 1000 - start;
     expect(betaAt - alphaAt).toBeGreaterThanOrEqual(3);
