@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { gatewayOf } from './gatewayInstance.ts';
 import { setCommandReviewer } from './gateway/commandReview.ts';
-import { hostWithAccounts, KEY, TestTerminal } from './gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, KEY, openShell } from './gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
 /**
@@ -41,11 +40,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await adminClient(t.app);
   target = await hostWithAccounts(admin, sshd);
-  adminUser = await t.deps.database.db
-    .selectFrom('users_user')
-    .select(['id', 'name', 'username'])
-    .where('username', '=', 'admin')
-    .executeTakeFirstOrThrow();
+  adminUser = await adminIdentity(t.app);
   await rule('no touching', 'reject', 'touch', 10);
   await rule('watch whoami', 'warning', 'whoami', 20);
   await rule('review date', 'review', 'date', 30);
@@ -56,18 +51,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function session() {
-  const s = await gatewayOf(t.app).openSession({
-    user: adminUser,
-    assetId: target.host.id,
-    accountId: target.password.id,
-    lang: 'en',
-    loginFrom: 'WT',
-    remoteAddr: '127.0.0.1',
-  });
-  const term = new TestTerminal(s.stream);
-  await term.waitFor('gh$ ');
-  return { s, term };
+function session() {
+  return openShell(t.app, { user: adminUser, assetId: target.host.id, accountId: target.password.id });
 }
 
 const risks = async (sessionId: string) =>

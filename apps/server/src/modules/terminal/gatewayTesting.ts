@@ -1,6 +1,8 @@
 import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 import type { SessionClient } from '../../testing/testApp.ts';
 import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
+import { gatewayOf } from './gatewayInstance.ts';
 
 /** Helpers of the gateway tests: a user at a terminal, and an asset with accounts on a test sshd. */
 
@@ -75,4 +77,37 @@ export async function hostWithAccounts(
   ).json();
   if (!password.id || !key.id) throw new Error(`accounts: ${JSON.stringify([password, key])}`);
   return { host, password, key };
+}
+
+export interface GatewayUser {
+  id: string;
+  name: string;
+  username: string;
+}
+
+/** The built-in admin as the gateway knows a user. */
+export function adminIdentity(app: FastifyInstance): Promise<GatewayUser> {
+  return app.deps.database.db
+    .selectFrom('users_user')
+    .select(['id', 'name', 'username'])
+    .where('username', '=', 'admin')
+    .executeTakeFirstOrThrow();
+}
+
+/** Opens a gateway session as `user` with the account on the asset, and waits for the shell's prompt. */
+export async function openShell(
+  app: FastifyInstance,
+  o: { user: GatewayUser; assetId: string; accountId: string; loginFrom?: 'WT' | 'ST'; promptMs?: number },
+) {
+  const s = await gatewayOf(app).openSession({
+    user: o.user,
+    assetId: o.assetId,
+    accountId: o.accountId,
+    lang: 'en',
+    loginFrom: o.loginFrom ?? 'WT',
+    remoteAddr: '127.0.0.1',
+  });
+  const term = new TestTerminal(s.stream);
+  await term.waitFor('gh$ ', 0, o.promptMs ?? 10000);
+  return { s, term };
 }

@@ -4,8 +4,7 @@ import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
 import { listenOnLoopback } from '../notifications/socketTesting.ts';
-import { gatewayOf } from './gatewayInstance.ts';
-import { hostWithAccounts, TestTerminal } from './gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell } from './gatewayTesting.ts';
 import { MONITOR_SOCKET_PATH } from './monitorSocket.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
@@ -36,29 +35,15 @@ beforeAll(async () => {
   admin = await adminClient(t.app);
   base = await listenOnLoopback(t.app);
   target = await hostWithAccounts(admin, sshd);
-  adminUser = await t.deps.database.db
-    .selectFrom('users_user')
-    .select(['id', 'name', 'username'])
-    .where('username', '=', 'admin')
-    .executeTakeFirstOrThrow();
+  adminUser = await adminIdentity(t.app);
 }, 30_000);
 afterAll(async () => {
   sshd?.stop();
   await t?.close();
 });
 
-async function open() {
-  const s = await gatewayOf(t.app).openSession({
-    user: adminUser,
-    assetId: target.host.id,
-    accountId: target.password.id,
-    lang: 'en',
-    loginFrom: 'WT',
-    remoteAddr: '127.0.0.1',
-  });
-  const term = new TestTerminal(s.stream);
-  await term.waitFor('gh$ ');
-  return { s, term };
+function open() {
+  return openShell(t.app, { user: adminUser, assetId: target.host.id, accountId: target.password.id });
 }
 
 function monitor(client: SessionClient, sessionId: string) {

@@ -4,7 +4,7 @@ import { adminClient, createTestApp, SessionClient, type TestApp } from '../../t
 import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
 import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
 import { gatewayOf } from './gatewayInstance.ts';
-import { hostWithAccounts, TestTerminal } from './gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell } from './gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
 /**
@@ -26,11 +26,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await adminClient(t.app);
   target = await hostWithAccounts(admin, sshd);
-  adminUser = await t.deps.database.db
-    .selectFrom('users_user')
-    .select(['id', 'name', 'username'])
-    .where('username', '=', 'admin')
-    .executeTakeFirstOrThrow();
+  adminUser = await adminIdentity(t.app);
 }, 30_000);
 afterAll(async () => {
   sshd?.stop();
@@ -38,18 +34,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function open(assetId = target.host.id, accountId = target.password.id) {
-  const s = await gatewayOf(t.app).openSession({
-    user: adminUser,
-    assetId,
-    accountId,
-    lang: 'en',
-    loginFrom: 'ST',
-    remoteAddr: '127.0.0.1',
-  });
-  const term = new TestTerminal(s.stream);
-  await term.waitFor('gh$ ');
-  return { s, term };
+function open(assetId = target.host.id, accountId = target.password.id) {
+  return openShell(t.app, { user: adminUser, assetId, accountId, loginFrom: 'ST' });
 }
 
 describe('live control of sessions', () => {

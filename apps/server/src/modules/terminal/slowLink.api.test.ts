@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelayProxy, type DelayProxy } from '../../testing/delayProxy.ts';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { gatewayOf } from './gatewayInstance.ts';
-import { hostWithAccounts, TestTerminal } from './gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell } from './gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
 /**
@@ -27,11 +26,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await adminClient(t.app);
   target = await hostWithAccounts(admin, { ...sshd, port: proxy.port });
-  adminUser = await t.deps.database.db
-    .selectFrom('users_user')
-    .select(['id', 'name', 'username'])
-    .where('username', '=', 'admin')
-    .executeTakeFirstOrThrow();
+  adminUser = await adminIdentity(t.app);
   const group = await admin.post('/api/v1/acls/command-groups/', {
     name: 'no-rm-group',
     content: 'rm -rf /tmp/gh-echo-target',
@@ -64,16 +59,12 @@ type Row = any;
 
 describe('commands over a slow link', () => {
   it('records whole commands typed or pasted, rejects by the whole line, never records an unechoed secret', async () => {
-    const s = await gatewayOf(t.app).openSession({
+    const { s, term } = await openShell(t.app, {
       user: adminUser,
       assetId: target.host.id,
       accountId: target.password.id,
-      lang: 'en',
-      loginFrom: 'WT',
-      remoteAddr: '127.0.0.1',
+      promptMs: 30_000,
     });
-    const term = new TestTerminal(s.stream);
-    await term.waitFor('gh$ ', 0, 30_000);
     const prompt = async (from: number) => term.waitFor('gh$ ', from + 1, 30_000);
 
     // Typed key by key, faster than the round trip: most of the echo is still on its way at Enter.

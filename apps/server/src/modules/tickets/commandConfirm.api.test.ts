@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { gatewayOf } from '../terminal/gatewayInstance.ts';
-import { hostWithAccounts, KEY, TestTerminal } from '../terminal/gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, KEY, openShell } from '../terminal/gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from '../terminal/shellSshdTesting.ts';
 import { makeUser, type Row } from '../perms/permsTesting.ts';
 import { put, signIn, T } from './ticketsTesting.ts';
@@ -25,11 +24,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await adminClient(t.app);
   target = await hostWithAccounts(admin, sshd);
-  adminUser = await t.deps.database.db
-    .selectFrom('users_user')
-    .select(['id', 'name', 'username'])
-    .where('username', '=', 'admin')
-    .executeTakeFirstOrThrow();
+  adminUser = await adminIdentity(t.app);
   const rev = await makeUser(admin, 'reviewer');
   reviewer = await signIn(t, 'reviewer');
   const group = await admin.post('/api/v1/acls/command-groups/', { name: 'dates', content: 'date' });
@@ -61,16 +56,11 @@ async function openTicket(): Promise<Row> {
 
 describe('commands under review', () => {
   it('holds the command on a ticket, runs it once approved, refuses it when rejected, closes it on Ctrl+C', async () => {
-    const s = await gatewayOf(t.app).openSession({
+    const { s, term } = await openShell(t.app, {
       user: adminUser,
       assetId: target.host.id,
       accountId: target.password.id,
-      lang: 'en',
-      loginFrom: 'WT',
-      remoteAddr: '127.0.0.1',
     });
-    const term = new TestTerminal(s.stream);
-    await term.waitFor('gh$ ');
     const year = String(new Date().getFullYear());
 
     let from = term.text.length;

@@ -4,8 +4,7 @@ import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { listenOnLoopback } from '../notifications/socketTesting.ts';
 import { makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
-import { gatewayOf } from '../terminal/gatewayInstance.ts';
-import { hostWithAccounts, TestTerminal } from '../terminal/gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell } from '../terminal/gatewayTesting.ts';
 import { MONITOR_SOCKET_PATH } from '../terminal/monitorSocket.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from '../terminal/webTerminalSocket.ts';
 import { startShellSshd, type ShellSshd } from '../terminal/shellSshdTesting.ts';
@@ -45,11 +44,7 @@ beforeAll(async () => {
   admin = await adminClient(t.app);
   base = await listenOnLoopback(t.app);
   target = await hostWithAccounts(admin, sshd);
-  adminUser = await t.deps.database.db
-    .selectFrom('users_user')
-    .select(['id', 'name', 'username'])
-    .where('username', '=', 'admin')
-    .executeTakeFirstOrThrow();
+  adminUser = await adminIdentity(t.app);
   ids = { reviewer: (await makeUser(admin, 'tw_reviewer')).id, applicant: (await makeUser(admin, 'tw_applicant')).id };
   await makeUser(admin, 'tw_outsider');
   reviewer = await signIn(t, 'tw_reviewer');
@@ -61,18 +56,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function openSession() {
-  const s = await gatewayOf(t.app).openSession({
-    user: adminUser,
-    assetId: target.host.id,
-    accountId: target.password.id,
-    lang: 'en',
-    loginFrom: 'WT',
-    remoteAddr: '127.0.0.1',
-  });
-  const term = new TestTerminal(s.stream);
-  await term.waitFor('gh$ ');
-  return { s, term };
+function openSession() {
+  return openShell(t.app, { user: adminUser, assetId: target.host.id, accountId: target.password.id });
 }
 
 const ticketFor = (sessionId: string) =>
