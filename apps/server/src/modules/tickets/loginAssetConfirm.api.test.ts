@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { makeAccount, makeAsset, makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
+import { seedSession } from '../terminal/auditTesting.ts';
 import { put, signIn, T } from './ticketsTesting.ts';
 
 /**
@@ -143,5 +144,61 @@ describe('login-asset review', () => {
     expect((await (await signIn(t, 'otto')).get(h.check_review_status.url)).statusCode).toBe(404);
     expect((await put(reviewer, `${T}/apply-login-asset-tickets/${h.ticket_id}/approve/`)).statusCode).toBe(200);
     expect((await component.post(CHECK, body)).json()).toEqual({ need_review: false });
+  });
+
+  it('opens a command-confirm ticket for a component holding a command (command-review/)', async () => {
+    const REVIEW = '/api/v1/acls/command-filter-acls/command-review/';
+    const comp = await makeUser(admin, 'koko_cmd');
+    await t.deps.database.db
+      .insertInto('rbac_rolebinding')
+      .values({
+        id: randomUUID(),
+        user_id: comp.id,
+        role_id: BUILTIN_ROLE_IDS.SystemComponent,
+        scope: 'system',
+        org_id: null,
+        created_by: 'test',
+        date_created: new Date().toISOString(),
+      })
+      .execute();
+    const component = await signIn(t, 'koko_cmd');
+    const group = await admin.post('/api/v1/acls/command-groups/', { name: 'reboots', content: 'reboot' });
+    const rule = await admin.post('/api/v1/acls/command-filter-acls/', {
+      name: 'review reboots',
+      action: 'review',
+      users: { type: 'all' },
+      assets: { type: 'all' },
+      accounts: ['@ALL'],
+      command_groups: [group.json().id],
+      reviewers: [ids.rita],
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    const session = await seedSession(t.deps.database.db, {
+      date_start: new Date().toISOString(),
+      is_finished: false,
+      user_id: ids.connie,
+      user: 'connie(connie)',
+    });
+    const body = { session_id: session, cmd_filter_acl_id: rule.json().id, run_command: 'reboot now' };
+    // Users cannot ask it; a component must name a session and a review rule that exist.
+    expect((await user.post(REVIEW, body)).statusCode).toBe(403);
+    expect((await component.post(REVIEW, { session_id: session })).json()).toEqual({
+      cmd_filter_acl_id: ['This field is required.'],
+      run_command: ['This field is required.'],
+    });
+    expect((await component.post(REVIEW, { ...body, session_id: randomUUID() })).statusCode).toBe(400);
+    const held = await component.post(REVIEW, body);
+    expect(held.statusCode, held.body).toBe(200);
+    const h = held.json();
+    expect(h).toMatchObject({
+      check_review_status: { method: 'GET', url: `/api/v1/tickets/super-tickets/${h.ticket_id}/status/` },
+      close_review: { method: 'DELETE' },
+      reviewers: ['rita(rita)'],
+    });
+    // The rule's recipient sees it assigned, with the command, and the component follows its decision.
+    const assigned = (await reviewer.get(`${T}/apply-command-tickets/${h.ticket_id}/`)).json();
+    expect(assigned).toMatchObject({ apply_run_command: 'reboot now', applicant: { id: ids.connie } });
+    expect((await put(reviewer, `${T}/apply-command-tickets/${h.ticket_id}/approve/`)).statusCode).toBe(200);
+    expect((await component.get(h.check_review_status.url)).json()).toMatchObject({ state: { value: 'approved' } });
   });
 });

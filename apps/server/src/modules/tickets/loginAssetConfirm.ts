@@ -39,6 +39,22 @@ async function ticketsOf(app: FastifyInstance, s: LoginAssetSituation, state: st
   });
 }
 
+/** How a component follows a review ticket: its status URL (GET to poll, DELETE to give up), page and reviewers. */
+export async function reviewInfo(app: FastifyInstance, ticket: TicketRow, assignees: string[]) {
+  const names = await app.deps.database.db
+    .selectFrom('users_user')
+    .select(['name', 'username'])
+    .where('id', 'in', assignees.length ? assignees : [''])
+    .execute();
+  return {
+    ticket_id: ticket.id,
+    check_review_status: { method: 'GET', url: statusUrl(ticket.id) },
+    close_review: { method: 'DELETE', url: statusUrl(ticket.id) },
+    ticket_detail_url: ticketUrl(ticket),
+    reviewers: names.map((n) => `${n.name}(${n.username})`),
+  };
+}
+
 export function registerLoginAssetConfirm(app: FastifyInstance): void {
   const db = app.deps.database.db;
   const port: LoginAssetReviewPort = {
@@ -81,18 +97,7 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
         });
         await notifyAssignees(app, ticket, levels[0] ?? []);
       }
-      const names = await db
-        .selectFrom('users_user')
-        .select(['name', 'username'])
-        .where('id', 'in', levels[0] ?? [''])
-        .execute();
-      return {
-        ticket_id: ticket.id,
-        check_review_status: { method: 'GET', url: statusUrl(ticket.id) },
-        close_review: { method: 'DELETE', url: statusUrl(ticket.id) },
-        ticket_detail_url: ticketUrl(ticket),
-        reviewers: names.map((n) => `${n.name}(${n.username})`),
-      };
+      return reviewInfo(app, ticket, levels[0] ?? []);
     },
     async sessionStarted(ticketId, sessionId) {
       const row = await db
