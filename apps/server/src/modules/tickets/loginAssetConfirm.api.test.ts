@@ -45,6 +45,24 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** A user holding the SystemComponent role (what a terminal component signs in as), signed in. */
+async function componentClient(username: string) {
+  const comp = await makeUser(admin, username);
+  await t.deps.database.db
+    .insertInto('rbac_rolebinding')
+    .values({
+      id: randomUUID(),
+      user_id: comp.id,
+      role_id: BUILTIN_ROLE_IDS.SystemComponent,
+      scope: 'system',
+      org_id: null,
+      created_by: 'test',
+      date_created: new Date().toISOString(),
+    })
+    .execute();
+  return signIn(t, username);
+}
+
 const ask = (query = '') =>
   user.post(`${CT}${query}`, { asset: host.id, account: 'root', protocol: 'ssh', connect_method: 'web_cli' });
 
@@ -99,20 +117,7 @@ describe('login-asset review', () => {
 
   it('answers a component checking a login, opening the ticket to wait on', async () => {
     await t.deps.database.db.updateTable('tickets_ticket').set({ date_updated: '2000-01-01T00:00:00.000Z' }).execute();
-    const comp = await makeUser(admin, 'koko_comp');
-    await t.deps.database.db
-      .insertInto('rbac_rolebinding')
-      .values({
-        id: randomUUID(),
-        user_id: comp.id,
-        role_id: BUILTIN_ROLE_IDS.SystemComponent,
-        scope: 'system',
-        org_id: null,
-        created_by: 'test',
-        date_created: new Date().toISOString(),
-      })
-      .execute();
-    const component = await signIn(t, 'koko_comp');
+    const component = await componentClient('koko_comp');
     const CHECK = '/api/v1/acls/login-asset/check/';
     const body = { user_id: ids.connie, asset_id: host.id, account_username: 'root' };
     // A user cannot ask it.
@@ -148,20 +153,7 @@ describe('login-asset review', () => {
 
   it('opens a command-confirm ticket for a component holding a command (command-review/)', async () => {
     const REVIEW = '/api/v1/acls/command-filter-acls/command-review/';
-    const comp = await makeUser(admin, 'koko_cmd');
-    await t.deps.database.db
-      .insertInto('rbac_rolebinding')
-      .values({
-        id: randomUUID(),
-        user_id: comp.id,
-        role_id: BUILTIN_ROLE_IDS.SystemComponent,
-        scope: 'system',
-        org_id: null,
-        created_by: 'test',
-        date_created: new Date().toISOString(),
-      })
-      .execute();
-    const component = await signIn(t, 'koko_cmd');
+    const component = await componentClient('koko_cmd');
     const group = await admin.post('/api/v1/acls/command-groups/', { name: 'reboots', content: 'reboot' });
     const rule = await admin.post('/api/v1/acls/command-filter-acls/', {
       name: 'review reboots',

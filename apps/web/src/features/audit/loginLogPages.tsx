@@ -3,6 +3,7 @@ import { DetailCard } from '../../resource/DetailCard.tsx';
 import type { CellFormatter } from '../../resource/formatters.tsx';
 import type { ResourcePagesConfig } from '../../resource/resourceRoute.tsx';
 import { loginLogRoute } from './loginLogRoute.tsx';
+import { AUDIT_DETAIL, AUDIT_LIST } from './auditList.ts';
 
 /** Success in green, failure in red, as the audit lists show it. */
 const status: CellFormatter = ({ value }) => {
@@ -30,6 +31,7 @@ const FIELDS = [
 export const loginLogPages: ResourcePagesConfig = {
   ...loginLogRoute,
   list: {
+    ...AUDIT_LIST,
     name: 'LoginLogList',
     columns: [...FIELDS, 'actions'],
     columnsShow: {
@@ -41,15 +43,10 @@ export const loginLogPages: ResourcePagesConfig = {
       reason_display: { label: 'audit.field.reason' },
       actions: { has: false },
     },
-    hasDatePicker: true,
     linkColumn: 'username',
-    headerActions: { hasCreate: false, hasBulkDelete: false, hasImport: false },
-    rowActions: { hasUpdate: false, hasDelete: false, hasClone: false },
   },
   detail: {
-    hasActivity: false,
-    canUpdate: () => false,
-    canDelete: () => false,
+    ...AUDIT_DETAIL,
     tabs: [
       {
         name: 'LoginLogDetail',

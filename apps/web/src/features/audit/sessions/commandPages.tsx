@@ -12,6 +12,7 @@ import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
 import { commandInput, commandOutput, risk } from './sessionCells.tsx';
 import { commandRoute } from './sessionRoutes.tsx';
 import { replayUrl } from './sessionLinks.ts';
+import { AUDIT_DETAIL, AUDIT_LIST } from '../auditList.ts';
 
 /**
  * Commands across sessions: risk levels in colour, filters (user, asset, account, session, risk
@@ -98,6 +99,7 @@ export const commandPages: ResourcePagesConfig = {
     </Row>
   ),
   list: {
+    ...AUDIT_LIST,
     name: 'CommandList',
     columns: commandListColumns,
     columnsExtra: ['replay'],
@@ -107,15 +109,10 @@ export const commandPages: ResourcePagesConfig = {
     },
     columnsMeta: commandColumnsMeta,
     linkColumn: 'input',
-    hasDatePicker: true,
     noSelection: true,
-    headerActions: { hasCreate: false, hasBulkDelete: false, hasImport: false },
-    rowActions: { hasUpdate: false, hasDelete: false, hasClone: false },
   },
   detail: {
-    hasActivity: false,
-    canUpdate: () => false,
-    canDelete: () => false,
+    ...AUDIT_DETAIL,
     tabs: [
       {
         name: 'CommandDetail',

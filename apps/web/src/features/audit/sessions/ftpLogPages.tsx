@@ -6,6 +6,7 @@ import type { ResourcePagesConfig } from '../../../resource/resourceRoute.tsx';
 import { bool } from './sessionCells.tsx';
 import { ftpFileUrl } from './sessionLinks.ts';
 import { ftpLogRoute } from './sessionRoutes.tsx';
+import { AUDIT_DETAIL, AUDIT_LIST } from '../auditList.ts';
 
 /** File transfers: read-only, filters and date range; the kept file is a download link when `has_file`. */
 const FIELDS = ['user', 'remote_addr', 'asset', 'account', 'operate', 'filename', 'is_success', 'date_start'];
@@ -25,20 +26,16 @@ const fileCell: CellFormatter = ({ row }) => <FileLink row={row} />;
 export const ftpLogPages: ResourcePagesConfig = {
   ...ftpLogRoute,
   list: {
+    ...AUDIT_LIST,
     name: 'FtpLogList',
     columns: [...FIELDS, 'has_file'],
     columnsShow: { min: ['filename', 'has_file'] },
     columnsMeta: { is_success: { formatter: bool }, has_file: { formatter: fileCell }, actions: { has: false } },
     linkColumn: 'filename',
-    hasDatePicker: true,
     noSelection: true,
-    headerActions: { hasCreate: false, hasBulkDelete: false, hasImport: false },
-    rowActions: { hasUpdate: false, hasDelete: false, hasClone: false },
   },
   detail: {
-    hasActivity: false,
-    canUpdate: () => false,
-    canDelete: () => false,
+    ...AUDIT_DETAIL,
     tabs: [
       {
         name: 'FtpLogDetail',

@@ -9,6 +9,7 @@ import { commandListColumns, commandColumnsMeta } from './commandPages.tsx';
 import { bool, duration } from './sessionCells.tsx';
 import { commandRoute, sessionRoute } from './sessionRoutes.tsx';
 import { useSessionActions } from './useSessionActions.ts';
+import { AUDIT_DETAIL } from '../auditList.ts';
 
 /**
  * Sessions: online and offline tabs (`is_finished=0|1`) with the console's columns and actions
@@ -142,9 +143,7 @@ export const sessionPages: ResourcePagesConfig = {
   listPage: (cfg) => <SessionTabs cfg={cfg} />,
   list: { name: 'SessionList' },
   detail: {
-    hasActivity: false,
-    canUpdate: () => false,
-    canDelete: () => false,
+    ...AUDIT_DETAIL,
     tabs: [
       {
         name: 'SessionDetail',
