@@ -66,7 +66,16 @@ afterAll(async () => {
 const activePane = (page: Page) => page.locator('[role="tabpanel"][aria-hidden="false"] [data-testid="terminal-pane"]');
 const screen = (page: Page) => activePane(page).locator('.xterm-rows').innerText();
 
+/**
+ * Waits for the session just asked for: first the connect dialog gone (until then the tab shown
+ * may still be the previous session's, already connected), then its pane connected with a prompt.
+ */
 async function connected(page: Page): Promise<string> {
+  const dialog = page.locator('.ant-modal-wrap');
+  for (let waited = 0; (await dialog.count()) > 0; waited += 100) {
+    if (waited > 30_000) throw new Error(`the connect dialog stayed open: ${await dialog.first().innerText()}`);
+    await page.waitForTimeout(100);
+  }
   const pane = page.locator(
     '[role="tabpanel"][aria-hidden="false"] [data-testid="terminal-pane"][data-phase="connected"]',
   );
