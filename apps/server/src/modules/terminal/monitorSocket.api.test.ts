@@ -7,6 +7,7 @@ import { listenOnLoopback } from '../notifications/socketTesting.ts';
 import { adminIdentity, hostWithAccounts, openShell } from './gatewayTesting.ts';
 import { MONITOR_SOCKET_PATH } from './monitorSocket.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { monitorClient } from './tokens/webTerminalTesting.ts';
 
 /**
  * Watching a running session through `/koko/ws/monitor/` against a real OpenSSH: the screen as it
@@ -21,13 +22,6 @@ let base: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any };
 let adminUser: { id: string; name: string; username: string };
-
-interface Msg {
-  type: string;
-  data?: unknown;
-  err?: string;
-  reason?: string;
-}
 
 beforeAll(async () => {
   sshd = await startShellSshd();
@@ -47,24 +41,7 @@ function open() {
 }
 
 function monitor(client: SessionClient, sessionId: string) {
-  const ws = new WebSocket(`${base}${MONITOR_SOCKET_PATH}?session_id=${sessionId}`, {
-    headers: { cookie: client.jar.header() },
-  });
-  const msgs: Msg[] = [];
-  let text = '';
-  ws.on('message', (raw) => {
-    const m = JSON.parse(String(raw)) as Msg;
-    msgs.push(m);
-    if (m.type === 'TERMINAL_DATA') text += String(m.data);
-  });
-  const closed = new Promise<void>((r) => ws.once('close', () => r()));
-  const waitFor = async (test: () => boolean, what: string, ms = 10_000) => {
-    for (let waited = 0; !test(); waited += 20) {
-      if (waited > ms) throw new Error(`no ${what}: ${JSON.stringify(msgs).slice(0, 2000)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { ws, msgs, text: () => text, closed, waitFor };
+  return monitorClient(base, client.jar.header(), sessionId);
 }
 
 async function signedIn(name: string, role: string): Promise<SessionClient> {

@@ -1,15 +1,13 @@
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { listenOnLoopback } from '../notifications/socketTesting.ts';
 import { makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
 import { adminIdentity, hostWithAccounts, openShell } from '../terminal/gatewayTesting.ts';
-import { MONITOR_SOCKET_PATH } from '../terminal/monitorSocket.ts';
-import { WEB_TERMINAL_SOCKET_PATH } from '../terminal/webTerminalSocket.ts';
 import { startShellSshd, type ShellSshd } from '../terminal/shellSshdTesting.ts';
 import { put, signIn, T } from './ticketsTesting.ts';
 import { createTicket } from './ticketStore.ts';
+import { monitorClient, terminalClient } from '../terminal/tokens/webTerminalTesting.ts';
 
 /**
  * A ticket's reviewer watching and controlling the ticket's session on a real OpenSSH (issue 19):
@@ -31,12 +29,6 @@ let base: string;
 let target: { host: Row; password: Row };
 let ids: { reviewer: string; applicant: string };
 let adminUser: { id: string; name: string; username: string };
-
-interface Msg {
-  type: string;
-  data?: unknown;
-  err?: string;
-}
 
 beforeAll(async () => {
   sshd = await startShellSshd();
@@ -72,23 +64,7 @@ const ticketFor = (sessionId: string) =>
   });
 
 function monitor(client: SessionClient, sessionId: string, ticketId?: string) {
-  const q = `session_id=${sessionId}${ticketId ? `&ticket_id=${ticketId}` : ''}`;
-  const ws = new WebSocket(`${base}${MONITOR_SOCKET_PATH}?${q}`, { headers: { cookie: client.jar.header() } });
-  const msgs: Msg[] = [];
-  let text = '';
-  ws.on('message', (raw) => {
-    const m = JSON.parse(String(raw)) as Msg;
-    msgs.push(m);
-    if (m.type === 'TERMINAL_DATA') text += String(m.data);
-  });
-  const closed = new Promise<void>((r) => ws.once('close', () => r()));
-  const waitFor = async (test: () => boolean, what: string, ms = 10_000) => {
-    for (let waited = 0; !test(); waited += 20) {
-      if (waited > ms) throw new Error(`no ${what}: ${JSON.stringify(msgs).slice(0, 2000)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { ws, msgs, text: () => text, closed, waitFor };
+  return monitorClient(base, client.jar.header(), sessionId, ticketId);
 }
 
 const NOT_RUNNING = 'This session is not running: there is nothing to watch.';
@@ -182,15 +158,9 @@ describe("watching a ticket's session", () => {
     const token = await ask();
     expect(token.statusCode, token.body).toBe(201);
 
-    const ws = new WebSocket(`${base}${WEB_TERMINAL_SOCKET_PATH}?token=${token.json().id}`, {
-      headers: { cookie: applicant.jar.header() },
-    });
-    let sessionId = '';
-    ws.on('message', (raw) => {
-      const m = JSON.parse(String(raw)) as Msg & { id?: string };
-      if (m.type === 'CONNECT') sessionId = m.id!;
-    });
-    await expect.poll(() => sessionId, { timeout: 20_000 }).not.toBe('');
+    const page = terminalClient(base, token.json().id, { cookie: applicant.jar.header() });
+    await page.waitFor(() => page.msgs.some((x) => x.type === 'CONNECT'), 'CONNECT', 20_000);
+    const sessionId = page.msgs.find((x) => x.type === 'CONNECT')!.id!;
     await expect
       .poll(async () => (await reviewer.get(`${T}/tickets/${ticketId}/session/`)).json(), { timeout: 10_000 })
       .toMatchObject({ id: sessionId, is_finished: false });
@@ -199,9 +169,9 @@ describe("watching a ticket's session", () => {
     expect(await refused(applicant, sessionId, ticketId)).toBe(NOT_RUNNING);
     const m = monitor(reviewer, sessionId, ticketId);
     await m.waitFor(() => m.msgs.some((x) => x.type === 'CONNECT'), 'CONNECT');
-    ws.send(JSON.stringify({ type: 'TERMINAL_DATA', data: 'echo via-$((5*5))\r' }));
+    page.ws.send(JSON.stringify({ type: 'TERMINAL_DATA', data: 'echo via-$((5*5))\r' }));
     await m.waitFor(() => m.text().includes('via-25'), 'live output');
-    ws.close();
+    page.ws.close();
     await m.closed;
   }, 90_000);
 });

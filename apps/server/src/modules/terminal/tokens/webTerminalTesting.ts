@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { MONITOR_SOCKET_PATH } from '../monitorSocket.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from '../webTerminalSocket.ts';
 
 /** Test helper: the web terminal socket as a page uses it. */
@@ -10,9 +11,9 @@ export interface Msg {
   reason?: string;
 }
 
-/** A page's socket on the app at `base`: collects the messages and the terminal text. */
-export function terminalClient(base: string, token: string, headers: Record<string, string> = {}) {
-  const ws = new WebSocket(`${base}${WEB_TERMINAL_SOCKET_PATH}?token=${token}&cols=100&rows=30`, { headers });
+/** A socket of the gateway's JSON messages at `url`: collects the messages and the terminal text. */
+export function socketClient(url: string, headers: Record<string, string> = {}) {
+  const ws = new WebSocket(url, { headers });
   const msgs: Msg[] = [];
   let text = '';
   ws.on('message', (raw) => {
@@ -27,11 +28,23 @@ export function terminalClient(base: string, token: string, headers: Record<stri
       await new Promise((r) => setTimeout(r, 20));
     }
   };
+  return { ws, msgs, text: () => text, closed, waitFor };
+}
+
+/** A page's web terminal socket on the app at `base`, typing key by key. */
+export function terminalClient(base: string, token: string, headers: Record<string, string> = {}) {
+  const c = socketClient(`${base}${WEB_TERMINAL_SOCKET_PATH}?token=${token}&cols=100&rows=30`, headers);
   const type = async (s: string) => {
     for (const ch of s) {
-      ws.send(JSON.stringify({ type: 'TERMINAL_DATA', data: ch }));
+      c.ws.send(JSON.stringify({ type: 'TERMINAL_DATA', data: ch }));
       await new Promise((r) => setTimeout(r, 15));
     }
   };
-  return { ws, msgs, text: () => text, closed, waitFor, type };
+  return { ...c, type };
+}
+
+/** A watcher's monitor socket (read-only) on the app at `base`, signed in by `cookie`. */
+export function monitorClient(base: string, cookie: string, sessionId: string, ticketId?: string) {
+  const q = `session_id=${sessionId}${ticketId ? `&ticket_id=${ticketId}` : ''}`;
+  return socketClient(`${base}${MONITOR_SOCKET_PATH}?${q}`, { cookie });
 }
