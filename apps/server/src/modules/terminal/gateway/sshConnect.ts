@@ -66,6 +66,7 @@ function connectHop(db: Kysely<DB>, lang: Language, hop: Hop, sock?: Duplex): Pr
     };
     c.once('ready', () => {
       settled = true;
+      c.setNoDelay(true);
       resolve(c);
     });
     c.on('error', fail);

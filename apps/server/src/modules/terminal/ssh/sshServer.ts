@@ -170,9 +170,10 @@ export function registerSshServer(app: FastifyInstance): void {
   const { config } = app.deps;
   if (!config.sshPort) return;
   app.addHook('onReady', async () => {
-    const server = new ssh2.Server({ hostKeys: [loadHostKey(config.dataDir)] }, (client, info) =>
-      onConnection(app, client, info.ip),
-    );
+    const server = new ssh2.Server({ hostKeys: [loadHostKey(config.dataDir)] }, (client, info) => {
+      client.setNoDelay(true);
+      onConnection(app, client, info.ip);
+    });
     servers.set(app, server);
     // A port taken must not keep the API down: the error is logged and the API runs without SSH.
     const listening = await new Promise<boolean>((resolve) => {
