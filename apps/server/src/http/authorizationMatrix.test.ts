@@ -174,6 +174,9 @@ describe('authorisation matrix', () => {
       // The built-in gateway's connect methods (minus the caller's rejected ones) and its endpoint.
       /^\/api\/v1\/terminal\/components\/connect-methods\/$/,
       /^\/api\/v1\/terminal\/endpoints\/smart\/$/,
+      // Sharing one's own running session, and joining a sharing by its verify code (sharing/sharingRoutes.ts).
+      /^\/api\/v1\/terminal\/session-sharings\//,
+      /^\/api\/v1\/terminal\/session-join-records\/(:id\/finished\/)?$/,
     ];
     const unguarded = t.app.routeTable
       .filter((r) => r.perm === undefined && !r.public && r.method !== 'OPTIONS')

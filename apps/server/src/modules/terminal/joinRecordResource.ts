@@ -4,7 +4,8 @@ import { TM as M } from './gateway/gatewayError.ts';
 
 /**
  * Join records (`/api/v1/terminal/session-join-records/`): who watched or joined a running
- * session, written by the monitor socket (monitorSocket.ts). Read-only here, org-scoped, read
+ * session, written by the monitor socket (monitorSocket.ts) and by joining a sharing
+ * (sharing/sharingRoutes.ts, which also answers POST here). Read-only here, org-scoped, read
  * with `terminal.view_session` (they are part of the session's detail); `session` filters by id.
  */
 const t = 'terminal_sessionjoinrecord';
@@ -51,7 +52,6 @@ export const joinRecordResource: ResourceDef = {
     created_by: f.string(M.field_created_by, { readOnly: true }),
     date_created: f.datetime(M.field_date_created, { readOnly: true }),
     date_updated: f.datetime(M.field_date_updated, { readOnly: true }),
-    // Session sharing (invitations by verify code) is not built: no record names one.
-    sharing: f.computed('string', M.field_sharing, () => null),
+    sharing: f.string(M.field_sharing, { readOnly: true, filter: true, column: 'sharing_id' }),
   },
 };

@@ -17,6 +17,7 @@ import { terminalResource } from './terminalResource.ts';
 import { registerSshServer } from './ssh/sshServer.ts';
 import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
 import { registerWebSftpRoutes } from './sftp/webSftpRoutes.ts';
+import { registerSharingRoutes } from './sharing/sharingRoutes.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -26,6 +27,7 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerReadOnly(app, ftpLogResource, 'audits.view_ftplog');
   registerReadOnly(app, terminalResource, 'terminal.view_terminal');
   registerReadOnly(app, joinRecordResource, 'terminal.view_session');
+  registerSharingRoutes(app);
   registerReplayRoutes(app);
   registerTaskRoutes(app);
   registerConnectionTokenCreateRoutes(app);

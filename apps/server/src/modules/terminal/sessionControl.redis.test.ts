@@ -4,7 +4,10 @@ import { gatewayOf } from './gatewayInstance.ts';
 import { hostWithAccounts, TestTerminal } from './gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
-/** Two instances on one database and Redis: a session held by A is watched, locked and killed from B. */
+/**
+ * Two instances on one database and Redis: a session held by A is watched, locked, typed into (a
+ * writable sharing's joiner) and killed from B.
+ */
 const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.runIf(redisUrl)('live control across instances (Redis bus)', () => {
@@ -22,7 +25,7 @@ describe.runIf(redisUrl)('live control across instances (Redis bus)', () => {
     await a?.close();
   });
 
-  it('locks, watches and terminates from instance B a session held by instance A', async () => {
+  it('locks, watches, types into and terminates from instance B a session held by instance A', async () => {
     const adminA = await adminClient(a.app);
     const adminB = await adminClient(b.app);
     const { host, key } = await hostWithAccounts(adminA, sshd);
@@ -60,6 +63,14 @@ describe.runIf(redisUrl)('live control across instances (Redis bus)', () => {
       await new Promise((r) => setTimeout(r, 20));
     expect(watched.join('')).toContain('seen-on-b');
     await stop();
+
+    // A writable sharing's joiner on B types into the session on A; A's owner hears of the join.
+    const events: string[] = [];
+    s.on('share', (e: { event: string }) => events.push(e.event));
+    await gatewayOf(b.app).registry.share(s.id, { event: 'joined', user: 'someone(someone)', permission: 'writable' });
+    await gatewayOf(b.app).registry.input(s.id, 'echo typed-on-$((1+1))b\r');
+    await term.waitFor('typed-on-2b');
+    expect(events).toEqual(['joined']);
 
     expect((await adminB.post('/api/v1/terminal/tasks/kill-session/', [s.id])).json()).toEqual({ ok: [s.id] });
     await term.waitEnd();

@@ -6,6 +6,7 @@ import { gatewayOf } from './gatewayInstance.ts';
 import { GatewayError, tm } from './gateway/gatewayError.ts';
 import { joinJson, outputJson } from './gateway/outputJson.ts';
 import type { GatewaySession } from './gateway/gatewaySession.ts';
+import type { ShareEvent } from './gateway/control.ts';
 import { recordReviewedSession } from './tokens/loginAssetReview.ts';
 import { spendToken } from './tokens/tokenSpend.ts';
 
@@ -165,6 +166,8 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
     },
   });
   const flush = relayOutput(socket, session);
+  // Joiners of the owner's sharings (sharing/): the page tells the owner who came and went.
+  session.on('share', (e: ShareEvent) => send(socket, { type: 'SHARE', data: e }));
   session.once('end', (reason: string) => {
     const finish = () => {
       flush();

@@ -15,12 +15,24 @@ export interface ControlTarget {
   kill(by: string): void;
   setLocked(locked: boolean, by: string): void;
   setWatched(delta: number): void;
+  /** Keys of a joiner of a writable sharing (../sharing/): the owner's input as if typed (terminals only). */
+  sharedInput?(data: string): void;
+  /** Someone joined or left through a sharing: told to the owner's page. */
+  shareEvent?(e: ShareEvent): void;
+}
+
+export interface ShareEvent {
+  event: 'joined' | 'left';
+  user: string;
+  permission: string;
 }
 
 type ControlMessage =
   | { action: 'kill'; ids: string[]; by: string }
   | { action: 'lock' | 'unlock'; ids: string[]; by: string }
-  | { action: 'watch'; ids: string[]; delta: number };
+  | { action: 'watch'; ids: string[]; delta: number }
+  | { action: 'input'; ids: string[]; data: string }
+  | { action: 'share'; ids: string[]; share: ShareEvent };
 
 export class SessionRegistry {
   private readonly local = new Map<string, ControlTarget>();
@@ -66,6 +78,8 @@ export class SessionRegistry {
       if (m.action === 'kill') s.kill(m.by);
       else if (m.action === 'lock' || m.action === 'unlock') s.setLocked(m.action === 'lock', m.by);
       else if (m.action === 'watch') s.setWatched(Number(m.delta) || 0);
+      else if (m.action === 'input' && typeof m.data === 'string') s.sharedInput?.(m.data);
+      else if (m.action === 'share' && m.share) s.shareEvent?.(m.share);
     }
   }
 
@@ -95,6 +109,16 @@ export class SessionRegistry {
       await this.bus.publish(CONTROL_CHANNEL, { action: 'watch', ids: [id], delta: -1 });
       await unsub();
     };
+  }
+
+  /** A writable sharing's joiner typed: to the session wherever it runs. */
+  input(id: string, data: string): Promise<void> {
+    return this.bus.publish(CONTROL_CHANNEL, { action: 'input', ids: [id], data });
+  }
+
+  /** A joiner came or went: to the session's owner wherever the session runs. */
+  share(id: string, share: ShareEvent): Promise<void> {
+    return this.bus.publish(CONTROL_CHANNEL, { action: 'share', ids: [id], share });
   }
 
   publishOutput(id: string, text: string): void {

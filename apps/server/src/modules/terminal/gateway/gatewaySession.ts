@@ -16,7 +16,7 @@ import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { CommandReader, OutputExcerpt } from './commandReader.ts';
 import { commandReviewer } from './commandReview.ts';
 import { EchoClock } from './echoClock.ts';
-import type { ControlTarget, SessionRegistry } from './control.ts';
+import type { ControlTarget, SessionRegistry, ShareEvent } from './control.ts';
 import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
 import { Recorder, replayRelPath } from './recorder.ts';
 import { openSsh, type SshLink } from './sshConnect.ts';
@@ -519,6 +519,14 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     // A new watcher (subscribed before announcing itself) first gets the screen as it stands.
     if (delta > 0 && !this.ended)
       void this.reader.settle().then(() => this.deps.registry.publishOutput(this.id, this.reader.screenText()));
+  }
+
+  sharedInput(data: string): void {
+    this.input(data);
+  }
+
+  shareEvent(e: ShareEvent): void {
+    if (!this.ended) this.emit('share', e);
   }
 
   /** Ends the session: the asset's connection, the recording (compressed), the row finished. */

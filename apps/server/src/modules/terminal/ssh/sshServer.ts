@@ -171,7 +171,8 @@ export function registerSshServer(app: FastifyInstance): void {
   if (!config.sshPort) return;
   app.addHook('onReady', async () => {
     const server = new ssh2.Server({ hostKeys: [loadHostKey(config.dataDir)] }, (client, info) => {
-      client.setNoDelay(true);
+      // ssh2's server connection has setNoDelay at run time; its type declarations leave it out.
+      (client as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
       onConnection(app, client, info.ip);
     });
     servers.set(app, server);
