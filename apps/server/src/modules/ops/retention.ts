@@ -70,6 +70,7 @@ async function cleanSessions(deps: Deps, before: string): Promise<number> {
     },
     async (ids) => {
       await db.deleteFrom('terminal_sessionjoinrecord').where('session_id', 'in', ids).execute();
+      await db.deleteFrom('terminal_sessionsharing').where('session_id', 'in', ids).execute();
       await db.deleteFrom('terminal_session').where('id', 'in', ids).execute();
     },
   );

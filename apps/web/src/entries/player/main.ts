@@ -2,14 +2,16 @@ import '@xterm/xterm/css/xterm.css';
 import './player.css';
 import { mountMonitor } from './monitorPage.ts';
 import { mountReplay } from './replayPage.ts';
+import { mountShare } from './sharePage.ts';
 import { loadTexts } from './texts.ts';
 
 /**
- * The player's entry (player.html, served at `/luna/replay/<id>` and `/luna/monitor/<id>` by
+ * The player's entry (player.html, served at `/luna/replay/<id>`, `/luna/monitor/<id>` and
+ * `/luna/share/<sharing id>` by
  * modules/terminal/playerPageRoutes.ts): plain DOM and xterm.js, no React or antd, so the replay
  * starts within a second.
  */
-const m = /^\/luna\/(replay|monitor)\/([^/]+)\/?$/.exec(location.pathname);
+const m = /^\/luna\/(replay|monitor|share)\/([^/]+)\/?$/.exec(location.pathname);
 void loadTexts()
   .catch(() => loadTexts('en'))
   .then(() => {
@@ -17,5 +19,6 @@ void loadTexts()
     if (!m) return;
     const id = decodeURIComponent(m[2]!);
     if (m[1] === 'replay') void mountReplay(root, id);
+    else if (m[1] === 'share') mountShare(root, id);
     else mountMonitor(root, id);
   });

@@ -5,7 +5,8 @@ import { api, ApiFailure } from './api.ts';
 import { t } from './texts.ts';
 
 /**
- * The monitor page (`/luna/monitor/<id>`): the session's screen, live and read-only, through the
+ * The monitor page (`/luna/monitor/<id>`), also the joiner's page of a sharing (`sharePage.ts`,
+ * read-only or writable as the sharing says): the session's screen, live, through the
  * monitor socket (server: modules/terminal/monitorSocket.ts); pause/resume and terminate when the
  * socket says the watcher may (`can_terminate`), through the task API in the session's org.
  * Opened from a ticket (`?ticket_id=`, the ticket's reviewer), the socket and the pause/terminate
@@ -21,10 +22,18 @@ interface Msg {
 interface ConnectData {
   session: { id: string; user: string; asset: string; account: string; org_id: string; is_locked: boolean };
   can_terminate: boolean;
+  /** `writable`: a writable sharing's joiner, whose keys go to the session. */
+  permission?: string;
 }
 
-export function mountMonitor(root: HTMLElement, sessionId: string): void {
+/** Joined through a sharing (sharePage.ts): the join record opens the socket instead of the session id. */
+export interface MonitorOptions {
+  joinRecordId?: string;
+}
+
+export function mountMonitor(root: HTMLElement, sessionId: string, o: MonitorOptions = {}): void {
   const ticketId = new URLSearchParams(location.search).get('ticket_id') ?? '';
+  const title = o.joinRecordId ? t('title_share') : t('title_monitor');
   const forTicket = ticketId ? `-for-ticket/?ticket_id=${encodeURIComponent(ticketId)}` : '/';
   const term = new Terminal({
     disableStdin: true,
@@ -49,7 +58,7 @@ export function mountMonitor(root: HTMLElement, sessionId: string): void {
     h(
       'div',
       { class: 'pl-page' },
-      h('header', { class: 'pl-header' }, h('h1', {}, t('title_monitor')), info, status, lockBtn, killBtn),
+      h('header', { class: 'pl-header' }, h('h1', {}, title), info, status, lockBtn, killBtn),
       h('div', { class: 'pl-body' }, h('div', { class: 'pl-main' }, screen, message)),
     ),
   );
@@ -60,8 +69,9 @@ export function mountMonitor(root: HTMLElement, sessionId: string): void {
   let session: ConnectData['session'] | undefined;
   let locked = false;
   let ended = false;
+  let writable = false;
   const draw = () => {
-    status.textContent = ended ? t('ended') : locked ? t('locked') : t('live');
+    status.textContent = ended ? t('ended') : locked ? t('locked') : writable ? t('live_writable') : t('live');
     status.className = `pl-tag ${ended ? 'ended' : locked ? 'locked' : 'live'}`;
     lockBtn.textContent = locked ? t('resume_session') : t('pause_session');
     lockBtn.disabled = ended;
@@ -91,7 +101,9 @@ export function mountMonitor(root: HTMLElement, sessionId: string): void {
   });
 
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = `session_id=${encodeURIComponent(sessionId)}${ticketId ? `&ticket_id=${encodeURIComponent(ticketId)}` : ''}`;
+  const query = o.joinRecordId
+    ? `join_record_id=${encodeURIComponent(o.joinRecordId)}`
+    : `session_id=${encodeURIComponent(sessionId)}${ticketId ? `&ticket_id=${encodeURIComponent(ticketId)}` : ''}`;
   const ws = new WebSocket(`${proto}//${location.host}/koko/ws/monitor/?${query}`);
   ws.addEventListener('message', (ev) => {
     let m: Msg;
@@ -104,7 +116,13 @@ export function mountMonitor(root: HTMLElement, sessionId: string): void {
       const d = m.data as ConnectData;
       session = d.session;
       locked = d.session.is_locked;
-      document.title = `${t('title_monitor')} · ${d.session.asset}`;
+      writable = d.permission === 'writable';
+      if (writable) {
+        term.options.disableStdin = false;
+        term.options.cursorBlink = true;
+        term.focus();
+      }
+      document.title = `${title} · ${d.session.asset}`;
       info.replaceChildren(
         ...(
           [
@@ -126,6 +144,11 @@ export function mountMonitor(root: HTMLElement, sessionId: string): void {
       ended = true;
       draw();
     }
+  });
+  // Only a writable sharing's keys are read by the server; a monitor's terminal takes none.
+  term.onData((data) => {
+    if (writable && !ended && ws.readyState === WebSocket.OPEN)
+      ws.send(JSON.stringify({ type: 'TERMINAL_DATA', data }));
   });
   ws.addEventListener('close', () => {
     ended = true;

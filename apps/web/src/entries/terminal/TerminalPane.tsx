@@ -1,9 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { App, Button, Input, Space, Tag, Tooltip } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined } from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, ShareAltOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import '@xterm/xterm/css/xterm.css';
 import { useTerminalSocket, type SessionState } from './useTerminalSocket.ts';
+import { lunaApi } from './lunaApi.ts';
+import { ShareDialog } from './ShareDialog.tsx';
+import type { ShareNotice } from './socketMessages.ts';
 import type { TerminalPrefs } from './terminalOptions.ts';
 import styles from './luna.module.css';
 
@@ -16,13 +20,24 @@ interface Props {
 /**
  * One session's terminal: the xterm box, its search bar (Ctrl+F) and the clipboard as the
  * permission allows it (CONNECT's `clipboard`): a selection is copied, Ctrl+Shift+V pastes (and
- * right click, with the preference); a refused copy or paste says so instead of doing it.
+ * right click, with the preference); a refused copy or paste says so instead of doing it. Share opens
+ * ShareDialog.tsx, and who joins or leaves through a sharing is told in a notification.
  */
 export function TerminalPane({ token, prefs, onState }: Props) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, notification } = App.useApp();
   const box = useRef<HTMLDivElement>(null);
-  const { state, handle } = useTerminalSocket(box, token, prefs);
+  const onShare = (n: ShareNotice) =>
+    notification.info({
+      title: t(n.event === 'joined' ? 'luna.share.joined' : 'luna.share.left', {
+        user: n.user,
+        permission: t(n.permission === 'writable' ? 'luna.share.writable' : 'luna.share.readonly'),
+      }),
+      placement: 'bottomRight',
+    });
+  const { state, handle } = useTerminalSocket(box, token, prefs, onShare);
+  const [sharing, setSharing] = useState(false);
+  const shareAllowed = useQuery({ queryKey: ['luna', 'sharing-enabled'], queryFn: lunaApi.sharingEnabled }).data;
   const [searching, setSearching] = useState(false);
   const [needle, setNeedle] = useState('');
   const clip = state.phase === 'connected' ? state.info.clipboard : { copy: false, paste: false };
@@ -135,6 +150,17 @@ export function TerminalPane({ token, prefs, onState }: Props) {
             <Tag data-testid="clipboard-paste" color={clip.paste ? 'blue' : 'default'}>
               {t(clip.paste ? 'luna.clipboard.pasteOn' : 'luna.clipboard.pasteOff')}
             </Tag>
+            {shareAllowed ? (
+              <Button
+                size="small"
+                icon={<ShareAltOutlined />}
+                onClick={() => setSharing(true)}
+                className={styles.shareButton}
+                data-testid="share-open"
+              >
+                {t('luna.share.button')}
+              </Button>
+            ) : null}
           </>
         ) : null}
         {state.phase === 'ended' ? <Tag color="default">{t('luna.status.ended')}</Tag> : null}
@@ -172,6 +198,9 @@ export function TerminalPane({ token, prefs, onState }: Props) {
         </Space.Compact>
       ) : null}
       <div ref={box} className={styles.terminal} data-testid="terminal" />
+      {sharing && state.phase === 'connected' ? (
+        <ShareDialog sessionId={state.info.sessionId} onClose={() => setSharing(false)} />
+      ) : null}
     </div>
   );
 }

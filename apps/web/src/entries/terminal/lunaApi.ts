@@ -15,6 +15,25 @@ export interface TreeItem {
   meta?: { type?: string; data?: { key?: string; address?: string; platform_type?: string; org_name?: string } };
 }
 
+/** A sharing of one's own running session (server: modules/terminal/sharing/). */
+export interface Sharing {
+  id: string;
+  verify_code: string;
+  url: string;
+  is_active: boolean;
+  expired_time: number;
+  date_created: string;
+  action_permission: { value: 'readonly' | 'writable'; label: string };
+  users_display: string;
+}
+export interface SharingBody {
+  session: string;
+  expired_time: number;
+  action_permission: 'readonly' | 'writable';
+  users: string[];
+}
+const SHARINGS = '/api/v1/terminal/session-sharings/';
+
 export const lunaApi = {
   treeLevel: (key?: string) =>
     http.get<TreeItem[]>(`${SELF}/nodes/children-with-assets/tree/`, { params: key ? { key } : {} }),
@@ -29,4 +48,12 @@ export const lunaApi = {
       .then((all) => all[protocol] ?? []),
   preferences: () => http.get<unknown>('/api/v1/users/preference/', { params: { category: 'luna' } }),
   createToken: (body: TokenBody) => http.post<{ id: string }>('/api/v1/authentication/connection-token/', body),
+  sharingEnabled: () =>
+    http
+      .get<{ SECURITY_SESSION_SHARE?: boolean }>('/api/v1/settings/public/')
+      .then((s) => s.SECURITY_SESSION_SHARE !== false),
+  shareCandidates: (session: string, search: string) =>
+    http.get<{ id: string; name: string; username: string }[]>(`${SHARINGS}users/`, { params: { session, search } }),
+  createSharing: (body: SharingBody) => http.post<Sharing>(SHARINGS, body),
+  stopSharing: (id: string) => http.patch<Sharing>(`${SHARINGS}${id}/`, { is_active: false }),
 };

@@ -54,6 +54,15 @@ describe('the web terminal socket protocol', () => {
     expect(parseServerMessage('{"type":"TERMINAL_ERROR","err":"nope"}')).toEqual({ type: 'ERROR', err: 'nope' });
     expect(parseServerMessage('{"type":"CLOSE","reason":"idle"}')).toEqual({ type: 'CLOSE', reason: 'idle' });
     expect(parseServerMessage('{"type":"CLOSE","reason":"weird"}')).toEqual({ type: 'CLOSE', reason: 'closed' });
+    // Who joined through a sharing; an unknown event is dropped, an odd permission reads as read-only.
+    expect(
+      parseServerMessage('{"type":"SHARE","data":{"event":"joined","user":"Bo(bo)","permission":"writable"}}'),
+    ).toEqual({ type: 'SHARE', share: { event: 'joined', user: 'Bo(bo)', permission: 'writable' } });
+    expect(parseServerMessage('{"type":"SHARE","data":{"event":"left","user":"Bo(bo)","permission":"root"}}')).toEqual({
+      type: 'SHARE',
+      share: { event: 'left', user: 'Bo(bo)', permission: 'readonly' },
+    });
+    expect(parseServerMessage('{"type":"SHARE","data":{"event":"boom"}}')).toBeUndefined();
     expect(parseServerMessage('not json')).toBeUndefined();
     expect(parseServerMessage('{"type":"PING"}')).toBeUndefined();
   });

@@ -15,8 +15,16 @@ export interface ConnectInfo {
   clipboard: { copy: boolean; paste: boolean };
 }
 
+/** Someone joined or left the session through one of its owner's sharings. */
+export interface ShareNotice {
+  event: 'joined' | 'left';
+  user: string;
+  permission: 'readonly' | 'writable';
+}
+
 export type ServerMessage =
   | { type: 'CONNECT'; info: ConnectInfo }
+  | { type: 'SHARE'; share: ShareNotice }
   | { type: 'DATA'; data: string }
   | { type: 'ERROR'; err: string }
   | { type: 'CLOSE'; reason: CloseReason };
@@ -52,6 +60,14 @@ export function parseServerMessage(raw: string): ServerMessage | undefined {
     }
     case 'TERMINAL_DATA':
       return typeof m.data === 'string' ? { type: 'DATA', data: m.data } : undefined;
+    case 'SHARE': {
+      const d = obj(m.data);
+      if (d.event !== 'joined' && d.event !== 'left') return undefined;
+      return {
+        type: 'SHARE',
+        share: { event: d.event, user: str(d.user), permission: d.permission === 'writable' ? 'writable' : 'readonly' },
+      };
+    }
     case 'TERMINAL_ERROR':
       return { type: 'ERROR', err: str(m.err) };
     case 'CLOSE': {

@@ -13,6 +13,7 @@ import {
   socketUrl,
   type CloseReason,
   type ConnectInfo,
+  type ShareNotice,
 } from './socketMessages.ts';
 import { outgoingKeys, xtermOptions, type TerminalPrefs } from './terminalOptions.ts';
 
@@ -34,17 +35,21 @@ const pageLine = (text: string, error = false) => `\r\n\x1b[${error ? '31' : '90
  * One xterm.js terminal (fit, search and web-links add-ons) in `box`, joined to the socket of one
  * connection token: keys go out (Backspace as Ctrl+H when preferred), output comes in, the box's
  * size follows as TERMINAL_RESIZE, and the end's reason is written in the user's language.
+ * `onShare` hears who joins or leaves through the session's sharings.
  */
 export function useTerminalSocket(
   box: React.RefObject<HTMLDivElement | null>,
   token: string,
   prefs: TerminalPrefs,
+  onShare?: (notice: ShareNotice) => void,
 ): { state: SessionState; handle: React.RefObject<TerminalHandle> } {
   const { t } = useTranslation();
   const [state, setState] = useState<SessionState>({ phase: 'connecting' });
   const handle = useRef<TerminalHandle>({ send: () => undefined });
   const tr = useRef(t);
   tr.current = t;
+  const shareRef = useRef(onShare);
+  shareRef.current = onShare;
   useEffect(() => {
     const term = new Terminal(xtermOptions(prefs));
     const fit = new FitAddon();
@@ -74,6 +79,7 @@ export function useTerminalSocket(
         setState({ phase: 'connected', info });
         term.focus();
       } else if (m.type === 'DATA') term.write(m.data);
+      else if (m.type === 'SHARE') shareRef.current?.(m.share);
       else if (m.type === 'ERROR') {
         error = m.err;
         term.write(pageLine(m.err, true));

@@ -99,6 +99,11 @@ describe('sharing a running session', () => {
     });
     expect(sharing.verify_code).toMatch(/^[A-Z2-9]{6}$/);
     expect(sharing).not.toHaveProperty('users');
+    // Whom the owner may invite: members of the session's org, found by name, never themselves.
+    const found = (await admin.get(`${SHARINGS}users/?session=${s.id}&search=share_`)).json() as { username: string }[];
+    expect(found.map((u) => u.username)).toEqual(['share_joiner', 'share_other']);
+    expect((await admin.get(`${SHARINGS}users/?session=${s.id}&search=%25`)).json()).toEqual([]);
+    expect((await joiner.get(`${SHARINGS}users/?session=${s.id}`)).statusCode).toBe(400);
     // Only its creator lists it.
     expect((await admin.get(`${SHARINGS}?session=${s.id}`)).json().map((x: { id: string }) => x.id)).toEqual([
       sharing.id,

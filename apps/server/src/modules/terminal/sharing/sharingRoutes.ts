@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasPermission } from '@gatehouse/contract';
 import { ApiError } from '../../../http/errors.ts';
 import { effectivePerms } from '../../../http/rbac.ts';
+import { orgMemberIds } from '../../rbac/orgMembers.ts';
 import { toBool } from '../../../platform/db/schema.ts';
 import { pageOfResults } from '../../../resource/pagination.ts';
-import { pageOf } from '../../../resource/query.ts';
+import { containsCi, pageOf } from '../../../resource/query.ts';
 import { tm } from '../gateway/gatewayError.ts';
 import {
   invitedIds,
@@ -142,6 +143,31 @@ export function registerSharingRoutes(app: FastifyInstance): void {
     const list = page ? rows.slice(page.offset, page.offset + page.limit) : rows;
     const results = await Promise.all(list.map((r) => out(req, r)));
     return page ? pageOfResults(req, page, rows.length, results) : results;
+  });
+
+  // Whom the owner of a running session may invite: up to 10 active members of its org matching `search`.
+  app.get(`${SHARING_URL}users/`, async (req) => {
+    const q = req.query as Record<string, unknown>;
+    const session = await req.db
+      .selectFrom('terminal_session')
+      .select(['org_id', 'user_id'])
+      .where('id', '=', typeof q.session === 'string' ? q.session.slice(0, 64) : '')
+      .executeTakeFirst();
+    if (!session || session.user_id !== req.user!.id) throw bad(req, 'session', 'session_not_found');
+    const search = typeof q.search === 'string' ? q.search.trim().slice(0, 128) : '';
+    let users = req.db
+      .selectFrom('users_user')
+      .select(['id', 'name', 'username'])
+      .where('is_active', '=', true)
+      .where('id', '!=', req.user!.id)
+      .where('id', 'in', orgMemberIds(req.db, session.org_id));
+    if (search) {
+      const ctx = { req, db: req.db };
+      users = users.where((eb) =>
+        eb.or(['name', 'username', 'email'].map((c) => containsCi(ctx, `users_user.${c}`, search))),
+      );
+    }
+    return users.orderBy('username').limit(10).execute();
   });
 
   app.get(`${SHARING_URL}:id/`, async (req) => out(req, await ownSharing(req, (req.params as { id: string }).id)));
