@@ -16,6 +16,7 @@ import * as m0700 from './m0700_command_search.ts';
 import * as m0701 from './m0701_session_join_records.ts';
 import * as m0750 from './m0750_logs_dashboard.ts';
 import * as m0800 from './m0800_tickets.ts';
+import * as m0910 from './m0910_user_language.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -28,6 +29,7 @@ import * as m0800 from './m0800_tickets.ts';
  *   0700-0739 session audit (command search index, join records).
  *   0750-0789 the logs and dashboards.
  *   0800-0839 tickets and approval flows.
+ *   0910-0919 the users' stored language.
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': m0001,
@@ -47,4 +49,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0701_session_join_records': m0701,
   '0750_logs_dashboard': m0750,
   '0800_tickets': m0800,
+  '0910_user_language': m0910,
 };
