@@ -167,6 +167,17 @@ describe('reading the secret', () => {
     expect(logs[0]!.resource).toContain('root(root)');
     expect(logs[0]!.resource).toContain(u.username);
     expect(JSON.stringify(logs)).not.toContain('Secret-1x');
+    // The operate log names the model in the reader's language, not as `superconnectiontoken`.
+    for (const [cookie, name] of [
+      ['en', 'Super connection token'],
+      ['zh-hans', '超级连接令牌'],
+      ['ja', 'スーパー接続トークン'],
+    ]) {
+      const shown = await admin.get(`/api/v1/audits/operate-logs/?search=${encodeURIComponent(u.username)}`, {
+        cookie: `${admin.jar.header()}; django_language=${cookie}`,
+      });
+      expect((shown.json() as Row[]).map((l) => l.resource_type)).toEqual([name]);
+    }
   });
 
   it('gives the domain gateway with its account to reach the asset through', async () => {
