@@ -405,7 +405,7 @@ describe('reading the secret', () => {
     expect(theirs.command_filter_acls.map((r: Row) => r.name)).toEqual([`sct-other-user-${n}`]);
   });
 
-  it("hands over a database's certificates as the asset's secret_info, which the asset API never shows", async () => {
+  it("hands over a database's certificates as the asset's secret_info (the asset API never shows them) and its settings as spec_info", async () => {
     const dbAsset = await admin.post('/api/v1/assets/databases/', {
       name: `sct-db-${++n}`,
       address: '10.0.0.9',
@@ -436,9 +436,10 @@ describe('reading the secret', () => {
       client_cert: 'CERT-PEM-1',
       client_key: 'KEY-PEM-1',
     });
-    // A host has no secret info.
+    expect(res.json().asset.spec_info).toEqual({ db_name: 'shop', use_ssl: true, allow_invalid_cert: false });
+    // A host has neither.
     const host = (await secretOf((await tokenFor((await permedUser()).id)).id)).json();
-    expect(host.asset.secret_info).toEqual({});
+    expect(host.asset).toMatchObject({ secret_info: {}, spec_info: {} });
   });
 
   it('answers a clear 400 for a missing id or a non-boolean expire_now', async () => {

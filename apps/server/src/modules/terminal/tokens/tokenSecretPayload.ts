@@ -6,7 +6,7 @@ import { gatewayOf } from '../gateway/sshTarget.ts';
 import { CONNECT_METHODS } from './connectMethods.ts';
 import type { SpentToken } from './tokenSpend.ts';
 import { tokenCommandFilters } from './tokenCommandFilters.ts';
-import { assetSecretInfo } from '../../assets/assetSecretInfo.ts';
+import { assetSecretInfo, assetSpecInfo } from '../../assets/assetCategoryInfo.ts';
 
 /**
  * The contract's `ConnectionTokenSecretSerializer` for a token just spent by a terminal component
@@ -123,7 +123,7 @@ export async function tokenSecretPayload(req: FastifyRequest, spent: SpentToken)
       org_id: asset.org_id,
       info: parse(asset.custom_info),
       secret_info: assetSecretInfo(asset),
-      spec_info: {},
+      spec_info: assetSpecInfo(asset),
     },
     account,
     platform: platform
