@@ -24,7 +24,10 @@ export interface AppDeps {
   secretBox: SecretBox;
 }
 
-export type AuthUser = Omit<UserTable, 'password'>;
+export type AuthUser = Omit<UserTable, 'password'> & {
+  /** The stored language ('' when never seen), read with the user so remembering it costs a write only on change. */
+  lang?: string;
+};
 
 export interface OrgContext {
   id: string;

@@ -7,6 +7,7 @@ import {
   SQL_DEBUG_HEADER,
   TZ_HEADER,
   resolveLanguage,
+  type Language,
 } from '@gatehouse/contract';
 import { isValidTimeZone } from './datetime.ts';
 import { QueryCounter } from '../platform/db/queryCounter.ts';
@@ -22,6 +23,25 @@ import { sessionOverLimits } from './sessionLimits.ts';
 import { requestPerms } from './permissions.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The language a request names (the language cookie or Accept-Language), resolved as for the
+ * reply; undefined when it names none (a script without the header does not reset the user's).
+ */
+function namedLanguage(req: FastifyRequest): Language | undefined {
+  if (!req.cookies[LANGUAGE_COOKIE] && !req.headers['accept-language']) return undefined;
+  return req.lang;
+}
+
+/** The user's stored language follows their signed-in requests; never fails the request. */
+async function rememberLanguage(req: FastifyRequest, source: IdentitySource): Promise<void> {
+  const lang = namedLanguage(req);
+  if (!req.user || !lang) return;
+  // The deps handle, not req.db: a write once per change is not the request's query count.
+  await source.rememberLanguage(req.server.deps.database.db, req.user, lang).catch((e: Error) => {
+    req.log.warn({ err: e.message }, 'could not store the user language');
+  });
+}
 
 function acceptLanguages(header: string | undefined): string[] {
   return (header ?? '')
@@ -106,6 +126,7 @@ export function registerIdentification(app: FastifyInstance): void {
       const key = req.cookies[SESSION_COOKIE];
       if (key) await identifySession(req, source, key);
     }
+    await rememberLanguage(req, source);
     req.org = await resolveOrg(req, await source.globalOrgName());
     if (!req.routeOptions.config?.public && !req.user && req.url.startsWith('/api/')) throw notAuthenticated(req);
   });

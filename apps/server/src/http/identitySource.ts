@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Language } from '@gatehouse/contract';
 import type { DB } from '../platform/db/schema.ts';
 import type { AuthUser } from './context.ts';
 
@@ -21,6 +22,8 @@ export interface SessionSettings {
 export interface IdentitySource {
   /** The user behind a session or token, when that user may still sign in. */
   findActiveUser(db: Kysely<DB>, id: string): Promise<AuthUser | undefined>;
+  /** Stores the language a signed-in request named as the user's (a write only when it changes). */
+  rememberLanguage(db: Kysely<DB>, user: AuthUser, lang: Language): Promise<void>;
   sessionSettings(): Promise<SessionSettings>;
   /** Display name of the global organisation. */
   globalOrgName(): Promise<string>;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { t } from '../../http/messages.ts';
 import { ROOT_ORG_ID, SYSTEM_ORG_ID, type Language } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
-import { defOf } from '../../resource/registry.ts';
+import { defOf, loggedModelOf } from '../../resource/registry.ts';
 import { findVisible } from '../../resource/routes.ts';
 import { formatDateTime } from '../../http/datetime.ts';
 import { serializeOne } from '../../resource/serialize.ts';
@@ -27,7 +27,7 @@ const DAYS = 30;
 function content(detail: string, lang: Language): string {
   try {
     const d = JSON.parse(detail) as { user: string; action: string; model: string; resource: string };
-    const type = defOf(d.model)?.label[lang] ?? d.model;
+    const type = loggedModelOf(d.model)?.label[lang] ?? d.model;
     const verb = ACTIONS[d.action]?.[lang] ?? d.action;
     return lang === 'en'
       ? `${d.user} ${verb} ${type.toLowerCase()} ${d.resource}`
@@ -112,9 +112,9 @@ export function registerActivityRoutes(app: FastifyInstance): void {
           detail: t(req.lang, 'object_not_found', { model: 'OperateLog' }),
           code: 'object_does_not_exist',
         });
-      const def = defOf(log.resource_type);
+      const def = loggedModelOf(log.resource_type);
       const diff = (JSON.parse(log.diff) as { field: string; before: string; after: string }[]).map((d) => ({
-        field: def?.fields[d.field]?.label[req.lang] ?? d.field,
+        field: def?.fields?.[d.field]?.label[req.lang] ?? d.field,
         before: d.before,
         after: d.after,
       }));

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { f } from '../../resource/fields.ts';
-import { allDefs, defOf } from '../../resource/registry.ts';
+import { allLoggedModels, loggedModelOf } from '../../resource/registry.ts';
 import type { ResourceDef } from '../../resource/types.ts';
 import { AL } from './auditLogsText.ts';
 
@@ -23,7 +23,7 @@ export const OPERATE_ACTIONS = [
 function modelsNamed(term: string): string[] {
   const t = term.trim().toLowerCase();
   const out = new Set<string>([term]);
-  for (const def of allDefs())
+  for (const def of allLoggedModels())
     if (def.model === t || Object.values(def.label).some((l) => l.toLowerCase() === t)) out.add(def.model);
   return [...out];
 }
@@ -51,7 +51,7 @@ export const operateLogResource: ResourceDef = {
     ),
     resource_type: f.string(AL.resource_type, {
       readOnly: true,
-      out: (model, ctx) => defOf(String(model))?.label[ctx.req.lang] ?? String(model ?? ''),
+      out: (model, ctx) => loggedModelOf(String(model))?.label[ctx.req.lang] ?? String(model ?? ''),
       filter: (q, value) => q.where(sql.ref('audits_operatelog.resource_type'), 'in', modelsNamed(value)),
     }),
     resource: f.string(AL.resource, { readOnly: true, search: true, filter: true }),

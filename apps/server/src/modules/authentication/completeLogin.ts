@@ -7,6 +7,7 @@ import { dropBrowserKey } from './browserKeys.ts';
 import { loadFlow } from './authFlow.ts';
 import { loginOrigin, writeLoginLog } from '../audits/loginLog.ts';
 import { findActiveUser } from './userLookup.ts';
+import { rememberLanguage } from '../notifications/userLanguage.ts';
 
 /**
  * Ends a sign-in on the login page: a new session (any previous one of this browser ends), its
@@ -27,6 +28,8 @@ export async function completeLogin(
   if (req.session) await sessions.destroy(req.session.id);
   const flow = await loadFlow(req);
   const user = await findActiveUser(req.db, userId);
+  // The sign-in's language becomes the user's (the login request itself is anonymous).
+  if (user) await rememberLanguage(req.server.deps.database.db, user, req.lang);
   if (user)
     await writeLoginLog(req, {
       username: user.username,

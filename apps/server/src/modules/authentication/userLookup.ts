@@ -24,6 +24,7 @@ const USER_COLUMNS = [
   'created_by',
   'updated_by',
   'date_updated',
+  'lang',
 ] as const;
 
 export function isUsable(u: Pick<AuthUser, 'is_active' | 'date_expired'>): boolean {

@@ -148,8 +148,7 @@ async function send(req: FastifyRequest<{ Body: SendBody }>, reply: FastifyReply
   }
   if (!isBroadcast && recipients.size === 0) throw validationError({ non_field_errors: [t(req.lang, 'no_recipient')] });
   await sendSiteMessage(req.db, req.server.deps.bus, {
-    subject,
-    message,
+    text: { subject, message },
     userIds: [...recipients],
     senderId: req.user!.id,
     isBroadcast,

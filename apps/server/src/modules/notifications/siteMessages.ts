@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Language } from '@gatehouse/contract';
 import type { Bus } from '../../platform/bus/index.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { nowIso } from '../../platform/db/schema.ts';
+import { usersByLanguage } from './userLanguage.ts';
 
 /**
- * Site messages: one content row, one row per recipient. Every change of a
+ * Site messages: one content row (per language, for the server's own texts), one row per recipient. Every change of a
  * user's unread count is announced on the bus, so the WebSocket of any instance can push it.
  */
 export const SITE_MSG_CHANNEL = 'notifications.site_msg';
@@ -16,10 +18,19 @@ export interface UnreadChanged {
   all?: boolean;
 }
 
-export interface SendSiteMessage {
+/** A message's text; `message` is HTML, sanitised when read. */
+export interface SiteMessageText {
   subject: string;
-  /** HTML; sanitised when read. */
   message: string;
+}
+
+export interface SendSiteMessage {
+  /**
+   * The text as a person wrote it, or the server's text rendered per language: called once for
+   * each language among the recipients (their stored language, `userLanguage.ts`), each language
+   * group getting its own content row.
+   */
+  text: SiteMessageText | ((lang: Language) => SiteMessageText);
   userIds: string[];
   senderId?: string | null;
   /** Every active user receives it. */
@@ -32,39 +43,50 @@ export async function announceUnreadChanged(bus: Bus, change: UnreadChanged): Pr
   await bus.publish(SITE_MSG_CHANNEL, change);
 }
 
+async function recipients(db: Kysely<DB>, input: SendSiteMessage): Promise<{ text: SiteMessageText; ids: string[] }[]> {
+  const { text } = input;
+  let ids = [...new Set(input.userIds)];
+  if (input.isBroadcast) {
+    ids = (await db.selectFrom('users_user').select('id').where('is_active', '=', true).execute()).map((r) => r.id);
+  }
+  if (!ids.length) return [];
+  if (typeof text !== 'function') return [{ text, ids }];
+  return [...(await usersByLanguage(db, ids))].map(([lang, group]) => ({ text: text(lang), ids: group }));
+}
+
 /** Stores the message for its recipients and announces their new counts; returns the recipient count. */
 export async function sendSiteMessage(db: Kysely<DB>, bus: Bus, input: SendSiteMessage): Promise<number> {
-  let userIds = [...new Set(input.userIds)];
-  if (input.isBroadcast) {
-    userIds = (await db.selectFrom('users_user').select('id').where('is_active', '=', true).execute()).map((r) => r.id);
-  }
+  const groups = await recipients(db, input);
+  const userIds = groups.flatMap((g) => g.ids);
   if (!userIds.length) return 0;
   const now = nowIso();
-  const contentId = randomUUID();
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('notifications_messagecontent')
-      .values({
-        id: contentId,
-        subject: input.subject,
-        message: input.message,
-        sender_id: input.senderId ?? null,
-        is_broadcast: Boolean(input.isBroadcast),
-        date_created: now,
-        date_updated: now,
-      })
-      .execute();
-    for (let i = 0; i < userIds.length; i += CHUNK) {
-      const rows = userIds.slice(i, i + CHUNK).map((user_id) => ({
-        id: randomUUID(),
-        content_id: contentId,
-        user_id,
-        has_read: false,
-        read_at: null,
-        date_created: now,
-        date_updated: now,
-      }));
-      await trx.insertInto('notifications_sitemessage').values(rows).execute();
+    for (const { text, ids } of groups) {
+      const contentId = randomUUID();
+      await trx
+        .insertInto('notifications_messagecontent')
+        .values({
+          id: contentId,
+          subject: text.subject,
+          message: text.message,
+          sender_id: input.senderId ?? null,
+          is_broadcast: Boolean(input.isBroadcast),
+          date_created: now,
+          date_updated: now,
+        })
+        .execute();
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const rows = ids.slice(i, i + CHUNK).map((user_id) => ({
+          id: randomUUID(),
+          content_id: contentId,
+          user_id,
+          has_read: false,
+          read_at: null,
+          date_created: now,
+          date_updated: now,
+        }));
+        await trx.insertInto('notifications_sitemessage').values(rows).execute();
+      }
     }
   });
   await announceUnreadChanged(bus, input.isBroadcast ? { all: true } : { user_ids: userIds });

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { type I18nText } from '@gatehouse/contract';
+import type { I18nText, Language } from '@gatehouse/contract';
 import { escapeHtml } from './sanitize.ts';
 import { sendSiteMessage } from './siteMessages.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type notificationsMessages from '../../platform/i18n/locales/en/notifications.json';
 const M = catalogue<typeof notificationsMessages>('notifications');
 
-/** Messages the system sends to a user about their own account, in the language of the request. */
+/** Messages the system sends to a user about their own account, in the user's language (not the request's: an administrator may cause them). */
 const SYSTEM_MESSAGES = {
   password_changed: {
     subject: M.password_changed_subject,
@@ -43,23 +43,21 @@ export async function notifyUser(
   kind: SystemMessageKind,
   params: Record<string, string | number> & { what?: keyof typeof WHAT } = {},
 ): Promise<void> {
-  const lang = req.lang;
   const values: Record<string, string> = {
     username: user.username,
     time: new Date().toISOString().replace('T', ' ').slice(0, 19) + ' UTC',
     ip: req.ip,
   };
-  for (const [k, v] of Object.entries(params))
-    values[k] = k === 'what' ? WHAT[v as keyof typeof WHAT][lang] : String(v);
-  const fill = (tpl: string, escape: boolean) =>
-    tpl.replace(/\{(\w+)\}/g, (m, n: string) => (n in values ? (escape ? escapeHtml(values[n]!) : values[n]!) : m));
+  for (const [k, v] of Object.entries(params)) if (k !== 'what') values[k] = String(v);
   const tpl = SYSTEM_MESSAGES[kind];
+  const render = (lang: Language) => {
+    const all = params.what ? { ...values, what: WHAT[params.what][lang] } : values;
+    const fill = (text: string, escape: boolean) =>
+      text.replace(/\{(\w+)\}/g, (m, n: string) => (n in all ? (escape ? escapeHtml(all[n]!) : all[n]!) : m));
+    return { subject: fill(tpl.subject[lang], false), message: fill(tpl.message[lang], true) };
+  };
   try {
-    await sendSiteMessage(req.server.deps.database.db, req.server.deps.bus, {
-      subject: fill(tpl.subject[lang], false),
-      message: fill(tpl.message[lang], true),
-      userIds: [user.id],
-    });
+    await sendSiteMessage(req.server.deps.database.db, req.server.deps.bus, { text: render, userIds: [user.id] });
   } catch (e) {
     req.log.error({ kind, err: (e as Error).message }, 'could not send a system site message');
   }

@@ -12,11 +12,10 @@ import { pm } from './permMessages.ts';
  * through a group) once it is within PERM_EXPIRE_NOTIFY_DAYS of its expiry. Checked at start and
  * every hour. Each permission is claimed with one conditional UPDATE (`expire_notified` set to the
  * date it warns about), so several instances never send twice, and a new expiry date warns again.
- * Messages are in English: users have no language of their own stored yet.
+ * Each user reads it in their own language (`notifications/userLanguage.ts`).
  */
 const INTERVAL_MS = 3600_000;
 const DAY_MS = 86400_000;
-const LANG = 'en';
 
 export async function notifyExpiringPermissions(
   db: Kysely<DB>,
@@ -65,8 +64,10 @@ export async function notifyExpiringPermissions(
       .execute();
     const date = p.date_expired.replace('T', ' ').slice(0, 19) + ' UTC';
     sent += await sendSiteMessage(db, bus, {
-      subject: pm(LANG, 'expire_subject'),
-      message: escapeHtml(pm(LANG, 'expire_message', { name: p.name, org: p.org, date })),
+      text: (lang) => ({
+        subject: pm(lang, 'expire_subject'),
+        message: escapeHtml(pm(lang, 'expire_message', { name: p.name, org: p.org, date })),
+      }),
       userIds: users.map((u) => u.id),
     });
   }

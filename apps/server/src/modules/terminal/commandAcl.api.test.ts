@@ -92,6 +92,29 @@ describe('command filter rules in a session', () => {
     expect(JSON.stringify(latest)).toContain('Command warning: whoami');
   }, 60_000);
 
+  it("tells the reviewers in their own language, not the session user's", async () => {
+    const { db } = t.deps.database;
+    // The session is English (openShell); the reviewer last used the console in Japanese.
+    await db.updateTable('users_user').set({ lang: 'ja' }).where('id', '=', adminUser.id).execute();
+    try {
+      const { term } = await session();
+      await term.run('whoami');
+      await term.type('exit\r');
+      await term.waitEnd();
+      const latest = await db
+        .selectFrom('notifications_sitemessage as m')
+        .innerJoin('notifications_messagecontent as c', 'c.id', 'm.content_id')
+        .select(['c.subject', 'c.message'])
+        .where('m.user_id', '=', adminUser.id)
+        .orderBy('m.date_created', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(latest.subject).toBe('コマンド警告: whoami');
+      expect(latest.message).toContain('ルール &quot;watch whoami&quot;');
+    } finally {
+      await db.updateTable('users_user').set({ lang: 'en' }).where('id', '=', adminUser.id).execute();
+    }
+  }, 60_000);
+
   it('holds a reviewed line until Ctrl+C cancels it, and runs it once the reviewer approves', async () => {
     const { s, term } = await session();
     let from = term.text.length;

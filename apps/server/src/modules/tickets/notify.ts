@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Language } from '@gatehouse/contract';
 import { escapeHtml } from '../notifications/sanitize.ts';
-import { sendSiteMessage } from '../notifications/siteMessages.ts';
+import { sendSiteMessage, type SiteMessageText } from '../notifications/siteMessages.ts';
 import { km } from './ticketMessages.ts';
 import type { TicketRow } from './ticketStore.ts';
 
 /**
  * Site messages about tickets: the assignees of the step that opens learn there is a ticket to
  * decide, the applicant learns the outcome; each links to the ticket's console page. Never fails
- * the action that caused it. English: users have no language of their own stored yet (as the
- * permission expiry notices).
+ * the action that caused it. Each recipient reads it in their own language
+ * (`notifications/userLanguage.ts`).
  */
-const LANG: Language = 'en';
 
 export const ticketUrl = (t: { id: string; type: string }) => `/ui/tickets/tickets/${t.id}?type=${t.type}`;
 
@@ -19,10 +18,10 @@ function link(url: string, text: string): string {
   return text.replace('{url}', escapeHtml(url));
 }
 
-async function send(app: FastifyInstance, userIds: string[], subject: string, body: string): Promise<void> {
+async function send(app: FastifyInstance, userIds: string[], text: (lang: Language) => SiteMessageText): Promise<void> {
   if (!userIds.length) return;
   try {
-    await sendSiteMessage(app.deps.database.db, app.deps.bus, { subject, message: body, userIds });
+    await sendSiteMessage(app.deps.database.db, app.deps.bus, { text, userIds });
   } catch (e) {
     app.log.warn({ err: (e as Error).message }, 'ticket message not sent');
   }
@@ -35,12 +34,10 @@ export async function notifyAssignees(app: FastifyInstance, t: TicketRow, userId
     serial: t.serial_num,
     url: '{url}',
   };
-  await send(
-    app,
-    userIds,
-    km(LANG, 'msg_assigned_subject', { title: t.title }),
-    link(ticketUrl(t), km(LANG, 'msg_assigned_body', params)),
-  );
+  await send(app, userIds, (lang) => ({
+    subject: km(lang, 'msg_assigned_subject', { title: t.title }),
+    message: link(ticketUrl(t), km(lang, 'msg_assigned_body', params)),
+  }));
 }
 
 export async function notifyApplicant(
@@ -50,20 +47,20 @@ export async function notifyApplicant(
   processor: string,
 ): Promise<void> {
   if (!t.applicant_id) return;
-  const label = km(LANG, `state_${state}` as 'state_approved').toLowerCase();
-  await send(
-    app,
-    [t.applicant_id],
-    km(LANG, 'msg_outcome_subject', { state: label, title: t.title }),
-    link(
-      ticketUrl(t),
-      km(LANG, 'msg_outcome_body', {
-        processor: escapeHtml(processor),
-        state: label,
-        title: escapeHtml(t.title),
-        serial: t.serial_num,
-        url: '{url}',
-      }),
-    ),
-  );
+  await send(app, [t.applicant_id], (lang) => {
+    const label = km(lang, `state_${state}` as 'state_approved').toLowerCase();
+    return {
+      subject: km(lang, 'msg_outcome_subject', { state: label, title: t.title }),
+      message: link(
+        ticketUrl(t),
+        km(lang, 'msg_outcome_body', {
+          processor: escapeHtml(processor),
+          state: label,
+          title: escapeHtml(t.title),
+          serial: t.serial_num,
+          url: '{url}',
+        }),
+      ),
+    };
+  });
 }

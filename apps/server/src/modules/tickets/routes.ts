@@ -11,8 +11,9 @@ import { registerSessionControlRoutes } from './sessionControlRoutes.ts';
 import { registerTicketSessionAccess } from './ticketSession.ts';
 import { registerComponentReviewRoutes } from './componentReviewRoutes.ts';
 import { registerFlowRoutes } from './flowRoutes.ts';
-import { km } from './ticketMessages.ts';
 import { registerTicketRoutes } from './ticketRoutes.ts';
+import { M, km } from './ticketMessages.ts';
+import { registerLoggedModel } from '../../resource/registry.ts';
 
 /**
  * Tickets (issue 19): asking for access and approving it, and the waits of the `review` rules.
@@ -25,6 +26,9 @@ export function registerTicketsModule(app: FastifyInstance): void {
     if (!(await req.server.deps.settings.get('TICKETS_ENABLED')))
       throw new ApiError(403, { detail: km(req.lang, 'tickets_disabled') });
   });
+  // The operate log names tickets and flows (written outside the resource framework) in the reader's language.
+  registerLoggedModel({ model: 'ticket', label: M.model_ticket });
+  registerLoggedModel({ model: 'ticketflow', label: M.model_ticketflow });
   registerTicketRoutes(app);
   registerApplyChoices(app);
   registerFlowRoutes(app);

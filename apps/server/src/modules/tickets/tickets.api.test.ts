@@ -366,10 +366,31 @@ describe('the operate log', () => {
     expect((await put(admin, `${A}/${tk.id}/approve/`)).statusCode).toBe(200);
     const logs = (await get(admin, '/api/v1/audits/operate-logs/?resource=audited%20request')) as Row[];
     expect(logs.map((l) => [l.user, l.action.value, l.resource_type, l.org_id]).reverse()).toEqual([
-      ['alice(alice)', 'create', 'ticket', DEFAULT_ORG_ID],
-      ['alice(alice)', 'update', 'ticket', DEFAULT_ORG_ID],
-      ['Administrator(admin)', 'update', 'ticket', DEFAULT_ORG_ID],
+      ['alice(alice)', 'create', 'Ticket', DEFAULT_ORG_ID],
+      ['alice(alice)', 'update', 'Ticket', DEFAULT_ORG_ID],
+      ['Administrator(admin)', 'update', 'Ticket', DEFAULT_ORG_ID],
     ]);
+    // The model's display name in the reader's language, and the filter takes it as the list shows it.
+    for (const [cookie, name] of [
+      ['zh-hans', '工单'],
+      ['ja', 'チケット'],
+    ]) {
+      const shown = (
+        await admin.get(
+          `/api/v1/audits/operate-logs/?resource=audited%20request&resource_type=${encodeURIComponent(name!)}`,
+          {
+            cookie: `${admin.jar.header()}; django_language=${cookie}`,
+          },
+        )
+      ).json() as Row[];
+      expect(shown.map((l) => l.resource_type)).toEqual([name, name, name]);
+    }
+    const activity = (
+      await admin.get(`/api/v1/audits/activities/?resource_id=${tk.id}`, {
+        cookie: `${admin.jar.header()}; django_language=zh-hans`,
+      })
+    ).json() as Row[];
+    expect(activity.map((x) => x.content)).toContain('alice(alice) 创建了工单 audited request');
     const detail = (await get(admin, `/api/v1/audits/activities/?resource_id=${tk.id}`)) as Row[];
     expect(detail.length).toBeGreaterThanOrEqual(3);
     const approval = (await get(admin, `/api/v1/audits/operate-logs/${logs[0]!.id}/`)) as Row;

@@ -27,6 +27,7 @@ import type { PermsTables } from './tables/perms.ts';
 import type { NativeSshTables } from './tables/nativeSsh.ts';
 import type { SessionAuditTables } from './tables/sessionAudit.ts';
 import type { TicketsTables } from './tables/tickets.ts';
+import type { UserLanguageTables } from './tables/userLanguage.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
@@ -45,7 +46,8 @@ export type DB = CoreTables &
   PermsTables &
   NativeSshTables &
   SessionAuditTables &
-  TicketsTables;
+  TicketsTables &
+  UserLanguageTables;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;

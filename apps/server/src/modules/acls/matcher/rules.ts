@@ -67,19 +67,26 @@ function rulesHold(r: AclRules | undefined, s: Situation): boolean {
   return inTimePeriods(r.time_period ?? [], s.at ?? new Date(), s.timeZone ?? systemTimeZone());
 }
 
+/**
+ * Whether an active rule is about these subjects: its user, asset, account and connect-method
+ * selectors, not the moment, address or command. What a connection token hands a terminal
+ * component (the command filter rules that component then applies to each command).
+ */
+export function ruleSelects(
+  rule: AclRule,
+  s: Pick<Situation, 'user' | 'asset' | 'account' | 'connectMethod'>,
+): boolean {
+  if (!rule.is_active) return false;
+  if (!selects(rule.users, s.user.id, s.user.attrs)) return false;
+  if (rule.assets && (!s.asset || !selects(rule.assets, s.asset.id, s.asset.attrs))) return false;
+  if (rule.accounts && (!s.account || !selectsAccount(rule.accounts, s.account))) return false;
+  if (rule.connect_methods && (!s.connectMethod || !rule.connect_methods.includes(s.connectMethod))) return false;
+  return true;
+}
+
 /** Whether every condition of one rule holds in the situation (ignoring priority). */
 export function ruleApplies(rule: AclRule, s: Situation): { applies: boolean; matched?: Decision['matched'] } {
-  if (!rule.is_active) return { applies: false };
-  if (!selects(rule.users, s.user.id, s.user.attrs)) return { applies: false };
-  if (rule.assets) {
-    if (!s.asset || !selects(rule.assets, s.asset.id, s.asset.attrs)) return { applies: false };
-  }
-  if (rule.accounts) {
-    if (!s.account || !selectsAccount(rule.accounts, s.account)) return { applies: false };
-  }
-  if (rule.connect_methods) {
-    if (!s.connectMethod || !rule.connect_methods.includes(s.connectMethod)) return { applies: false };
-  }
+  if (!ruleSelects(rule, s)) return { applies: false };
   if (!rulesHold(rule.rules, s)) return { applies: false };
   if (rule.command_groups) {
     if (s.command === undefined) return { applies: false };

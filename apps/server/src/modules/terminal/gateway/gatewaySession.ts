@@ -492,9 +492,12 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       rule: v.ruleName,
       session: this.id,
     };
+    // In each reviewer's language, not the session user's.
     await sendSiteMessage(this.deps.db, this.deps.bus, {
-      subject: tm(this.o.lang, 'cmd_warning_subject', { command: command.slice(0, 100) }),
-      message: escapeHtml(tm(this.o.lang, 'cmd_warning_body', params)),
+      text: (lang) => ({
+        subject: tm(lang, 'cmd_warning_subject', { command: command.slice(0, 100) }),
+        message: escapeHtml(tm(lang, 'cmd_warning_body', params)),
+      }),
       userIds: v.reviewers,
     });
   }

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../http/errors.ts';
 import { toBool } from '../../../platform/db/schema.ts';
 import { recordOperation } from '../../../resource/audit.ts';
+import { registerLoggedModel } from '../../../resource/registry.ts';
 import { connectionTokenOut } from '../../authentication/profile/connectionTokens.ts';
 import { grantsPort } from '../../perms/grantsPort.ts';
-import { tm } from '../gateway/gatewayError.ts';
+import { TM, tm } from '../gateway/gatewayError.ts';
 import { createConnectionToken, readTokenRequest } from './connectionTokenCreate.ts';
 import { spendToken } from './tokenSpend.ts';
 import { tokenSecretPayload } from './tokenSecretPayload.ts';
@@ -20,7 +21,8 @@ import { tokenSecretPayload } from './tokenSecretPayload.ts';
  * caller, token, asset and account, never the secret.
  */
 const BASE = '/api/v1/authentication/super-connection-token/';
-const MODEL = { model: 'connectiontoken' };
+/** The operate log's model of the secret reads, named in the reader's language. */
+const MODEL = { model: 'superconnectiontoken', label: TM.model_superconnectiontoken };
 
 function body(req: FastifyRequest): Record<string, unknown> {
   const b = req.body;
@@ -74,6 +76,7 @@ async function namedUser(req: FastifyRequest, raw: unknown) {
 }
 
 export function registerSuperConnectionTokenRoutes(app: FastifyInstance): void {
+  registerLoggedModel(MODEL);
   app.get(BASE, { config: { perm: 'authentication.view_superconnectiontoken' } }, async (req) => {
     let q = req.db
       .selectFrom('authentication_connectiontoken as t')

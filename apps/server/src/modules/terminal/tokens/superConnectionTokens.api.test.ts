@@ -167,6 +167,17 @@ describe('reading the secret', () => {
     expect(logs[0]!.resource).toContain('root(root)');
     expect(logs[0]!.resource).toContain(u.username);
     expect(JSON.stringify(logs)).not.toContain('Secret-1x');
+    // The operate log names the model in the reader's language, not as `superconnectiontoken`.
+    for (const [cookie, name] of [
+      ['en', 'Super connection token'],
+      ['zh-hans', '超级连接令牌'],
+      ['ja', 'スーパー接続トークン'],
+    ]) {
+      const shown = await admin.get(`/api/v1/audits/operate-logs/?search=${encodeURIComponent(u.username)}`, {
+        cookie: `${admin.jar.header()}; django_language=${cookie}`,
+      });
+      expect((shown.json() as Row[]).map((l) => l.resource_type)).toEqual([name]);
+    }
   });
 
   it('gives the domain gateway with its account to reach the asset through', async () => {
@@ -305,6 +316,130 @@ describe('reading the secret', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('acl_reject');
     expect(res.body).not.toContain('Secret-1x');
+  });
+
+  it("hands over the command filter rules of the token's user, asset and account, in priority order", async () => {
+    const u = await permedUser();
+    const other = await permedUser();
+    const me = (await admin.get('/api/v1/users/profile/')).json();
+    const group = (
+      await admin.post('/api/v1/acls/command-groups/', { name: `sct-cg-${++n}`, content: 'rm -rf\nreboot' })
+    ).json();
+    const regexGroup = (
+      await admin.post('/api/v1/acls/command-groups/', {
+        name: `sct-re-${n}`,
+        type: 'regex',
+        content: '^shutdown',
+        ignore_case: false,
+      })
+    ).json();
+    const cfa = async (name: string, body: Row) => {
+      const res = await admin.post('/api/v1/acls/command-filter-acls/', {
+        name,
+        action: 'reject',
+        users: { type: 'ids', ids: [u.id] },
+        assets: { type: 'ids', ids: [asset.id] },
+        accounts: ['@ALL'],
+        command_groups: [group.id],
+        ...body,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json();
+    };
+    const late = await cfa(`sct-late-${n}`, { priority: 60, action: 'warning' });
+    const early = await cfa(`sct-early-${n}`, {
+      priority: 5,
+      action: 'review',
+      accounts: ['root'],
+      command_groups: [regexGroup.id],
+      reviewers: [me.id],
+    });
+    // None of these select this token: another user, another account, another asset, inactive.
+    await cfa(`sct-other-user-${n}`, { priority: 1, users: { type: 'ids', ids: [other.id] } });
+    await cfa(`sct-other-account-${n}`, { priority: 1, accounts: ['admin'] });
+    await cfa(`sct-other-asset-${n}`, { priority: 1, assets: { type: 'ids', ids: [randomUUID()] } });
+    await cfa(`sct-inactive-${n}`, { priority: 1, is_active: false });
+
+    const res = await secretOf((await tokenFor(u.id)).id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().command_filter_acls).toEqual([
+      {
+        id: early.id,
+        name: `sct-early-${n}`,
+        command_groups: [
+          {
+            id: regexGroup.id,
+            name: `sct-re-${n}`,
+            type: 'regex',
+            content: '^shutdown',
+            ignore_case: false,
+            pattern: '(?:^shutdown)',
+          },
+        ],
+        action: 'review',
+        reviewers: [{ id: me.id, name: me.name }],
+        priority: 5,
+        is_active: true,
+      },
+      {
+        id: late.id,
+        name: `sct-late-${n}`,
+        command_groups: [
+          {
+            id: group.id,
+            name: `sct-cg-${n}`,
+            type: 'command',
+            content: 'rm -rf\nreboot',
+            ignore_case: true,
+            pattern: expect.stringContaining('reboot'),
+          },
+        ],
+        action: 'warning',
+        reviewers: [],
+        priority: 60,
+        is_active: true,
+      },
+    ]);
+    // The other user's token gets only the rule written for them.
+    const theirs = (await secretOf((await tokenFor(other.id)).id)).json();
+    expect(theirs.command_filter_acls.map((r: Row) => r.name)).toEqual([`sct-other-user-${n}`]);
+  });
+
+  it("hands over a database's certificates as the asset's secret_info (the asset API never shows them) and its settings as spec_info", async () => {
+    const dbAsset = await admin.post('/api/v1/assets/databases/', {
+      name: `sct-db-${++n}`,
+      address: '10.0.0.9',
+      platform: 'MySQL',
+      db_name: 'shop',
+      use_ssl: true,
+      ca_cert: 'CA-PEM-1',
+      client_cert: 'CERT-PEM-1',
+      client_key: 'KEY-PEM-1',
+    });
+    expect(dbAsset.statusCode, dbAsset.body).toBe(201);
+    expect(dbAsset.body).not.toContain('KEY-PEM-1');
+    const dbAccount = await makeAccount(admin, dbAsset.json().id, 'dba');
+    const u = await makeUser(admin, `sct-dbuser-${n}`);
+    await makePerm(admin, { users: [u.id], assets: [dbAsset.json().id], accounts: ['@ALL'], actions: ['connect'] });
+    const made = await signed(component.key, 'POST', SCT, {
+      user: u.id,
+      asset: dbAsset.json().id,
+      account: dbAccount.name,
+      protocol: 'ssh',
+      connect_method: 'web_cli',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const res = await secretOf(made.json().id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().asset.secret_info).toEqual({
+      ca_cert: 'CA-PEM-1',
+      client_cert: 'CERT-PEM-1',
+      client_key: 'KEY-PEM-1',
+    });
+    expect(res.json().asset.spec_info).toEqual({ db_name: 'shop', use_ssl: true, allow_invalid_cert: false });
+    // A host has neither.
+    const host = (await secretOf((await tokenFor((await permedUser()).id)).id)).json();
+    expect(host.asset).toMatchObject({ secret_info: {}, spec_info: {} });
   });
 
   it('answers a clear 400 for a missing id or a non-boolean expire_now', async () => {

@@ -5,6 +5,8 @@ import { tm } from '../gateway/gatewayError.ts';
 import { gatewayOf } from '../gateway/sshTarget.ts';
 import { CONNECT_METHODS } from './connectMethods.ts';
 import type { SpentToken } from './tokenSpend.ts';
+import { tokenCommandFilters } from './tokenCommandFilters.ts';
+import { assetSecretInfo, assetSpecInfo } from '../../assets/assetCategoryInfo.ts';
 
 /**
  * The contract's `ConnectionTokenSecretSerializer` for a token just spent by a terminal component
@@ -99,6 +101,13 @@ export async function tokenSecretPayload(req: FastifyRequest, spent: SpentToken)
         su_from: null,
         privileged: false,
       };
+  const commandFilters = await tokenCommandFilters(db, {
+    userId: user.id,
+    assetId: asset.id,
+    orgId: asset.org_id,
+    username: account.username,
+    alias: permed.alias,
+  });
   const method = CONNECT_METHODS.find((m) => m.value === token.connect_method);
   return {
     id: token.id,
@@ -113,8 +122,8 @@ export async function tokenSecretPayload(req: FastifyRequest, spent: SpentToken)
       type: asset.type,
       org_id: asset.org_id,
       info: parse(asset.custom_info),
-      secret_info: {},
-      spec_info: {},
+      secret_info: assetSecretInfo(asset),
+      spec_info: assetSpecInfo(asset),
     },
     account,
     platform: platform
@@ -131,7 +140,7 @@ export async function tokenSecretPayload(req: FastifyRequest, spent: SpentToken)
           comment: platform.comment,
         }
       : null,
-    command_filter_acls: [],
+    command_filter_acls: commandFilters,
     protocol: token.protocol,
     domain: domain ?? null,
     gateway:

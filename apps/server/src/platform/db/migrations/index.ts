@@ -16,6 +16,7 @@ import * as m0700 from './m0700_command_search.ts';
 import * as m0701 from './m0701_session_join_records.ts';
 import * as m0750 from './m0750_logs_dashboard.ts';
 import * as m0800 from './m0800_tickets.ts';
+import * as m0910 from './m0910_user_language.ts';
 import * as m0930 from './m0930_session_sharing.ts';
 
 /**
@@ -29,6 +30,7 @@ import * as m0930 from './m0930_session_sharing.ts';
  *   0700-0739 session audit (command search index, join records).
  *   0750-0789 the logs and dashboards.
  *   0800-0839 tickets and approval flows.
+ *   0910-0919 the users' stored language.
  *   0930-0939 session sharing.
  */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -49,5 +51,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0701_session_join_records': m0701,
   '0750_logs_dashboard': m0750,
   '0800_tickets': m0800,
+  '0910_user_language': m0910,
   '0930_session_sharing': m0930,
 };
