@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { SessionClient } from '../../testing/testApp.ts';
+import { SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
 import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
 import { gatewayOf } from './gatewayInstance.ts';
 
@@ -110,4 +111,20 @@ export async function openShell(
   const term = new TestTerminal(s.stream);
   await term.waitFor('gh$ ', 0, o.promptMs ?? 10000);
   return { s, term };
+}
+
+/** A new user invited into the admin's current org with `role` (an org role id), signed in. */
+export async function signedInMember(
+  t: TestApp,
+  admin: SessionClient,
+  username: string,
+  role: string,
+): Promise<{ client: SessionClient; id: string }> {
+  const id = await createUser(t, username);
+  const invited = await admin.post('/api/v1/users/users/invite/', { users: [id], org_roles: [role] });
+  if (invited.statusCode >= 300) throw new Error(`invite ${username}: ${invited.statusCode} ${invited.body}`);
+  const client = new SessionClient(t.app);
+  const login = await client.login(username, USER_PASSWORD);
+  if (!login.json().ok) throw new Error(`sign-in of ${username}: ${login.body}`);
+  return { client, id };
 }

@@ -1,10 +1,9 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { listenOnLoopback } from '../notifications/socketTesting.ts';
-import { adminIdentity, hostWithAccounts, openShell } from './gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell, signedInMember } from './gatewayTesting.ts';
 import { MONITOR_SOCKET_PATH } from './monitorSocket.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 import { monitorClient } from './tokens/webTerminalTesting.ts';
@@ -44,14 +43,7 @@ function monitor(client: SessionClient, sessionId: string) {
   return monitorClient(base, client.jar.header(), sessionId);
 }
 
-async function signedIn(name: string, role: string): Promise<SessionClient> {
-  const id = await createUser(t, name);
-  const invited = await admin.post('/api/v1/users/users/invite/', { users: [id], org_roles: [role] });
-  expect(invited.statusCode, invited.body).toBeLessThan(300);
-  const c = new SessionClient(t.app);
-  expect((await c.login(name, USER_PASSWORD)).json().ok).toBe(true);
-  return c;
-}
+const signedIn = async (name: string, role: string) => (await signedInMember(t, admin, name, role)).client;
 
 const joinRecords = async (sessionId: string) =>
   (await admin.get(`/api/v1/terminal/session-join-records/?session=${sessionId}`)).json() as {

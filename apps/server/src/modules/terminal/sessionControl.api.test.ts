@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
 import { gatewayOf } from './gatewayInstance.ts';
-import { adminIdentity, hostWithAccounts, openShell } from './gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell, signedInMember } from './gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
 /**
@@ -86,12 +85,7 @@ describe('live control of sessions', () => {
       ['gw_auditor', BUILTIN_ROLE_IDS.OrgAuditor],
       ['gw_user', BUILTIN_ROLE_IDS.OrgUser],
     ] as const) {
-      const id = await createUser(t, name);
-      const invited = await admin.post('/api/v1/users/users/invite/', { users: [id], org_roles: [role] });
-      expect(invited.statusCode, invited.body).toBeLessThan(300);
-      const c = new SessionClient(t.app);
-      expect((await c.login(name, USER_PASSWORD)).json().ok).toBe(true);
-      clients[name] = c;
+      clients[name] = (await signedInMember(t, admin, name, role)).client;
     }
     const auditor = clients.gw_auditor!;
     const user = clients.gw_user!;

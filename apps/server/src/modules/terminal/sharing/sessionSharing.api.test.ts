@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from '../../authentication/authTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { listenOnLoopback } from '../../notifications/socketTesting.ts';
 import type { ShareEvent } from '../gateway/control.ts';
-import { adminIdentity, hostWithAccounts, openShell } from '../gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell, signedInMember } from '../gatewayTesting.ts';
 import { MONITOR_SOCKET_PATH } from '../monitorSocket.ts';
 import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
 import { socketClient } from '../tokens/webTerminalTesting.ts';
@@ -31,17 +30,10 @@ let otherId: string;
 const SHARINGS = '/api/v1/terminal/session-sharings/';
 const JOINS = '/api/v1/terminal/session-join-records/';
 
-async function signedIn(name: string): Promise<{ c: SessionClient; id: string }> {
-  const id = await createUser(t, name);
-  const invited = await admin.post('/api/v1/users/users/invite/', {
-    users: [id],
-    org_roles: [BUILTIN_ROLE_IDS.OrgUser],
-  });
-  expect(invited.statusCode, invited.body).toBeLessThan(300);
-  const c = new SessionClient(t.app);
-  expect((await c.login(name, USER_PASSWORD)).json().ok).toBe(true);
-  return { c, id };
-}
+const signedIn = async (name: string) => {
+  const { client, id } = await signedInMember(t, admin, name, BUILTIN_ROLE_IDS.OrgUser);
+  return { c: client, id };
+};
 
 beforeAll(async () => {
   sshd = await startShellSshd();
