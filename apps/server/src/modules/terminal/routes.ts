@@ -18,6 +18,7 @@ import { registerSshServer } from './ssh/sshServer.ts';
 import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
 import { registerWebSftpRoutes } from './sftp/webSftpRoutes.ts';
 import { registerSharingRoutes } from './sharing/sharingRoutes.ts';
+import { registerJoinValidateRoute } from './sharing/joinValidateRoute.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -28,6 +29,7 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerReadOnly(app, terminalResource, 'terminal.view_terminal');
   registerReadOnly(app, joinRecordResource, 'terminal.view_session');
   registerSharingRoutes(app);
+  registerJoinValidateRoute(app);
   registerReplayRoutes(app);
   registerTaskRoutes(app);
   registerConnectionTokenCreateRoutes(app);

@@ -229,7 +229,17 @@ describe('sharing a running session', () => {
     } finally {
       await t.deps.settings.set('SECURITY_SESSION_SHARE', true);
     }
+    // What a component asks before letting someone join: monitor rights in the session's org.
+    const validate = (user_id: string) =>
+      admin.post('/api/v1/terminal/sessions/join/validate/', { user_id, session_id: s.id });
+    expect((await validate(adminUser.id)).json()).toEqual({ ok: true, msg: '' });
+    expect((await validate(otherId)).json()).toEqual({ ok: false, msg: 'You may not monitor this session.' });
+    expect((await joiner.post('/api/v1/terminal/sessions/join/validate/', { user_id: joinerId })).statusCode).toBe(403);
     await s.close();
+    expect((await validate(adminUser.id)).json()).toEqual({
+      ok: false,
+      msg: 'This session is not running: there is nothing to watch.',
+    });
     // A finished session cannot be shared.
     const ended = await admin.post(SHARINGS, { session: s.id });
     expect(ended.json().session).toEqual(['This session cannot be shared: it has ended or is not a terminal session.']);
