@@ -125,7 +125,11 @@ export function userKeyPair(): { file: string; publicKey: string } {
 /** How a client signs in: a private key file, or a password given by SSH_ASKPASS. */
 export type ClientAuth = string | { password: string };
 
-/** The OpenSSH `sftp` client in batch mode (`-b -`: commands on stdin), signed in with a key (or a password). */
+/**
+ * The OpenSSH `sftp` client in batch mode (`-b -`: commands on stdin), signed in with a key. With a
+ * password the commands are still read from stdin but without `-b`: batch mode forbids passwords
+ * (sftp sets BatchMode), so a failing command does not stop the rest: check what it did.
+ */
 export function runSftp(
   port: number,
   login: string,
@@ -136,7 +140,13 @@ export function runSftp(
 ): Promise<{ code: number; out: string; err: string }> {
   return runClient(
     'sftp',
-    ['-b', '-', '-P', String(port), ...authOptions(identity), `${login}@127.0.0.1`],
+    [
+      ...(typeof identity === 'string' ? ['-b', '-'] : []),
+      '-P',
+      String(port),
+      ...authOptions(identity),
+      `${login}@127.0.0.1`,
+    ],
     commands.join('\n') + '\n',
     cwd,
     timeoutMs,
