@@ -310,6 +310,8 @@ describe('native SSH under a login-asset review rule', () => {
     await c.waitFor('The reviewer rejected this login.', from);
     await c.waitFor('Opt> ', from);
     expect(c.text.slice(from)).not.toContain('gh$ ');
+    // Back to the asset list.
+    expect(c.text.slice(c.text.lastIndexOf('rejected this login'))).toMatch(/ID {2}\| Name[\s\S]*\| 127\.0\.0\.1/);
 
     await c.line(target.host.name, 'Account> ');
     from = c.text.length;

@@ -224,7 +224,11 @@ export class SshShell {
     } catch (e) {
       return fail(e);
     }
-    if (reviewed === false) return;
+    // Not approved: the menu goes back to the asset list (a one-command login exits, see direct()).
+    if (reviewed === false) {
+      if (!this.oneShot && this.ch.writable) this.list(await grantedAssets(this.c.app, user.id));
+      return;
+    }
     let s: GatewaySession;
     try {
       s = await gatewayOf(this.c.app).openSession({
