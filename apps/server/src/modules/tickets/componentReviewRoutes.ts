@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
-import { loginAssetReviewer } from '../terminal/tokens/loginAssetReview.ts';
+import { loginAssetReviewer, reviewContextOf } from '../terminal/tokens/loginAssetReview.ts';
 import { loginAssetVerdict } from '../terminal/tokens/tokenAcls.ts';
 import { openCommandTicket } from './commandConfirm.ts';
 import { reviewInfo } from './loginAssetConfirm.ts';
@@ -54,8 +54,9 @@ export function registerComponentReviewRoutes(app: FastifyInstance): void {
       ruleId: verdict.ruleId,
       reviewers: verdict.reviewers,
     };
-    if (await port.approved(req, s)) return { need_review: false };
-    return { need_review: true, ...(await port.open(req, s)) };
+    const ctx = reviewContextOf(req, user.id);
+    if (await port.approved(ctx, s)) return { need_review: false };
+    return { need_review: true, ...(await port.open(ctx, s)) };
   });
 
   // A component's command held by a `review` command filter rule (`{session_id, cmd_filter_acl_id,

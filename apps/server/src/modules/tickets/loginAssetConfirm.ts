@@ -4,11 +4,14 @@ import {
   setLoginAssetReviewer,
   type LoginAssetReviewPort,
   type LoginAssetSituation,
+  type ReviewTicket,
 } from '../terminal/tokens/loginAssetReview.ts';
 import { levelsFor } from './assignees.ts';
+import { actOn } from './ticketActions.ts';
 import { notifyAssignees, ticketUrl } from './notify.ts';
 import { km } from './ticketMessages.ts';
 import { createTicket, type TicketRow } from './ticketStore.ts';
+import { waitForDecision } from './waitForDecision.ts';
 
 /**
  * Login-asset review (terminal/tokens/loginAssetReview.ts): a connection asked with
@@ -18,6 +21,8 @@ import { createTicket, type TicketRow } from './ticketStore.ts';
  * asset with that account for twice the one-time token lifetime (creating the token, then
  * spending it); after that a new connection asks again. The session such a connection opens is
  * recorded on the ticket (`apply_from_session`, the latest one), for its reviewers to watch.
+ * The native SSH server waits on the ticket (polled as a held command's, `waitForDecision.ts`) and
+ * gives it up for the user (closed by the applicant, as the login page's DELETE does).
  */
 const TYPE = 'login_asset_confirm';
 const statusUrl = (id: string) => `/api/v1/tickets/super-tickets/${id}/status/`;
@@ -40,7 +45,7 @@ async function ticketsOf(app: FastifyInstance, s: LoginAssetSituation, state: st
 }
 
 /** How a component follows a review ticket: its status URL (GET to poll, DELETE to give up), page and reviewers. */
-export async function reviewInfo(app: FastifyInstance, ticket: TicketRow, assignees: string[]) {
+export async function reviewInfo(app: FastifyInstance, ticket: TicketRow, assignees: string[]): Promise<ReviewTicket> {
   const names = await app.deps.database.db
     .selectFrom('users_user')
     .select(['name', 'username'])
@@ -98,6 +103,30 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
         await notifyAssignees(app, ticket, levels[0] ?? []);
       }
       return reviewInfo(app, ticket, levels[0] ?? []);
+    },
+    async waitForDecision(ticketId, signal) {
+      const state = await waitForDecision(db, ticketId, signal);
+      if (state === undefined) return undefined;
+      return state === 'approved' || state === 'rejected' ? state : 'closed';
+    },
+    async giveUp(ctx, ticketId) {
+      const ticket = await db
+        .selectFrom('tickets_ticket')
+        .selectAll()
+        .where('id', '=', ticketId)
+        .where('type', '=', TYPE)
+        .where('applicant_id', '=', ctx.userId)
+        .where('state', '=', 'pending')
+        .executeTakeFirst();
+      if (!ticket) return;
+      const user = await db
+        .selectFrom('users_user')
+        .select(['name', 'username'])
+        .where('id', '=', ctx.userId)
+        .executeTakeFirstOrThrow();
+      const actor = { id: ctx.userId, display: `${user.name}(${user.username})`, lang: ctx.lang };
+      // Decided meanwhile by a reviewer: nothing left to give up.
+      await actOn(app, ticket, actor, 'close').catch(() => undefined);
     },
     async sessionStarted(ticketId, sessionId) {
       const row = await db

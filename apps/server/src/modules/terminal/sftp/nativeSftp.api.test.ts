@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { makePerm, makeUser } from '../../perms/permsTesting.ts';
+import { makeHost } from '../../accounts/accountsTesting.ts';
+import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
+import { put, T } from '../../tickets/ticketsTesting.ts';
 import { hostWithAccounts } from '../gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
 import { freePort, openSftp, runScp, runSftp, userKeyPair } from '../ssh/sshTesting.ts';
@@ -176,13 +178,13 @@ describe('native SFTP through the gateway', () => {
     expect((await admin.get(`/api/v1/audits/ftp-logs/${log.id}/file/download/`)).statusCode).toBe(404);
   }, 60_000);
 
-  it('is paused and ended by the session tasks: locked operations are refused, a kill closes the channel', async () => {
+  it('is paused and ended by the session tasks: locked operations are refused, a kill ends that folder only', async () => {
     fs.writeFileSync(`/tmp/${tag}-ctl.txt`, 'under control');
     const db = t.deps.database.db;
     const running = () =>
       db
         .selectFrom('terminal_session')
-        .select('id')
+        .select(['id', 'account_id'])
         .where('type', '=', 'sftp')
         .where('is_finished', '=', false)
         .where('user', 'like', '%(sam)')
@@ -221,19 +223,114 @@ describe('native SFTP through the gateway', () => {
         return fs.existsSync(got) && fs.readFileSync(got, 'utf8') === 'under control';
       }, 'the unlock');
 
+      // A second folder: its own session, which the kill of the first leaves alone.
+      client.send(`ls /${target.host.name}/${target.key.name}`);
+      await until(async () => (await running()).length === 2, 'the second session row');
       const kill = await admin.post(`${TASKS}/kill-session/`, [row!.id]);
       expect(kill.json()).toEqual({ ok: [row!.id] });
-      // The client's connection ends (sftp exits with an error, without being sent anything more).
-      const code = await Promise.race([
-        client.exited,
-        new Promise((r) => setTimeout(() => r('still running'), 20_000)),
-      ]);
-      expect(code, client.output()).not.toBe('still running');
-      expect(code).not.toBe(0);
-      expect(client.output()).toContain('Connection closed');
-      await until(async () => (await running()).length === 0, 'the row finished');
+      await until(() => client.output().includes('terminated by an administrator'), 'the notice on stderr');
+      expect(client.output()).toContain(`/${target.host.name}/${target.password.name}: This session was terminated`);
+      const n = client.output().length;
+      client.send(`-get ${tag}-ctl.txt ctl-killed.txt`);
+      client.send(`get /${target.host.name}/${target.key.name}/${tag}-ctl.txt ctl-other.txt`);
+      const other = path.join(local, 'ctl-other.txt');
+      await until(() => fs.existsSync(other) && fs.readFileSync(other, 'utf8') === 'under control', 'the other folder');
+      expect(fs.existsSync(path.join(local, 'ctl-killed.txt'))).toBe(false);
+      expect(client.output().slice(n)).not.toContain('Connection closed');
+      const left = await running();
+      expect(left.map((r) => r.account_id)).toEqual([target.key.id]);
+      client.send('bye');
+      expect(await client.exited).toBe(0);
+      await until(async () => (await running()).length === 0, 'the rows finished');
     } finally {
       client.stop();
+    }
+  }, 60_000);
+});
+
+describe('native SFTP: review rules and virtual accounts', () => {
+  it('refuses a folder under a review rule with the ticket link, and serves it once approved', async () => {
+    const vera = await makeUser(admin, 'vera');
+    const key = userKeyPair();
+    await t.deps.database.db
+      .updateTable('users_user')
+      .set({ public_key: key.publicKey })
+      .where('id', '=', vera.id)
+      .execute();
+    await makePerm(admin, { users: [vera.id], assets: [target.host.id], accounts: ['@ALL'], actions: ['all'] });
+    const adminId = (await admin.get('/api/v1/users/profile/')).json().id;
+    const rule = await admin.post('/api/v1/acls/login-asset-acls/', {
+      name: 'vera waits',
+      users: { type: 'ids', ids: [vera.id] },
+      assets: { type: 'all' },
+      accounts: ['@ALL'],
+      action: 'review',
+      reviewers: [adminId],
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    fs.writeFileSync(`/tmp/${tag}-rev.txt`, 'reviewed');
+    const file = `/${target.host.name}/${target.password.name}/${tag}-rev.txt`;
+    const held = await runSftp(port, 'vera', key.file, [`get ${file} rev.txt`], local);
+    expect(held.code).not.toBe(0);
+    expect(held.err).toContain("needs a reviewer's approval");
+    const id = /\/ui\/tickets\/tickets\/([0-9a-f-]{36})\?type=login_asset_confirm/.exec(held.err)?.[1];
+    expect(id, held.err).toBeDefined();
+    expect(fs.existsSync(path.join(local, 'rev.txt'))).toBe(false);
+    // Asked again: the same pending ticket.
+    const again = await runSftp(port, 'vera', key.file, [`get ${file} rev.txt`], local);
+    expect(again.err).toContain(id);
+    expect((await put(admin, `${T}/apply-login-asset-tickets/${id}/approve/`)).statusCode).toBe(200);
+    const ok = await runSftp(port, 'vera', key.file, [`get ${file} rev.txt`], local);
+    expect(ok.code, ok.err).toBe(0);
+    expect(fs.readFileSync(path.join(local, 'rev.txt'), 'utf8')).toBe('reviewed');
+  }, 60_000);
+
+  it('logs in to @USER with the password the user signed in with; @INPUT is not listed', async () => {
+    // An asset whose only login is the Gatehouse user's own username and password.
+    const own = await startShellSshd('ursula', PASSWORD);
+    try {
+      const host = await makeHost(admin, own.port);
+      const ursula = await makeUser(admin, 'ursula');
+      const key = userKeyPair();
+      await t.deps.database.db
+        .updateTable('users_user')
+        .set({ public_key: key.publicKey })
+        .where('id', '=', ursula.id)
+        .execute();
+      await makePerm(admin, { users: [ursula.id], assets: [host.id], accounts: ['@USER', '@INPUT'], actions: ['all'] });
+      const data = randomBytes(100_000);
+      fs.writeFileSync(path.join(local, 'mine.bin'), data);
+      const r = await runSftp(
+        port,
+        'ursula',
+        { password: PASSWORD },
+        [
+          `ls /${host.name}`,
+          `cd /${host.name}/@USER`,
+          `put mine.bin ${tag}-mine.bin`,
+          `get ${tag}-mine.bin mine-back.bin`,
+        ],
+        local,
+      );
+      expect(r.code, r.err + r.out).toBe(0);
+      expect(r.out).toContain('@USER');
+      expect(r.out).not.toContain('@INPUT');
+      expect(r.out + r.err).not.toContain(PASSWORD);
+      expect(fs.readFileSync(path.join('/tmp', `${tag}-mine.bin`)).equals(data)).toBe(true);
+      expect(fs.readFileSync(path.join(local, 'mine-back.bin')).equals(data)).toBe(true);
+      const rows = await t.deps.database.db
+        .selectFrom('terminal_session')
+        .select(['account', 'account_id'])
+        .where('asset_id', '=', host.id)
+        .where('type', '=', 'sftp')
+        .execute();
+      expect(rows).toEqual([{ account: '@USER(ursula)', account_id: '@USER' }]);
+      // Signed in with a key there is no password to log in with: no @USER folder either.
+      const byKey = await runSftp(port, 'ursula', key.file, [`ls /${host.name}`], local);
+      expect(byKey.code, byKey.err).toBe(0);
+      expect(byKey.out).not.toContain('@USER');
+    } finally {
+      own.stop();
     }
   }, 60_000);
 });

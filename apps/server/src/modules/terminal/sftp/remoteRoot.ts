@@ -8,7 +8,7 @@ import type { ControlTarget } from '../gateway/control.ts';
 import type { GatewayDeps } from '../gateway/gatewaySession.ts';
 import { GatewayError } from '../gateway/gatewayError.ts';
 import { openSsh, type SshLink } from '../gateway/sshConnect.ts';
-import { resolveTarget } from '../gateway/sshTarget.ts';
+import { resolveTarget, type TypedLogin } from '../gateway/sshTarget.ts';
 import { FileKeeper } from './fileKeeper.ts';
 
 /**
@@ -33,6 +33,8 @@ export interface RemoteRootOptions {
   lang: Language;
   loginFrom: 'WT' | 'ST';
   remoteAddr: string;
+  /** A virtual account's login (`accountId` is then its alias), e.g. `@USER` with the user's password. */
+  typed?: TypedLogin;
 }
 
 export class PathEscapeError extends Error {}
@@ -173,7 +175,7 @@ export class RemoteRoot extends EventEmitter implements ControlTarget {
     };
     let link: SshLink | undefined;
     try {
-      const t = await resolveTarget(db, secretBox, o.lang, o.assetId, o.accountId);
+      const t = await resolveTarget(db, secretBox, o.lang, o.assetId, o.accountId, o.typed);
       Object.assign(s.display, t.display);
       s.orgId = t.orgId;
       // SFTP has no shell to `su` in: the files would be the login account's, not this one's.

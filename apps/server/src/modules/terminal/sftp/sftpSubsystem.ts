@@ -1,14 +1,23 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Language } from '@gatehouse/contract';
 import ssh2 from 'ssh2';
 import type { Attributes, FileEntry, SFTPWrapper } from 'ssh2';
 import type { AuthUser } from '../../../http/context.ts';
 import type { ActionName } from '../../perms/actions.ts';
+import type { PermedAccount } from '../../perms/permedAccounts.ts';
 import { gatewayOf } from '../gatewayInstance.ts';
+import { GatewayError, tm } from '../gateway/gatewayError.ts';
 import { connectableAccounts, grantedAssets } from '../ssh/sshTargets.ts';
-import { checkNativeAccess, NativeAccessDenied } from '../ssh/nativeAccessRules.ts';
+import { checkNativeAccess, NativeAccessDenied, NativeReviewPending } from '../ssh/nativeAccessRules.ts';
 import type { FileKeeper } from './fileKeeper.ts';
-import { PathEscapeError, RemoteRoot, SessionLockedError, type FtpOperate } from './remoteRoot.ts';
+import {
+  PathEscapeError,
+  RemoteRoot,
+  SessionLockedError,
+  type FtpOperate,
+  type RemoteRootOptions,
+} from './remoteRoot.ts';
 
 /**
  * The native SSH server's SFTP subsystem (`sftp -P 2222 user@gatehouse`, and `scp`, which speaks
@@ -17,6 +26,11 @@ import { PathEscapeError, RemoteRoot, SessionLockedError, type FtpOperate } from
  * opened at first use and proxied request by request (reads and writes are passed on as they
  * come: nothing is buffered). Upload needs the `upload` action, download `download`, delete,
  * rmdir and rename `delete`, mkdir `upload`; a refusal answers PERMISSION_DENIED and is logged.
+ * `@USER` logs in with the password the user signed in with (none with a key: left out); `@INPUT`
+ * is left out, SFTP having no way to ask a username and password. A login-asset review rule
+ * refuses the folder with the ticket's link (status message and stderr) until the ticket is
+ * approved. A kill ends one folder's session: that folder answers "terminated" afterwards, the
+ * others go on.
  */
 const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 const WRITE_FLAGS = OPEN_MODE.WRITE | OPEN_MODE.APPEND | OPEN_MODE.CREAT | OPEN_MODE.TRUNC;
@@ -25,7 +39,13 @@ interface Ctx {
   app: FastifyInstance;
   user: AuthUser;
   remoteAddr: string;
+  lang: Language;
+  /** The Gatehouse password of a password sign-in (memory only), for `@USER`. */
+  password?: string;
 }
+
+/** A folder whose session an administrator killed: its operations fail from then on. */
+class FolderKilledError extends GatewayError {}
 
 type Handle =
   | { kind: 'vdir'; names: FileEntry[]; sent: boolean }
@@ -67,10 +87,22 @@ function dirEntry(name: string): FileEntry {
 }
 
 function statusOf(e: unknown): number {
-  if (e instanceof PathEscapeError || e instanceof SessionLockedError || e instanceof NativeAccessDenied)
+  if (
+    e instanceof PathEscapeError ||
+    e instanceof SessionLockedError ||
+    e instanceof NativeAccessDenied ||
+    e instanceof NativeReviewPending
+  )
     return STATUS_CODE.PERMISSION_DENIED;
   const code = (e as { code?: unknown }).code;
   return typeof code === 'number' ? code : STATUS_CODE.FAILURE;
+}
+
+/** The status message: ours are in the user's language; the asset's own errors are passed on as they are. */
+function messageOf(e: unknown, lang: Language): string | undefined {
+  if (e instanceof SessionLockedError) return tm(lang, 'sftp_session_locked');
+  if (e instanceof GatewayError || e instanceof NativeReviewPending) return e.message;
+  return undefined;
 }
 
 function call<T>(f: (cb: (err: Error | null | undefined, v: T) => void) => void): Promise<T> {
@@ -80,6 +112,8 @@ function call<T>(f: (cb: (err: Error | null | undefined, v: T) => void) => void)
 export class SftpSubsystem {
   private readonly handles = new Map<number, Handle>();
   private readonly roots = new Map<string, Promise<RemoteRoot>>();
+  /** Review tickets already told on stderr (a client retries a path several times). */
+  private readonly told = new Set<string>();
   private nextHandle = 1;
 
   constructor(
@@ -120,7 +154,27 @@ export class SftpSubsystem {
   }
 
   private async accountsOf(assetId: string) {
-    return connectableAccounts(this.ctx.app, this.ctx.user.id, assetId);
+    const all = await connectableAccounts(this.ctx.app, this.ctx.user.id, assetId);
+    return all.filter((a) => a.real || (a.alias === '@USER' && this.ctx.password !== undefined));
+  }
+
+  /** A line on the client's stderr (OpenSSH's sftp and scp show it): SFTP statuses' texts are not shown. */
+  private stderr(text: string): void {
+    const ch = this.sftp as unknown as {
+      _protocol: { channelExtData(id: number, data: Buffer, type: number): void };
+      outgoing: { id: number; window: number; state: string };
+    };
+    const data = Buffer.from(text.endsWith('\n') ? text : `${text}\r\n`);
+    // Extended data counts against the client's window like data: skipped when it has no room.
+    if (ch.outgoing.state !== 'open' || ch.outgoing.window < data.length) return;
+    ch.outgoing.window -= data.length;
+    ch._protocol.channelExtData(ch.outgoing.id, data, 1);
+  }
+
+  private opened(account: PermedAccount): Pick<RemoteRootOptions, 'accountId' | 'typed'> {
+    if (account.real) return { accountId: account.id };
+    const typed = { name: account.name, username: this.ctx.user.username, password: this.ctx.password ?? '' };
+    return { accountId: account.alias, typed };
   }
 
   /** The account's root for `/<asset>/<account>`, opened once; undefined when not granted. */
@@ -129,39 +183,51 @@ export class SftpSubsystem {
     if (!asset || !w.account) return undefined;
     const account = (await this.accountsOf(asset.id)).find((a) => folderName(a.name) === w.account);
     if (!account) return undefined;
-    const key = `${asset.id}:${account.id}`;
+    const key = `${asset.id}:${account.real ? account.id : account.alias}`;
     let r = this.roots.get(key);
     if (!r) {
-      const { user, remoteAddr, app } = this.ctx;
+      const { user, remoteAddr, app, lang } = this.ctx;
       const rules = checkNativeAccess(app, {
         userId: user.id,
         assetId: asset.id,
-        username: account.username,
+        username: account.real ? account.username : user.username,
         alias: account.alias,
         ip: remoteAddr,
-        lang: 'en',
+        lang,
       });
       r = rules.then(() =>
         RemoteRoot.open(gatewayOf(app).deps(), {
           user: { id: user.id, name: user.name, username: user.username },
           assetId: asset.id,
-          accountId: account.id,
+          ...this.opened(account),
           actions: account.actions,
-          lang: 'en',
+          lang,
           loginFrom: 'ST',
           remoteAddr,
         }),
       );
       this.roots.set(key, r);
       r.then(
-        // Killed by an administrator: the whole channel closes, the client reads "Connection closed".
-        (root) => root.once('killed', () => this.sftp.end()),
-        () => this.roots.delete(key),
+        // Killed by an administrator: this folder's session only; the client is told on stderr.
+        (root) => root.once('killed', () => this.stderr(`/${w.asset}/${w.account}: ${tm(lang, 'session_killed')}`)),
+        (e: unknown) => {
+          this.roots.delete(key);
+          if (e instanceof NativeReviewPending && !this.told.has(e.ticket.ticket_id)) {
+            this.told.add(e.ticket.ticket_id);
+            this.stderr(e.message);
+          }
+        },
       );
     }
     const root = await r;
-    root.usable();
+    this.usable(root);
     return root;
+  }
+
+  /** Throws when the root cannot serve: killed, or paused by an administrator. */
+  private usable(root: RemoteRoot): void {
+    if (root.killed) throw new FolderKilledError('session_killed', this.ctx.lang);
+    root.usable();
   }
 
   /** The virtual listing of `/` or `/<asset>`; undefined when the path is inside an account or unknown. */
@@ -188,7 +254,7 @@ export class SftpSubsystem {
   /** The handle of a request; throws SessionLockedError while its session is paused. */
   private take(b: Buffer): Handle | undefined {
     const h = this.peek(b);
-    if (h && h.kind !== 'vdir') h.root.usable();
+    if (h && h.kind !== 'vdir') this.usable(h.root);
     return h;
   }
 
@@ -197,7 +263,7 @@ export class SftpSubsystem {
     this.sftp.on(
       event as 'OPEN',
       ((reqid: number, ...args: never[]) => {
-        fn(reqid, ...args).catch((e: unknown) => this.sftp.status(reqid, statusOf(e)));
+        fn(reqid, ...args).catch((e: unknown) => this.sftp.status(reqid, statusOf(e), messageOf(e, this.ctx.lang)));
       }) as never,
     );
   }

@@ -2,20 +2,42 @@ import type { FastifyInstance } from 'fastify';
 import type { Language } from '@gatehouse/contract';
 import { GatewayError } from '../gateway/gatewayError.ts';
 import { loginAssetVerdict, rejectedConnectMethods } from '../tokens/tokenAcls.ts';
+import { loginAssetReviewer, type ReviewContext, type ReviewTicket } from '../tokens/loginAssetReview.ts';
+import { sm } from './sshMessages.ts';
 
 /**
  * The rules a native SSH or SFTP login to an asset meets, as a connection token does
  * (`tokens/connectionTokenCreate.ts`): connect-method rules that reject `ssh_client` for the user,
- * then the asset org's login-asset rules (reject refuses; review refuses too, with the message that
- * approval is needed: the approval wait is the web terminal's, which opens the ticket).
- * Throws a NativeAccessDenied (a GatewayError in the user's language); resolves when the login may go on.
+ * then the asset org's login-asset rules. Reject refuses (NativeAccessDenied, a GatewayError in the
+ * user's language). Review lets the login through when a login-asset ticket for it was approved
+ * recently (the tickets module's window, `tickets/loginAssetConfirm.ts`); else it opens (or reuses)
+ * the pending ticket and throws NativeReviewPending with it: the menu and the one-command login
+ * wait on it (`reviewWait.ts`), exec and SFTP refuse with its link. Without the tickets module a
+ * review rule refuses.
  */
 export class NativeAccessDenied extends GatewayError {}
 
-export async function checkNativeAccess(
-  app: FastifyInstance,
-  s: { userId: string; assetId: string; username: string; alias: string; ip: string; lang: Language },
-): Promise<void> {
+/** A review rule holds the login: the ticket to follow; the message says so, with the link. */
+export class NativeReviewPending extends Error {
+  constructor(
+    readonly ticket: ReviewTicket & { url: string },
+    readonly ctx: ReviewContext,
+  ) {
+    super(sm(ctx.lang, 'ssh_review_refused', { url: ticket.url, reviewers: ticket.reviewers.join(', ') }).trimEnd());
+  }
+}
+
+export interface NativeLogin {
+  userId: string;
+  assetId: string;
+  username: string;
+  alias: string;
+  ip: string;
+  lang: Language;
+}
+
+/** Resolves with the approved ticket's id when a review rule let the login through, else undefined. */
+export async function checkNativeAccess(app: FastifyInstance, s: NativeLogin): Promise<string | undefined> {
   const { db } = app.deps.database;
   const { settings } = app.deps;
   const rejected = await rejectedConnectMethods(db, settings, { userId: s.userId, ip: s.ip }, ['ssh_client']);
@@ -31,5 +53,21 @@ export async function checkNativeAccess(
     ip: s.ip,
   });
   if (verdict?.action === 'reject') throw new NativeAccessDenied('token_acl_reject', s.lang);
-  if (verdict?.action === 'review') throw new NativeAccessDenied('token_acl_review', s.lang);
+  if (verdict?.action !== 'review') return undefined;
+  const port = loginAssetReviewer();
+  if (!port) throw new NativeAccessDenied('token_acl_review', s.lang);
+  const ctx: ReviewContext = { userId: s.userId, ip: s.ip, lang: s.lang };
+  const situation = {
+    userId: s.userId,
+    assetId: s.assetId,
+    orgId: asset.org_id,
+    account: s.username,
+    ruleId: verdict.ruleId,
+    reviewers: verdict.reviewers,
+  };
+  const approved = await port.approved(ctx, situation);
+  if (approved) return approved;
+  const ticket = await port.open(ctx, situation);
+  const site = String((await settings.get('SITE_URL')) ?? '').replace(/\/+$/, '');
+  throw new NativeReviewPending({ ...ticket, url: `${site}${ticket.ticket_detail_url}` }, ctx);
 }

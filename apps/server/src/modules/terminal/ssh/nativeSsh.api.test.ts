@@ -7,6 +7,7 @@ import { newOtpSecret } from '../../authentication/mfa/otp.ts';
 import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
 import { hostWithAccounts } from '../gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
+import { put, T } from '../../tickets/ticketsTesting.ts';
 import { freePort, SshClient, userKeyPair } from './sshTesting.ts';
 
 /**
@@ -46,7 +47,7 @@ const loginLogs = async (username: string): Promise<any[]> =>
 
 async function commandsOfLastSession(
   username: string,
-): Promise<{ session: { login_from: unknown }; inputs: string[] }> {
+): Promise<{ session: { id: string; login_from: unknown }; inputs: string[] }> {
   const sessions = (await admin.get(`/api/v1/terminal/sessions/?login_from=ST&order=-date_start`)).json() as {
     id: string;
     login_from: unknown;
@@ -191,9 +192,16 @@ describe('native SSH access', () => {
       action: 'review',
       reviewers: [adminId],
     });
-    c = direct();
+    // Review: a script's exec is refused with the ticket's link (the interactive wait is tested below).
+    c = new SshClient(
+      port,
+      `rita@${target.password.name}@${target.host.name}`,
+      { password: PASSWORD },
+      { command: 'id' },
+    );
     expect(await c.exited).not.toBe(0);
-    expect(c.err + c.text).toContain("needs a reviewer's approval");
+    expect(c.err).toContain("needs a reviewer's approval");
+    expect(c.err).toMatch(/\/ui\/tickets\/tickets\/[0-9a-f-]{36}\?type=login_asset_confirm/);
     await admin.request({ method: 'DELETE', url: `/api/v1/acls/login-asset-acls/${review}/` });
     const method = await rule('/api/v1/acls/connect-method-acls/', {
       connect_methods: ['ssh_client'],
@@ -262,5 +270,137 @@ describe('native SSH access', () => {
     const logs = await loginLogs('otto');
     expect(logs.some((l) => !l.status && l.reason === 'mfa_failed')).toBe(true);
     expect(logs.some((l) => Boolean(l.status) && Number(l.mfa) === 1)).toBe(true);
+  }, 30_000);
+});
+
+describe('native SSH under a login-asset review rule', () => {
+  let wendy: Awaited<ReturnType<typeof makeUser>>;
+  const ticketOf = (text: string) =>
+    /\/ui\/tickets\/tickets\/([0-9a-f-]{36})\?type=login_asset_confirm/.exec(text)?.[1];
+  const stateOf = async (id: string) =>
+    await t.deps.database.db
+      .selectFrom('tickets_ticket')
+      .select(['state', 'meta'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    wendy = await makeUser(admin, 'wendy');
+    await makePerm(admin, { users: [wendy.id], assets: [target.host.id], accounts: ['@ALL'], actions: ['connect'] });
+    const adminId = (await admin.get('/api/v1/users/profile/')).json().id;
+    const rule = await admin.post('/api/v1/acls/login-asset-acls/', {
+      name: 'wendy waits',
+      users: { type: 'ids', ids: [wendy.id] },
+      assets: { type: 'all' },
+      accounts: ['@ALL'],
+      action: 'review',
+      reviewers: [adminId],
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+  });
+
+  it('says a rejection and goes back to the menu; Ctrl+C gives the ticket up', async () => {
+    const c = new SshClient(port, 'wendy', { password: PASSWORD });
+    await c.waitFor('Opt> ');
+    await c.line(target.host.name, 'Account> ');
+    let from = c.text.length;
+    await c.line(`${sshd.username}-key`, 'Ctrl+C gives up');
+    const rejected = ticketOf(c.text.slice(from))!;
+    expect((await put(admin, `${T}/apply-login-asset-tickets/${rejected}/reject/`)).statusCode).toBe(200);
+    await c.waitFor('The reviewer rejected this login.', from);
+    await c.waitFor('Opt> ', from);
+    expect(c.text.slice(from)).not.toContain('gh$ ');
+    // Back to the asset list.
+    expect(c.text.slice(c.text.lastIndexOf('rejected this login'))).toMatch(/ID {2}\| Name[\s\S]*\| 127\.0\.0\.1/);
+
+    await c.line(target.host.name, 'Account> ');
+    from = c.text.length;
+    await c.line(`${sshd.username}-key`, 'Ctrl+C gives up');
+    const abandoned = ticketOf(c.text.slice(from))!;
+    expect(abandoned).not.toBe(rejected);
+    c.keys('\x03');
+    await c.waitFor('You gave up: the ticket is closed.', from);
+    await c.waitFor('Opt> ', from);
+    expect((await stateOf(abandoned)).state).toBe('closed');
+    await c.line('q');
+    expect(await c.exited).toBe(0);
+  }, 40_000);
+
+  it('gives the ticket up when the client leaves during the wait, and a one-command login exits non-zero on a rejection', async () => {
+    const c = new SshClient(port, `wendy@${target.key.name}@${target.host.name}`, { password: PASSWORD });
+    for (let i = 0; !ticketOf(c.err); i++) {
+      if (i > 500) throw new Error(`no ticket link: ${c.err}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const id = ticketOf(c.err)!;
+    expect((await put(admin, `${T}/apply-login-asset-tickets/${id}/reject/`)).statusCode).toBe(200);
+    expect(await c.exited).toBe(1);
+    expect(c.err).toContain('The reviewer rejected this login.');
+
+    const gone = new SshClient(port, `wendy@${target.key.name}@${target.host.name}`, { password: PASSWORD });
+    for (let i = 0; !ticketOf(gone.err); i++) {
+      if (i > 500) throw new Error(`no ticket link: ${gone.err}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const left = ticketOf(gone.err)!;
+    gone.kill();
+    for (let i = 0; (await stateOf(left)).state !== 'closed'; i++) {
+      if (i > 250) throw new Error('the ticket stayed open');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }, 40_000);
+  // Last: the approval lets this user's logins with the same account username through for a while.
+  it('waits on the ticket in a one-command login and connects once it is approved', async () => {
+    const c = new SshClient(port, `wendy@${target.password.name}@${target.host.name}`, { password: PASSWORD });
+    for (let i = 0; !ticketOf(c.err); i++) {
+      if (i > 500) throw new Error(`no ticket link: ${c.err}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(c.err).toContain("needs a reviewer's approval");
+    expect(c.err).toContain('http://127.0.0.1:8080/ui/tickets/tickets/');
+    expect(c.err).toContain('Administrator(admin)');
+    const id = ticketOf(c.err)!;
+    expect((await stateOf(id)).state).toBe('pending');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(c.text).not.toContain('gh$ ');
+    const ok = await put(admin, `${T}/apply-login-asset-tickets/${id}/approve/`);
+    expect(ok.statusCode, ok.body).toBe(200);
+    await c.waitFor('gh$ ');
+    await c.line('echo approved-$((40+2))', 'approved-42');
+    await c.line('exit');
+    expect(await c.exited).toBe(0);
+    // The ticket shows the session it let through.
+    const meta = JSON.parse((await stateOf(id)).meta) as { apply_from_session?: { id: string } };
+    const { session } = await commandsOfLastSession('wendy');
+    expect(meta.apply_from_session).toEqual({ id: session.id });
+  }, 40_000);
+});
+
+describe('native SSH in the client language', () => {
+  it('speaks Chinese to LANG=zh_CN.UTF-8 and Japanese to LC_ALL=ja_JP.UTF-8', async () => {
+    const zh = new SshClient(port, 'sam', { password: PASSWORD }, { env: { LANG: 'zh_CN.UTF-8' } });
+    await zh.waitFor('Opt> ');
+    expect(zh.text).toContain('欢迎使用 Gatehouse');
+    expect(zh.text).toContain('列出可用的资产');
+    await zh.line('no-such-asset-anywhere', 'Opt> ');
+    expect(zh.text).toContain('没有匹配的资产。');
+    await zh.line('q');
+    expect(await zh.exited).toBe(0);
+    expect(zh.text).toContain('再见。');
+
+    const ja = new SshClient(
+      port,
+      `sam@${hidden.name}`,
+      { password: PASSWORD },
+      { env: { LANG: 'zh_CN.UTF-8', LC_ALL: 'ja_JP.UTF-8' } },
+    );
+    expect(await ja.exited).not.toBe(0);
+    expect(ja.err).toContain('使用できるアセットとアカウントに');
+
+    const en = new SshClient(port, 'sam', { password: PASSWORD }, { env: { LANG: 'fr_FR.UTF-8' } });
+    await en.waitFor('Opt> ');
+    expect(en.text).toContain('Welcome to Gatehouse');
+    await en.line('q');
+    expect(await en.exited).toBe(0);
   }, 30_000);
 });

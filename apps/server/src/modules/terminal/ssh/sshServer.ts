@@ -8,6 +8,8 @@ import { sshKeyStep, sshOtpStep, sshPasswordStep, sshRequest } from './sshAuth.t
 import { sm } from './sshMessages.ts';
 import { SshShell, type Pty } from './sshShell.ts';
 import { SftpSubsystem } from '../sftp/sftpSubsystem.ts';
+import { ClientLanguage } from './clientLanguage.ts';
+import { checkNativeAccess, NativeAccessDenied, NativeReviewPending } from './nativeAccessRules.ts';
 import { connectableAccounts, grantedAssets, matchAccounts, searchAssets } from './sshTargets.ts';
 
 /**
@@ -15,6 +17,8 @@ import { connectableAccounts, grantedAssets, matchAccounts, searchAssets } from 
  * Gatehouse password (password or keyboard-interactive) and, when the user has MFA, an OTP code
  * asked by keyboard-interactive; then the menu (sshShell.ts) or, for `<user>@<account>@<asset>` or
  * `<user>@<asset>` as the SSH user name, straight into that asset (one command for scripts).
+ * Sign-in prompts are English (the client's locale comes after); from then on the texts follow
+ * the locale of the client's `env` requests (clientLanguage.ts).
  */
 const LANG: Language = 'en';
 
@@ -25,6 +29,11 @@ interface Login {
   target: string;
   user?: AuthUser;
   needOtp: boolean;
+  /**
+   * The Gatehouse password the user signed in with, kept in memory for this connection only (never
+   * logged): SFTP has no prompt, so an `@USER` folder logs in to the asset with it.
+   */
+  password?: string;
 }
 
 function splitUsername(raw: string): { username: string; target: string } {
@@ -59,6 +68,7 @@ async function authenticate(app: FastifyInstance, ip: string, login: Login, ctx:
     if (!step.ok) return ctx.reject(methods);
     login.user = step.user;
     login.needOtp = step.mfa;
+    login.password = password;
     if (!step.mfa) return ctx.accept();
     // Password-only clients cannot answer a code: ask for keyboard-interactive (partial success).
     if (ctx.method === 'password') return ctx.reject(['keyboard-interactive'], true);
@@ -89,8 +99,13 @@ function onConnection(app: FastifyInstance, client: Connection, ip: string): voi
   client.on('error', () => undefined);
   client.on('ready', () => {
     const user = login!.user!;
+    const language = new ClientLanguage();
     client.on('session', (acceptSession) => {
       const session = acceptSession();
+      session.on('env', (accept, reject, info) => {
+        if (language.set(info.key, info.val)) accept?.();
+        else reject?.();
+      });
       const pty: Pty = { cols: 80, rows: 24, term: 'xterm-256color' };
       let shell: SshShell | undefined;
       session.on('pty', (accept, _reject, info) => {
@@ -103,7 +118,8 @@ function onConnection(app: FastifyInstance, client: Connection, ip: string): voi
       });
       session.on('sftp', (accept) => {
         const sftp = accept();
-        const sub = new SftpSubsystem({ app, user, remoteAddr: ip }, sftp);
+        const { password } = login!;
+        const sub = new SftpSubsystem({ app, user, remoteAddr: ip, lang: language.lang, password }, sftp);
         // The client's end of input ends the channel from this side too (else OpenSSH waits), with
         // exit status 0: scp counts a missing status as a failure. ssh2's SFTP object has no exit(),
         // its channel fields are those of Channel (node_modules/ssh2/lib/protocol/SFTP.js).
@@ -118,18 +134,24 @@ function onConnection(app: FastifyInstance, client: Connection, ip: string): voi
         sftp.on('close', () => void sub.close());
       });
       session.on('exec', (accept, _reject, info) => {
-        // Legacy `scp -O` runs `scp -t/-f` remotely; modern scp uses the SFTP subsystem.
+        // Legacy `scp -O` runs `scp -t/-f` remotely; modern scp uses the SFTP subsystem. Commands
+        // are not run; a target under a review rule still opens its ticket, the link on stderr.
         const ch = accept();
-        ch.stderr.write(sm(LANG, /^scp\b/.test(info.command) ? 'ssh_scp_legacy' : 'ssh_exec_unsupported'));
-        ch.exit(1);
-        ch.end();
+        const lang = language.lang;
+        const unsupported = sm(lang, /^scp\b/.test(info.command) ? 'ssh_scp_legacy' : 'ssh_exec_unsupported');
+        void execRefusal(app, user, login!.target, ip, lang).then((refusal) => {
+          ch.stderr.write(refusal ?? unsupported);
+          ch.exit(1);
+          ch.end();
+        });
       });
       session.on('shell', (accept) => {
         const ch = accept();
-        shell = new SshShell(ch, { app, user, lang: LANG, remoteAddr: ip, pty });
+        const lang = language.lang;
+        shell = new SshShell(ch, { app, user, lang, remoteAddr: ip, pty });
         ch.on('close', () => shell?.close());
         if (!login!.target) return shell.start();
-        void openDirect(app, user, login!.target).then((picked) => {
+        void openDirect(app, user, login!.target, lang).then((picked) => {
           if (typeof picked === 'string') {
             ch.stderr.write(picked);
             ch.exit(1);
@@ -144,18 +166,44 @@ function onConnection(app: FastifyInstance, client: Connection, ip: string): voi
 }
 
 /** `<account>@<asset>` or `<asset>` among the user's grants; a message when none or several fit. */
-async function openDirect(app: FastifyInstance, user: AuthUser, target: string) {
+async function openDirect(app: FastifyInstance, user: AuthUser, target: string, lang: Language) {
   const at = target.lastIndexOf('@');
   const [accountText, assetText] = at < 0 ? ['', target] : [target.slice(0, at), target.slice(at + 1)];
   const assets = searchAssets(await grantedAssets(app, user.id), assetText).filter(
     (a) => a.name === assetText || a.address === assetText,
   );
-  if (assets.length !== 1) return sm(LANG, 'ssh_direct_not_found', { target });
+  if (assets.length !== 1) return sm(lang, 'ssh_direct_not_found', { target });
   const all = await connectableAccounts(app, user.id, assets[0]!.id);
   const accounts = accountText ? matchAccounts(all, accountText) : all;
-  if (!accounts.length) return sm(LANG, 'ssh_direct_not_found', { target });
-  if (accounts.length > 1) return sm(LANG, 'ssh_direct_ambiguous', { target });
+  if (!accounts.length) return sm(lang, 'ssh_direct_not_found', { target });
+  if (accounts.length > 1) return sm(lang, 'ssh_direct_ambiguous', { target });
   return { asset: assets[0]!, account: accounts[0]! };
+}
+
+/**
+ * An exec to `<account>@<asset>` meets the login rules first: a refusal, or under a review rule
+ * the ticket opened (or reused) with its link, is said instead of "not supported".
+ */
+async function execRefusal(app: FastifyInstance, user: AuthUser, target: string, ip: string, lang: Language) {
+  if (!target) return undefined;
+  const picked = await openDirect(app, user, target, lang);
+  if (typeof picked === 'string') return picked;
+  const { asset, account } = picked;
+  try {
+    await checkNativeAccess(app, {
+      userId: user.id,
+      assetId: asset.id,
+      username: account.username,
+      alias: account.alias,
+      ip,
+      lang,
+    });
+    return undefined;
+  } catch (e) {
+    if (e instanceof NativeReviewPending || e instanceof NativeAccessDenied) return `${e.message}\r\n`;
+    app.log.error({ err: (e as Error).message }, 'ssh exec check failed');
+    return undefined;
+  }
 }
 
 const servers = new WeakMap<FastifyInstance, Server>();

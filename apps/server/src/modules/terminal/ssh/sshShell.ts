@@ -6,7 +6,9 @@ import type { PermedAccount } from '../../perms/permedAccounts.ts';
 import { gatewayOf } from '../gatewayInstance.ts';
 import type { GatewaySession } from '../gateway/gatewaySession.ts';
 import type { TypedLogin } from '../gateway/sshTarget.ts';
-import { checkNativeAccess } from './nativeAccessRules.ts';
+import { recordReviewedSession } from '../tokens/loginAssetReview.ts';
+import { checkNativeAccess, NativeReviewPending } from './nativeAccessRules.ts';
+import { waitForApproval } from './reviewWait.ts';
 import { sm } from './sshMessages.ts';
 import { connectableAccounts, grantedAssets, searchAssets, type GrantedAsset } from './sshTargets.ts';
 
@@ -40,6 +42,8 @@ export class SshShell {
   private busy = false;
   /** One-command login: the channel ends with the session instead of going back to the menu. */
   private oneShot = false;
+  /** Waiting on a login-asset ticket: Ctrl+C (or the client leaving) aborts, giving the ticket up. */
+  private waiting?: AbortController;
 
   constructor(
     private readonly ch: ServerChannel,
@@ -88,9 +92,19 @@ export class SshShell {
     this.ch.end();
   }
 
+  /** Says something about the login: on stderr for a one-command login (stdout is the asset's output). */
+  private say(s: string): void {
+    if (this.oneShot) this.ch.stderr.write(s);
+    else this.write(s);
+  }
+
   private onData(s: string): void {
     if (this.session) {
       this.session.stream.write(s);
+      return;
+    }
+    if (this.waiting) {
+      if (s.includes('\x03')) this.waiting.abort();
       return;
     }
     if (this.busy) return;
@@ -202,23 +216,21 @@ export class SshShell {
       this.asking = { asset, account, ...(account.alias === '@USER' ? { username: user.username } : {}) };
       return;
     }
-    const connecting = sm(lang, 'ssh_connecting', {
-      asset: asset.name,
-      account: typed?.username ?? account.username,
-    });
-    // One-command logins keep stdout for the asset's output (scripts read it).
-    if (this.oneShot) this.ch.stderr.write(connecting);
-    else this.write(connecting);
+    this.say(sm(lang, 'ssh_connecting', { asset: asset.name, account: typed?.username ?? account.username }));
+    const fail = (e: unknown) => this.say(sm(lang, 'ssh_connect_failed', { error: (e as Error).message }));
+    let reviewed: string | false | undefined;
+    try {
+      reviewed = await this.rules(asset, account, typed);
+    } catch (e) {
+      return fail(e);
+    }
+    // Not approved: the menu goes back to the asset list (a one-command login exits, see direct()).
+    if (reviewed === false) {
+      if (!this.oneShot && this.ch.writable) this.list(await grantedAssets(this.c.app, user.id));
+      return;
+    }
     let s: GatewaySession;
     try {
-      await checkNativeAccess(this.c.app, {
-        userId: user.id,
-        assetId: asset.id,
-        username: typed?.username ?? account.username,
-        alias: account.alias,
-        ip: this.c.remoteAddr,
-        lang,
-      });
       s = await gatewayOf(this.c.app).openSession({
         user: { id: user.id, name: user.name, username: user.username },
         assetId: asset.id,
@@ -232,11 +244,11 @@ export class SshShell {
         term: pty.term,
       });
     } catch (e) {
-      const failed = sm(lang, 'ssh_connect_failed', { error: (e as Error).message });
-      if (this.oneShot) this.ch.stderr.write(failed);
-      else this.write(failed);
-      return;
+      return fail(e);
     }
+    await recordReviewedSession(reviewed, s.id).catch((e: Error) =>
+      this.c.app.log.warn({ err: e.message }, 'reviewed session not recorded'),
+    );
     this.session = s;
     s.stream.on('data', (d: Buffer | string) => this.write(typeof d === 'string' ? d : d.toString('utf8')));
     s.stream.on('end', () => {
@@ -247,8 +259,39 @@ export class SshShell {
     });
   }
 
-  /** The client went away: end the asset's session with it. */
+  /**
+   * The login-asset and connect-method rules; a review rule waits on its ticket. Answers the
+   * approved ticket's id (or undefined: no review), false when not approved; throws a refusal.
+   */
+  private async rules(
+    asset: GrantedAsset,
+    account: PermedAccount,
+    typed?: TypedLogin,
+  ): Promise<string | false | undefined> {
+    const { lang, user } = this.c;
+    try {
+      return await checkNativeAccess(this.c.app, {
+        userId: user.id,
+        assetId: asset.id,
+        username: typed?.username ?? account.username,
+        alias: account.alias,
+        ip: this.c.remoteAddr,
+        lang,
+      });
+    } catch (e) {
+      if (!(e instanceof NativeReviewPending)) throw e;
+      this.waiting = new AbortController();
+      try {
+        return (await waitForApproval(e, (x) => this.say(x), this.waiting.signal)) ? e.ticket.ticket_id : false;
+      } finally {
+        this.waiting = undefined;
+      }
+    }
+  }
+
+  /** The client went away: end the asset's session with it (and give up a ticket being waited on). */
   close(): void {
+    this.waiting?.abort();
     this.session?.stream.end();
     this.session = undefined;
   }

@@ -34,8 +34,17 @@ export class SshClient {
   readonly exited: Promise<number>;
   private readonly child: ChildProcessWithoutNullStreams;
 
-  /** `identity`: a private key file to sign in with (public key only) instead of the password. */
-  constructor(port: number, login: string, secret: { password: string; otp?: string; identity?: string }) {
+  /**
+   * `identity`: a private key file to sign in with (public key only) instead of the password.
+   * `env`: variables sent by `SendEnv` (e.g. `{LANG: 'zh_CN.UTF-8'}`); none is sent otherwise.
+   * `command`: run as an exec request instead of a shell.
+   */
+  constructor(
+    port: number,
+    login: string,
+    secret: { password: string; otp?: string; identity?: string },
+    opts: { env?: Record<string, string>; command?: string } = {},
+  ) {
     const auth = secret.identity
       ? ['-i', secret.identity, '-o', 'IdentitiesOnly=yes', '-o', 'PreferredAuthentications=publickey']
       : ['-o', 'PubkeyAuthentication=no', '-o', 'PreferredAuthentications=keyboard-interactive,password'];
@@ -54,11 +63,17 @@ export class SshClient {
         'NumberOfPasswordPrompts=1',
         '-o',
         'LogLevel=ERROR',
+        // The system's ssh_config may send LANG and LC_*: only what the test asks for is sent.
+        '-o',
+        'SendEnv=-*',
+        ...Object.keys(opts.env ?? {}).flatMap((k) => ['-o', `SendEnv=${k}`]),
         `${login}@127.0.0.1`,
+        ...(opts.command ? [opts.command] : []),
       ],
       {
         env: {
           ...process.env,
+          ...opts.env,
           SSH_ASKPASS: askpass(secret.password, secret.otp ?? ''),
           SSH_ASKPASS_REQUIRE: 'force',
           DISPLAY: ':0',
@@ -89,6 +104,11 @@ export class SshClient {
     if (until !== undefined) await this.waitFor(until, from);
   }
 
+  /** Sends keys as they are (no Enter), e.g. Ctrl+C. */
+  keys(s: string): void {
+    this.child.stdin.write(s);
+  }
+
   kill(): void {
     this.child.kill();
   }
@@ -102,21 +122,35 @@ export function userKeyPair(): { file: string; publicKey: string } {
   return { file, publicKey: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
 }
 
-/** The OpenSSH `sftp` client in batch mode (`-b -`: commands on stdin), signed in with a key. */
+/** How a client signs in: a private key file, or a password given by SSH_ASKPASS. */
+export type ClientAuth = string | { password: string };
+
+/**
+ * The OpenSSH `sftp` client in batch mode (`-b -`: commands on stdin), signed in with a key. With a
+ * password the commands are still read from stdin but without `-b`: batch mode forbids passwords
+ * (sftp sets BatchMode), so a failing command does not stop the rest: check what it did.
+ */
 export function runSftp(
   port: number,
   login: string,
-  identity: string,
+  identity: ClientAuth,
   commands: string[],
   cwd?: string,
   timeoutMs = 30_000,
 ): Promise<{ code: number; out: string; err: string }> {
   return runClient(
     'sftp',
-    ['-b', '-', '-P', String(port), ...keyOptions(identity), `${login}@127.0.0.1`],
+    [
+      ...(typeof identity === 'string' ? ['-b', '-'] : []),
+      '-P',
+      String(port),
+      ...authOptions(identity),
+      `${login}@127.0.0.1`,
+    ],
     commands.join('\n') + '\n',
     cwd,
     timeoutMs,
+    envOf(identity),
   );
 }
 
@@ -152,21 +186,28 @@ export function runScp(
   return runClient('scp', [...(legacy ? ['-O'] : []), '-P', String(port), ...keyOptions(identity), ...args], '');
 }
 
-function keyOptions(identity: string): string[] {
+const COMMON_OPTIONS = ['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'];
+
+function authOptions(auth: ClientAuth): string[] {
+  if (typeof auth === 'string') return keyOptions(auth);
   return [
-    '-i',
-    identity,
     '-o',
-    'IdentitiesOnly=yes',
+    'PubkeyAuthentication=no',
     '-o',
-    'PreferredAuthentications=publickey',
+    'PreferredAuthentications=password',
     '-o',
-    'StrictHostKeyChecking=no',
-    '-o',
-    'UserKnownHostsFile=/dev/null',
-    '-o',
-    'LogLevel=ERROR',
+    'NumberOfPasswordPrompts=1',
+    ...COMMON_OPTIONS,
   ];
+}
+
+function envOf(auth: ClientAuth): NodeJS.ProcessEnv | undefined {
+  if (typeof auth === 'string') return undefined;
+  return { ...process.env, SSH_ASKPASS: askpass(auth.password, ''), SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0' };
+}
+
+function keyOptions(identity: string): string[] {
+  return ['-i', identity, '-o', 'IdentitiesOnly=yes', '-o', 'PreferredAuthentications=publickey', ...COMMON_OPTIONS];
 }
 
 function runClient(
@@ -175,9 +216,10 @@ function runClient(
   input: string,
   cwd?: string,
   timeoutMs = 30_000,
+  env?: NodeJS.ProcessEnv,
 ): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));

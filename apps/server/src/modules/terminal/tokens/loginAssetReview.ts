@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Language } from '@gatehouse/contract';
 import { ApiError } from '../../../http/errors.ts';
 
 /**
@@ -6,9 +7,11 @@ import { ApiError } from '../../../http/errors.ts';
  * module registers it, as `gateway/commandReview.ts` for commands). A connection token asked with
  * `?create_ticket=1` opens (or reuses) a login-asset ticket and answers 400 `acl_review` with where
  * to follow it; once approved, tokens for that user, asset and account pass for the approval's
- * window (the tickets module decides it), at creation and when spent. Without the port the rule
- * refuses as before. The session such a token opens is told to the port (`recordReviewedSession`),
- * so the ticket shows it and its reviewer may watch it (`../ticketSessionAccess.ts`).
+ * window (the tickets module decides it), at creation and when spent. The native SSH server
+ * (`../ssh/nativeAccessRules.ts`) opens the same ticket and waits on it (`waitForDecision`), or
+ * gives it up for the user (`giveUp`). Without the port the rule refuses as before. The session a
+ * reviewed connection opens is told to the port (`recordReviewedSession`), so the ticket shows it
+ * and its reviewer may watch it (`../ticketSessionAccess.ts`).
  */
 export interface LoginAssetSituation {
   userId: string;
@@ -19,11 +22,35 @@ export interface LoginAssetSituation {
   reviewers: string[];
 }
 
+/** Who asks, whatever the front end (an HTTP request, a native SSH connection). */
+export interface ReviewContext {
+  userId: string;
+  ip: string;
+  lang: Language;
+}
+
+/** How to follow a review ticket. */
+export interface ReviewTicket {
+  ticket_id: string;
+  check_review_status: { method: string; url: string };
+  close_review: { method: string; url: string };
+  /** The console's page of the ticket (a path below SITE_URL). */
+  ticket_detail_url: string;
+  /** `name(username)` of the current step's assignees. */
+  reviewers: string[];
+}
+
+export type ReviewDecision = 'approved' | 'rejected' | 'closed';
+
 export interface LoginAssetReviewPort {
   /** The id of the approved ticket that lets this connection through, if any. */
-  approved(req: FastifyRequest, s: LoginAssetSituation): Promise<string | undefined>;
+  approved(ctx: ReviewContext, s: LoginAssetSituation): Promise<string | undefined>;
   /** Opens or reuses the pending ticket; answers what the client needs to follow it. */
-  open(req: FastifyRequest, s: LoginAssetSituation): Promise<Record<string, unknown>>;
+  open(ctx: ReviewContext, s: LoginAssetSituation): Promise<ReviewTicket>;
+  /** Waits until the ticket is decided; undefined when `signal` aborts first. */
+  waitForDecision(ticketId: string, signal: AbortSignal): Promise<ReviewDecision | undefined>;
+  /** The applicant gives up: the pending ticket is closed by them. */
+  giveUp(ctx: ReviewContext, ticketId: string): Promise<void>;
   /** A session opened with a token the ticket let through has started. */
   sessionStarted(ticketId: string, sessionId: string): Promise<void>;
 }
@@ -35,6 +62,13 @@ export function setLoginAssetReviewer(p: LoginAssetReviewPort | undefined): void
 }
 export const loginAssetReviewer = (): LoginAssetReviewPort | undefined => port;
 
+/** The context of an HTTP request made as `userId` (the caller, or the user a component names). */
+export const reviewContextOf = (req: FastifyRequest, userId: string): ReviewContext => ({
+  userId,
+  ip: req.ip,
+  lang: req.lang,
+});
+
 /**
  * Answers the approved ticket's id when approved; else throws `refusal`, with the ticket's details
  * when asked to create one.
@@ -45,11 +79,12 @@ export async function reviewLoginAsset(
   refusal: ApiError,
 ): Promise<string> {
   if (!port) throw refusal;
-  const approved = await port.approved(req, s);
+  const ctx = reviewContextOf(req, s.userId);
+  const approved = await port.approved(ctx, s);
   if (approved) return approved;
   const wanted = (req.query as Record<string, unknown> | undefined)?.create_ticket;
   if (wanted !== '1' && wanted !== 'true') throw refusal;
-  throw new ApiError(400, { ...(refusal.body as object), ...(await port.open(req, s)) });
+  throw new ApiError(400, { ...(refusal.body as object), ...(await port.open(ctx, s)) });
 }
 
 /** Tells the ticket that let a connection through which session it opened. */
