@@ -17,6 +17,7 @@ import { terminalResource } from './terminalResource.ts';
 import { registerSshServer } from './ssh/sshServer.ts';
 import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
 import { registerWebSftpRoutes } from './sftp/webSftpRoutes.ts';
+import { registerK8sTreeRoutes } from './k8s/k8sTreeRoutes.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -37,4 +38,5 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerSshServer(app);
   registerFtpFileRoutes(app);
   registerWebSftpRoutes(app);
+  registerK8sTreeRoutes(app);
 }
