@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -46,6 +46,8 @@ function selfSigned(dir: string): { key: Buffer; cert: Buffer } {
 export async function startFakeK8s(cluster: Cluster, token = 'fake-k8s-token'): Promise<FakeK8s> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fake-k8s-'));
   const rc = path.join(dir, 'shrc');
+  const home = path.join(dir, 'home');
+  mkdirSync(home);
   writeFileSync(rc, "PS1='gh$ '\n");
   const requests: FakeK8s['requests'] = [];
   const resizes: FakeK8s['resizes'] = [];
@@ -100,8 +102,8 @@ export async function startFakeK8s(cluster: Cluster, token = 'fake-k8s-token'): 
       return refuse(400, status(400, 'BadRequest', 'this fake runs one command path with a tty'));
     wss.handleUpgrade(req, socket, head, (ws) => {
       const child = spawn('script', ['-qfc', command[0]!, '/dev/null'], {
-        env: { PATH: process.env.PATH, ENV: rc, TERM: 'xterm', HOME: dir },
-        cwd: dir,
+        env: { PATH: process.env.PATH, ENV: rc, TERM: 'xterm', HOME: home },
+        cwd: home,
       });
       const out = (channel: number) => (b: Buffer) => ws.send(Buffer.concat([Buffer.of(channel), b]));
       child.stdout.on('data', out(1));
