@@ -10,6 +10,8 @@ import styles from './luna.module.css';
 interface Props {
   token: string;
   prefs: TerminalPrefs;
+  /** A Kubernetes container to open a shell in (with a k8s token). */
+  container?: { namespace: string; pod: string; container: string };
   onState(state: SessionState): void;
 }
 
@@ -18,11 +20,11 @@ interface Props {
  * permission allows it (CONNECT's `clipboard`): a selection is copied, Ctrl+Shift+V pastes (and
  * right click, with the preference); a refused copy or paste says so instead of doing it.
  */
-export function TerminalPane({ token, prefs, onState }: Props) {
+export function TerminalPane({ token, prefs, container, onState }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const box = useRef<HTMLDivElement>(null);
-  const { state, handle } = useTerminalSocket(box, token, prefs);
+  const { state, handle } = useTerminalSocket(box, token, prefs, container);
   const [searching, setSearching] = useState(false);
   const [needle, setNeedle] = useState('');
   const clip = state.phase === 'connected' ? state.info.clipboard : { copy: false, paste: false };

@@ -12,7 +12,20 @@ export interface TreeItem {
   pId?: string;
   isParent?: boolean;
   chkDisabled?: boolean;
-  meta?: { type?: string; data?: { key?: string; address?: string; platform_type?: string; org_name?: string } };
+  meta?: {
+    type?: string;
+    data?: {
+      key?: string;
+      address?: string;
+      platform_type?: string;
+      org_name?: string;
+      /** Kubernetes tree (`meta.type` k8s): what the node is and where. */
+      identity?: string;
+      namespace?: string;
+      pod?: string;
+      container?: string;
+    };
+  };
 }
 
 export const lunaApi = {
@@ -29,4 +42,9 @@ export const lunaApi = {
       .then((all) => all[protocol] ?? []),
   preferences: () => http.get<unknown>('/api/v1/users/preference/', { params: { category: 'luna' } }),
   createToken: (body: TokenBody) => http.post<{ id: string }>('/api/v1/authentication/connection-token/', body),
+  /** A fresh token like one of the caller's live ones (a k8s container's tab spends its own). */
+  exchangeToken: (id: string) => http.post<{ id: string }>('/api/v1/authentication/connection-token/exchange/', { id }),
+  /** One level of a Kubernetes asset's tree, read from the cluster with a live k8s token. */
+  k8sTree: (token: string, key: string) =>
+    http.get<TreeItem[]>(`${SELF}/nodes/children-with-k8s/tree/`, { params: { token, key } }),
 };

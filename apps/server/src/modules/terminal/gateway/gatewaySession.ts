@@ -137,7 +137,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   }
 
   private async start(): Promise<void> {
-    const { db, settings, secretBox } = this.deps;
+    const { db, settings } = this.deps;
     const o = this.o;
     this.display.user = `${o.user.name}(${o.user.username})`;
     const stored = await db
