@@ -259,7 +259,9 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     try {
       const asked = Date.now();
       const channel = await new Promise<ClientChannel>((resolve, reject) =>
-        link.client.shell({ term: o.term ?? 'xterm-256color', ...size }, (err, ch) => (err ? reject(err) : resolve(ch))),
+        link.client.shell({ term: o.term ?? 'xterm-256color', ...size }, (err, ch) =>
+          err ? reject(err) : resolve(ch),
+        ),
       );
       // Opening the shell takes a few round trips to the asset: a provisional estimate of its echo delay.
       this.echo.seed(Date.now() - asked);

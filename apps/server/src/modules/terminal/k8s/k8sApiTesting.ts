@@ -14,7 +14,8 @@ import { WebSocketServer } from 'ws';
  * (`.../pods/<pod>/exec?container=&command=&stdin=&stdout=&stderr=&tty=`, subprotocol
  * `v4.channel.k8s.io`: one channel byte before each message). The exec runs the requested command
  * for real under a pty (`script -qfc <command> /dev/null`), with the prompt `gh$ ` (dash reads
- * `$ENV`), so what is typed is really run. Namespaces, pods and containers are the `cluster` given.
+ * `$ENV`), so what is typed is really run; a container named `no-shell` answers the exec's failure
+ * Status on channel 3, as for an image without the shell. Namespaces, pods and containers are the `cluster` given.
  */
 export type Cluster = Record<string, Record<string, string[]>>;
 
@@ -101,6 +102,12 @@ export async function startFakeK8s(cluster: Cluster, token = 'fake-k8s-token'): 
     if (command.length !== 1 || !/^\/[\w/]+$/.test(command[0]!) || u.searchParams.get('tty') !== 'true')
       return refuse(400, status(400, 'BadRequest', 'this fake runs one command path with a tty'));
     wss.handleUpgrade(req, socket, head, (ws) => {
+      if (container === 'no-shell') {
+        // An image without the shell: the API server answers the exec's failure on channel 3.
+        const message = `exec: "${command[0]}": stat ${command[0]}: no such file or directory`;
+        ws.send(Buffer.concat([Buffer.of(3), Buffer.from(JSON.stringify({ status: 'Failure', message }))]));
+        return ws.close(1000);
+      }
       const child = spawn('script', ['-qfc', command[0]!, '/dev/null'], {
         env: { PATH: process.env.PATH, ENV: rc, TERM: 'xterm', HOME: home },
         cwd: home,

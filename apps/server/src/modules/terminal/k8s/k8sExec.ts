@@ -29,6 +29,16 @@ export function execPath(c: K8sContainer): string {
   return `/api/v1/namespaces/${enc(c.namespace)}/pods/${enc(c.pod)}/exec?${q}`;
 }
 
+/** The message of a failed exec's Status (channel 3), none for a success. */
+export function execFailure(json: string): string | undefined {
+  try {
+    const s = JSON.parse(json) as { status?: unknown; message?: unknown };
+    return s.status === 'Success' ? undefined : String(s.message ?? s.status ?? 'exec failed').slice(0, 500);
+  } catch {
+    return undefined;
+  }
+}
+
 const frame = (channel: number, data: string | Buffer) => Buffer.concat([Buffer.of(channel), Buffer.from(data)]);
 
 function execShell(
@@ -78,8 +88,13 @@ function execShell(
         });
         ws.on('message', (data: Buffer, binary) => {
           const b = binary ? data : Buffer.from(data);
-          // Channel 3 carries the exec's end Status: the close that follows ends the session.
           if (b.length > 1 && (b[0] === 1 || b[0] === 2)) shell.emit('data', b.subarray(1));
+          // Channel 3: the exec's end Status (the close that follows ends the session); a failure
+          // (no /bin/sh in the image...) is shown to the user, who would otherwise see nothing.
+          if (b[0] === 3) {
+            const message = execFailure(b.subarray(1).toString('utf8'));
+            if (message) shell.emit('data', Buffer.from(`\r\n${message}\r\n`));
+          }
         });
         ws.on('error', (e) => {
           if (!open) {

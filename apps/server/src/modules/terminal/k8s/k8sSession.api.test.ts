@@ -23,7 +23,7 @@ let asset: Row;
 let account: Row;
 
 beforeAll(async () => {
-  fake = await startFakeK8s({ apps: { 'api-0': ['app', 'proxy'] } });
+  fake = await startFakeK8s({ apps: { 'api-0': ['app', 'proxy', 'no-shell'] } });
   t = await createTestApp();
   admin = await adminClient(t.app);
   const made = await k8sAsset(admin, fake.url, [{ username: 'deployer', secret: fake.token }]);
@@ -169,6 +169,13 @@ describe('a container shell through the web terminal', () => {
     expect(missing.msgs[0]!.err).toBe(
       `The Kubernetes API server 127.0.0.1:${fake.port} answered HTTP 404: container not found`,
     );
+    const noShell = container(
+      await k8sToken(u.client, asset.id, account.name),
+      'namespace=apps&pod=api-0&container=no-shell',
+    );
+    await noShell.closed;
+    expect(noShell.text()).toContain('exec: "/bin/sh": stat /bin/sh: no such file or directory');
+    expect(noShell.msgs.at(-1)).toEqual({ type: 'CLOSE', reason: 'closed' });
     const stale = await k8sAsset(admin, fake.url, [{ username: 'old', secret: 'expired-token' }]);
     const v = await k8sUser(t, admin, stale.asset.id);
     const refused = container(await k8sToken(v.client, stale.asset.id, 'old'));
