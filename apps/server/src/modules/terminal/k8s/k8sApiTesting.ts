@@ -108,6 +108,8 @@ export async function startFakeK8s(cluster: Cluster, token = 'fake-k8s-token'): 
         ws.send(Buffer.concat([Buffer.of(3), Buffer.from(JSON.stringify({ status: 'Failure', message }))]));
         return ws.close(1000);
       }
+      // Output at once, in the upgrade's turn: the gateway must not lose what comes before it listens.
+      ws.send(Buffer.concat([Buffer.of(1), Buffer.from(`welcome to ${container}\r\n`)]));
       const child = spawn('script', ['-qfc', command[0]!, '/dev/null'], {
         env: { PATH: process.env.PATH, ENV: rc, TERM: 'xterm', HOME: home },
         cwd: home,

@@ -59,6 +59,10 @@ function execShell(
           perMessageDeflate: false,
         });
         let open = false;
+        // What comes before the session listens (the first prompt, a failure and the close that
+        // follows it can come in the same turn as the upgrade) waits until it listens for `close`.
+        let queue: (() => void)[] | undefined = [];
+        const deliver = (f: () => void) => (queue ? queue.push(f) : f());
         const shell = Object.assign(new EventEmitter<{ data: [Buffer]; close: ['closed' | 'error'] }>(), {
           write: (text: string) => {
             if (ws.readyState === ws.OPEN) ws.send(frame(0, text));
@@ -73,6 +77,13 @@ function execShell(
             conn.end();
           },
         });
+        (shell as EventEmitter).on('newListener', (event: string | symbol) => {
+          if (event !== 'close' || !queue) return;
+          const waiting = queue;
+          queue = undefined;
+          queueMicrotask(() => waiting.forEach((f) => f()));
+        });
+        const output = (b: Buffer) => deliver(() => shell.emit('data', b));
         ws.on('unexpected-response', (_req, res) => {
           const chunks: Buffer[] = [];
           res.on('data', (b: Buffer) => chunks.push(b));
@@ -88,23 +99,23 @@ function execShell(
         });
         ws.on('message', (data: Buffer, binary) => {
           const b = binary ? data : Buffer.from(data);
-          if (b.length > 1 && (b[0] === 1 || b[0] === 2)) shell.emit('data', b.subarray(1));
+          if (b.length > 1 && (b[0] === 1 || b[0] === 2)) output(b.subarray(1));
           // Channel 3: the exec's end Status (the close that follows ends the session); a failure
           // (no /bin/sh in the image...) is shown to the user, who would otherwise see nothing.
           if (b[0] === 3) {
             const message = execFailure(b.subarray(1).toString('utf8'));
-            if (message) shell.emit('data', Buffer.from(`\r\n${message}\r\n`));
+            if (message) output(Buffer.from(`\r\n${message}\r\n`));
           }
         });
         ws.on('error', (e) => {
           if (!open) {
             conn.end();
             reject(connectFailed(lang, t, e));
-          } else shell.emit('close', 'error');
+          } else deliver(() => shell.emit('close', 'error'));
         });
         ws.on('close', () => {
           conn.end();
-          if (open) shell.emit('close', 'closed');
+          if (open) deliver(() => shell.emit('close', 'closed'));
         });
       },
       (e: Error) => reject(connectFailed(lang, t, e)),

@@ -83,6 +83,7 @@ describe('a container shell through the web terminal', () => {
     await term.waitFor(() => term.msgs.some((m) => m.type === 'CONNECT'), 'CONNECT');
     await term.waitFor(() => term.text().includes('gh$ '), 'prompt');
     term.ws.send(JSON.stringify({ type: 'TERMINAL_RESIZE', data: { cols: 120, rows: 40 } }));
+    expect(term.text()).toMatch(/^welcome to app\r\n/);
     await term.run('echo hi-$((6*7))');
     expect(term.text()).toContain('hi-42');
     term.ws.send(JSON.stringify({ type: 'CLOSE' }));

@@ -44,16 +44,11 @@ async function liveToken(req: FastifyRequest) {
     .selectFrom('authentication_connectiontoken')
     .selectAll()
     .where('id', '=', id)
+    .where('date_expired', '>', new Date().toISOString())
     .executeTakeFirst()
     .catch(() => undefined);
   const user = req.user!;
-  if (
-    !row?.asset_id ||
-    row.user_id !== user.id ||
-    !toBool(row.is_active) ||
-    row.date_expired <= new Date().toISOString() ||
-    row.protocol !== 'k8s'
-  )
+  if (!row?.asset_id || row.user_id !== user.id || !toBool(row.is_active) || row.protocol !== 'k8s')
     throw bad(req, 'k8s_token_invalid', 403);
   const checked = await checkTokenRequest(req, user, {
     assetId: row.asset_id,
