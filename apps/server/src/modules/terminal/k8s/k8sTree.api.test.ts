@@ -98,7 +98,21 @@ describe('the Kubernetes tree', () => {
       { method: 'GET', path: '/api/v1/namespaces/default/pods', authorized: true },
       { method: 'GET', path: '/api/v1/namespaces/default/pods/web-1', authorized: true },
     ]);
+    // Browsing renews it: its end moves to a one-time lifetime from now.
+    const db = t.deps.database.db;
+    const soon = new Date(Date.now() + 2000).toISOString();
+    await db
+      .updateTable('authentication_connectiontoken')
+      .set({ date_expired: soon })
+      .where('id', '=', token)
+      .execute();
     expect((await tree(u.client, token)).statusCode).toBe(200);
+    const renewed = await db
+      .selectFrom('authentication_connectiontoken')
+      .select('date_expired')
+      .where('id', '=', token)
+      .executeTakeFirstOrThrow();
+    expect(Date.parse(renewed.date_expired) - Date.now()).toBeGreaterThan(200_000);
   });
 
   it('refuses a missing, unknown, foreign, expired or revoked token and a bad key', async () => {

@@ -10,8 +10,8 @@ import { resolveK8sTarget } from './k8sTarget.ts';
  * `GET /api/v1/perms/users/self/nodes/children-with-k8s/tree/?token=<connection token>&key=`: a
  * Kubernetes asset's namespaces, pods and containers as an async tree for the web terminal, read
  * from the cluster with the token's account. The token is the caller's own live k8s token (not
- * spent here: the page opens containers with tokens exchanged from it), its permission and the
- * login rules checked again. Node ids are query strings as the original's: `asset_id=<id>` (the
+ * spent here: the page opens containers with tokens exchanged from it, and each call renews it),
+ * its permission and the login rules checked again. Node ids are query strings as the original's: `asset_id=<id>` (the
  * asset, no key), `namespace=<ns>`, `namespace=<ns>&pod=<pod>`, `...&container=<c>` (a leaf); `key`
  * is the id of the node to expand.
  */
@@ -57,7 +57,26 @@ async function liveToken(req: FastifyRequest) {
     inputUsername: row.input_username,
     protocol: row.protocol,
   });
+  await renew(req, row, checked.account.date_expired);
   return { assetId: row.asset_id, checked };
+}
+
+/**
+ * Browsing keeps the token alive, as the original's tree renews it: its end moves to one more
+ * one-time lifetime from now (CONNECTION_TOKEN_ONETIME_EXPIRATION), never past the permission's
+ * end, never earlier.
+ */
+async function renew(req: FastifyRequest, row: { id: string; date_expired: string }, permEnd: string) {
+  const ttl = Number(await req.server.deps.settings.get('CONNECTION_TOKEN_ONETIME_EXPIRATION')) || 300;
+  const until = Math.min(Date.now() + ttl * 1000, Date.parse(permEnd));
+  if (!(until > Date.parse(row.date_expired))) return;
+  const now = new Date().toISOString();
+  await req.db
+    .updateTable('authentication_connectiontoken')
+    .set({ date_expired: new Date(until).toISOString(), date_updated: now })
+    .where('id', '=', row.id)
+    .where('date_expired', '>', now)
+    .execute();
 }
 
 async function children(req: FastifyRequest) {
