@@ -14,6 +14,7 @@ let browser: Browser;
 let admin: BrowserContext;
 let user: BrowserContext;
 let fake: FakeK8s;
+let assetId: string;
 const DEFAULT_ORG = '00000000-0000-0000-0000-000000000002';
 const PASSWORD = 'Luna-k8s-pass1!';
 const stamp = Date.now().toString(36);
@@ -35,6 +36,7 @@ beforeAll(async () => {
     platform: 'Kubernetes',
     nodes: [node.id],
   });
+  assetId = asset.id;
   await api('POST', '/api/v1/accounts/accounts/', {
     asset: asset.id,
     username: 'deployer',
@@ -111,5 +113,19 @@ describe('a Kubernetes asset in the web terminal', () => {
     expect(fake.requests.some((r) => r.method === 'WS' && r.path.includes('/pods/cart-7d9f/exec?container=cart'))).toBe(
       true,
     );
+  }, 120_000);
+
+  it('opens from a ?login_to= link (My assets’ connect button) into the cluster at the top of the tree', async () => {
+    const page = await user.newPage();
+    await page.goto(`/luna/?login_to=${assetId}`);
+    await expect.poll(() => page.locator('.ant-modal').innerText()).toContain('Kubernetes');
+    await page.getByTestId('connect-ok').click();
+    await k8sNode(page, 'monitoring').waitFor();
+    await k8sNode(page, 'monitoring').click();
+    await k8sNode(page, 'prom-0').click();
+    await k8sNode(page, 'prometheus').click();
+    await expect.poll(() => screen(page), { timeout: 20_000 }).toContain('gh$');
+    expect(await page.getByTestId('session-tab').innerText()).toContain('prometheus@prom-0');
+    await screenshot(page, 'luna-k8s-link');
   }, 120_000);
 });

@@ -77,10 +77,13 @@ export function AssetTree({
   onAsset,
   k8sToken,
   onContainer,
+  pinned,
 }: {
   onAsset(asset: LunaNode): void;
   k8sToken(asset: LunaNode): Promise<string | undefined>;
   onContainer(node: LunaNode): void;
+  /** An asset shown open at the top (a deep link to a Kubernetes asset: its cluster loads at once). */
+  pinned?: LunaNode;
 }) {
   const { t } = useTranslation();
   const [tree, setTree] = useState<LunaNode[] | undefined>();
@@ -115,6 +118,12 @@ export function AssetTree({
       .then(([top, children]) => setTree((cur) => cur && withFavorites(cur, nest(top), children && nest(children))))
       .catch(() => setError(t('luna.tree.failed')));
   }, [tree, t]);
+  useEffect(() => {
+    if (!pinned || !tree || findNode(tree, pinned.key)) return;
+    setTree([pinned, ...tree]);
+    // Expanded, antd loads it (loadData): for a k8s asset, the connect dialog, then its namespaces.
+    setExpanded((e) => [...e, pinned.key]);
+  }, [pinned, tree]);
   const shown = found ?? tree ?? [];
   // A click on a closed node both expands it (antd then loads it) and loads it: one load per node at a time.
   const loading = useRef(new Map<string, Promise<void>>());

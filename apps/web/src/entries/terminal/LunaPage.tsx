@@ -6,7 +6,7 @@ import { AssetTree } from './AssetTree.tsx';
 import { ConnectDialog, connectWith, refusalText, type ConnectTarget, type Connected } from './ConnectDialog.tsx';
 import { connectsDirectly, deepLinkOf, preselected, tokenBody, webMethods, accountLabel } from './connectChoice.ts';
 import type { TokenBody } from './connectChoice.ts';
-import { containerOf, type LunaNode } from './assetTree.ts';
+import { containerOf, pinnedAsset, type LunaNode } from './assetTree.ts';
 import { lunaApi } from './lunaApi.ts';
 import { TerminalPane } from './TerminalPane.tsx';
 import { DEFAULT_PREFS, prefsOf, type TerminalPrefs } from './terminalOptions.ts';
@@ -40,6 +40,9 @@ export function LunaPage() {
   // A k8s asset's connect dialog answers the tree (its token) instead of opening a tab.
   const k8sAsk = useRef<(c: Connected | undefined) => void>(undefined);
   const k8sBodies = useRef(new Map<string, TokenBody>());
+  // A deep link to a Kubernetes asset: the asset, open at the top of the tree, and the link's account.
+  const [pinned, setPinned] = useState<LunaNode>();
+  const linkAccount = useRef<{ asset: string; account?: string }>(undefined);
   const [prefs, setPrefs] = useState<TerminalPrefs>(DEFAULT_PREFS);
   const [ready, setReady] = useState(false);
   const started = useRef(false);
@@ -72,9 +75,12 @@ export function LunaPage() {
     const link = deepLinkOf(window.location.search);
     if (link.kind === 'token') open({ token: link.token, title: t('luna.tabs.session') });
     if (link.kind !== 'login') return;
+    linkAccount.current = { asset: link.asset, ...(link.account ? { account: link.account } : {}) };
     // Connects at once when the link (or the only grant) names an account that needs nothing typed.
-    void Promise.all([lunaApi.accounts(link.asset), lunaApi.connectMethods('ssh')])
-      .then(async ([accounts, methods]) => {
+    void Promise.all([lunaApi.accounts(link.asset), lunaApi.connectMethods('ssh'), lunaApi.assetItem(link.asset)])
+      .then(async ([accounts, methods, item]) => {
+        // A Kubernetes asset opens into its cluster in the tree (a container is then chosen there).
+        if (item?.meta?.data?.platform_type === 'k8s') return setPinned(pinnedAsset(item));
         const pick = preselected(accounts, link.account);
         const method = webMethods(methods)[0];
         if (!pick || !method || !connectsDirectly(pick))
@@ -93,7 +99,8 @@ export function LunaPage() {
         if (c) k8sBodies.current.set(asset.ref, c.body);
         resolve(c?.token);
       };
-      setTarget({ assetId: asset.ref, assetName: asset.title, protocol: 'k8s' });
+      const account = linkAccount.current?.asset === asset.ref ? linkAccount.current.account : undefined;
+      setTarget({ assetId: asset.ref, assetName: asset.title, protocol: 'k8s', ...(account ? { account } : {}) });
     });
   const connected = (c: Connected) => {
     if (!k8sAsk.current) return open(c);
@@ -171,6 +178,7 @@ export function LunaPage() {
           onAsset={(a) => setTarget({ assetId: a.ref, assetName: a.title })}
           k8sToken={k8sToken}
           onContainer={(n) => void openContainer(n)}
+          pinned={pinned}
         />
       </aside>
       <main className={styles.main}>

@@ -59,6 +59,9 @@ export function nest(items: TreeItem[]): LunaNode[] {
   return top;
 }
 
+/** A deep link's asset at the top of the tree (its own key: it may also sit under its nodes). */
+export const pinnedAsset = (i: TreeItem): LunaNode => ({ ...toNode({ ...i, pId: 'link' }) });
+
 /** One level of a Kubernetes tree under the tree node `parentKey` (a k8s asset or one of its nodes). */
 export function k8sNodes(items: TreeItem[], parentKey: string, token: string, assetId: string): LunaNode[] {
   return items.map((i) => {

@@ -35,6 +35,8 @@ export const lunaApi = {
   /** A granted asset's name (a deep link names the asset by id only); undefined when not granted. */
   assetName: (id: string) =>
     http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { id } }).then((items) => items[0]?.name),
+  /** A granted asset as a tree item (its platform type decides how a deep link opens it). */
+  assetItem: (id: string) => http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { id } }).then((items) => items[0]),
   accounts: (assetId: string) => http.get<PermedAccount[]>(`${SELF}/assets/${assetId}/accounts/`),
   connectMethods: (protocol: string) =>
     http
