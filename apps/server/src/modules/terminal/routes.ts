@@ -19,6 +19,7 @@ import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
 import { registerWebSftpRoutes } from './sftp/webSftpRoutes.ts';
 import { registerSharingRoutes } from './sharing/sharingRoutes.ts';
 import { registerJoinValidateRoute } from './sharing/joinValidateRoute.ts';
+import { registerK8sTreeRoutes } from './k8s/k8sTreeRoutes.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -41,4 +42,5 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerSshServer(app);
   registerFtpFileRoutes(app);
   registerWebSftpRoutes(app);
+  registerK8sTreeRoutes(app);
 }

@@ -7,11 +7,13 @@ import { GatewayError, tm } from './gateway/gatewayError.ts';
 import { joinJson, outputJson } from './gateway/outputJson.ts';
 import type { GatewaySession } from './gateway/gatewaySession.ts';
 import type { ShareEvent } from './gateway/control.ts';
+import type { K8sContainer } from './k8s/k8sExec.ts';
 import { recordReviewedSession } from './tokens/loginAssetReview.ts';
 import { spendToken } from './tokens/tokenSpend.ts';
 
 /**
  * The web terminal's WebSocket, `/koko/ws/terminal/?token=<connection token id>&cols=&rows=`
+ * (`&namespace=&pod=&container=` with a k8s token: a shell in that container)
  * (behind the websocket guard of http/websocketGuard.ts). It spends the token, opens a gateway
  * session as the token's user (login_from WT) and relays JSON messages (docs/architecture.md,
  * "The web terminal's WebSocket"):
@@ -92,9 +94,21 @@ function relayOutput(socket: WebSocket, session: GatewaySession): () => void {
   return flush;
 }
 
+/** The container a k8s token's session opens: `namespace`, `pod`, `container` of the query (names as Kubernetes'). */
+function containerOf(q: Record<string, unknown>): K8sContainer | undefined {
+  const [namespace, pod, container] = [q.namespace, q.pod, q.container].map((v) => (typeof v === 'string' ? v : ''));
+  const name = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+  return name.test(namespace!) && name.test(pod!) && name.test(container!)
+    ? { namespace: namespace!, pod: pod!, container: container! }
+    : undefined;
+}
+
 async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequest): Promise<void> {
   const q = req.query as Record<string, unknown>;
   const id = typeof q.token === 'string' ? q.token : '';
+  const k8s = containerOf(q);
+  // Checked before the token is spent: a page asking for a container must name it properly.
+  if (!k8s && (q.namespace || q.pod || q.container)) return fail(socket, tm(req.lang, 'k8s_container_required'));
   let spent;
   try {
     spent = id ? await spendToken(req, id, req.user?.id) : undefined;
@@ -106,6 +120,10 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
   // @ANON logs in as nobody: SSH has no anonymous login, so the gateway cannot open it.
   if (spent.account.alias === '@ANON') return fail(socket, tm(req.lang, 'token_anon_ssh'));
   if (!spent.account.real && !spent.typed) return fail(socket, tm(req.lang, 'token_account_unsupported'));
+  // A cluster is reached with the stored account's token, in the container the page chose.
+  const isK8s = spent.token.protocol === 'k8s';
+  if (isK8s && !spent.account.real) return fail(socket, tm(req.lang, 'token_account_unsupported'));
+  if (isK8s !== Boolean(k8s)) return fail(socket, tm(req.lang, 'k8s_container_required'));
   const pending: string[] = [];
   let session: GatewaySession | undefined;
   let closed = false;
@@ -134,6 +152,7 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
       assetId: spent.asset.id,
       accountId: spent.account.real ? spent.account.id : spent.account.alias,
       ...(spent.typed ? { typed: spent.typed } : {}),
+      ...(isK8s ? { k8s } : {}),
       lang: req.lang,
       loginFrom: 'WT',
       remoteAddr: req.ip,

@@ -21,6 +21,8 @@ export interface ConnectTarget {
   assetName?: string;
   /** An account id or alias from a deep link. */
   account?: string;
+  /** `k8s` for a Kubernetes asset (its token opens the cluster's tree); default `ssh`. */
+  protocol?: string;
 }
 
 export interface Connected {
@@ -44,7 +46,7 @@ export async function connectWith(body: TokenBody, title: string): Promise<Conne
   return { token: token.id, body, title };
 }
 
-const PROTOCOL = 'ssh';
+const PROTOCOL_LABELS: Record<string, string> = { ssh: 'SSH', k8s: 'Kubernetes' };
 
 /**
  * The connect dialog of one asset: the permed accounts (connect action), the protocol and web
@@ -69,6 +71,7 @@ export function ConnectDialog({
   const [busy, setBusy] = useState(false);
   const [assetName, setAssetName] = useState(target.assetName);
   const [form] = Form.useForm<{ username?: string; password?: string }>();
+  const PROTOCOL = target.protocol ?? 'ssh';
   useEffect(() => {
     let live = true;
     Promise.all([lunaApi.accounts(target.assetId), lunaApi.connectMethods(PROTOCOL)])
@@ -90,7 +93,7 @@ export function ConnectDialog({
     return () => {
       live = false;
     };
-  }, [target.assetId, target.assetName, target.account, t]);
+  }, [target.assetId, target.assetName, target.account, PROTOCOL, t]);
   const account = accounts?.find((a) => a.id === chosen);
   const ask = account ? askFor(account) : { username: false, password: false };
   const title = t('luna.connect.title', { asset: assetName ?? '' });
@@ -139,7 +142,10 @@ export function ConnectDialog({
             />
           </Form.Item>
           <Form.Item label={t('luna.connect.protocol')}>
-            <Radio.Group value={PROTOCOL} options={[{ value: PROTOCOL, label: 'SSH' }]} />
+            <Radio.Group
+              value={PROTOCOL}
+              options={[{ value: PROTOCOL, label: PROTOCOL_LABELS[PROTOCOL] ?? PROTOCOL }]}
+            />
           </Form.Item>
           <Form.Item label={t('luna.connect.method')}>
             <Radio.Group

@@ -6,6 +6,7 @@ import { AssetTree } from './AssetTree.tsx';
 import { ConnectDialog, connectWith, refusalText, type ConnectTarget, type Connected } from './ConnectDialog.tsx';
 import { connectsDirectly, deepLinkOf, preselected, tokenBody, webMethods, accountLabel } from './connectChoice.ts';
 import type { TokenBody } from './connectChoice.ts';
+import { containerOf, pinnedAsset, type LunaNode } from './assetTree.ts';
 import { lunaApi } from './lunaApi.ts';
 import { TerminalPane } from './TerminalPane.tsx';
 import { DEFAULT_PREFS, prefsOf, type TerminalPrefs } from './terminalOptions.ts';
@@ -18,6 +19,8 @@ interface SessionTab {
   token: string;
   /** What made the token: Reconnect makes a new one from it (a `?token=` link has none until CONNECT). */
   body?: TokenBody;
+  /** A Kubernetes container's shell (its tab keeps the container's name as title). */
+  container?: { namespace: string; pod: string; container: string };
   phase: SessionState['phase'];
 }
 
@@ -34,13 +37,22 @@ export function LunaPage() {
   const [tabs, setTabs] = useState<SessionTab[]>([]);
   const [active, setActive] = useState<string>();
   const [target, setTarget] = useState<ConnectTarget>();
+  // A k8s asset's connect dialog answers the tree (its token) instead of opening a tab.
+  const k8sAsk = useRef<(c: Connected | undefined) => void>(undefined);
+  const k8sBodies = useRef(new Map<string, TokenBody>());
+  // A deep link to a Kubernetes asset: the asset, open at the top of the tree, and the link's account.
+  const [pinned, setPinned] = useState<LunaNode>();
+  const linkAccount = useRef<{ asset: string; account?: string }>(undefined);
   const [prefs, setPrefs] = useState<TerminalPrefs>(DEFAULT_PREFS);
   const [ready, setReady] = useState(false);
   const started = useRef(false);
 
-  const open = (c: Omit<Connected, 'body'> & { body?: TokenBody }) => {
+  const open = (c: Omit<Connected, 'body'> & { body?: TokenBody; container?: SessionTab['container'] }) => {
     const key = `s${++seq}`;
-    setTabs((list) => [...list, { key, title: c.title, token: c.token, body: c.body, phase: 'connecting' }]);
+    setTabs((list) => [
+      ...list,
+      { key, title: c.title, token: c.token, body: c.body, container: c.container, phase: 'connecting' },
+    ]);
     setActive(key);
     setTarget(undefined);
   };
@@ -63,9 +75,12 @@ export function LunaPage() {
     const link = deepLinkOf(window.location.search);
     if (link.kind === 'token') open({ token: link.token, title: t('luna.tabs.session') });
     if (link.kind !== 'login') return;
+    linkAccount.current = { asset: link.asset, ...(link.account ? { account: link.account } : {}) };
     // Connects at once when the link (or the only grant) names an account that needs nothing typed.
-    void Promise.all([lunaApi.accounts(link.asset), lunaApi.connectMethods('ssh')])
-      .then(async ([accounts, methods]) => {
+    void Promise.all([lunaApi.accounts(link.asset), lunaApi.connectMethods('ssh'), lunaApi.assetItem(link.asset)])
+      .then(async ([accounts, methods, item]) => {
+        // A Kubernetes asset opens into its cluster in the tree (a container is then chosen there).
+        if (item?.meta?.data?.platform_type === 'k8s') return setPinned(pinnedAsset(item));
         const pick = preselected(accounts, link.account);
         const method = webMethods(methods)[0];
         if (!pick || !method || !connectsDirectly(pick))
@@ -74,6 +89,40 @@ export function LunaPage() {
       })
       .catch((e: unknown) => void message.error({ content: refusalText(e, t), duration: 8 }));
   }, [ready]); // eslint-disable-line react-hooks/exhaustive-deps -- once, when the preferences are there
+
+  /** The connect dialog for a k8s asset; its token (undefined when cancelled) opens the cluster's tree. */
+  const k8sToken = (asset: LunaNode) =>
+    new Promise<string | undefined>((resolve) => {
+      k8sAsk.current?.(undefined);
+      k8sAsk.current = (c) => {
+        k8sAsk.current = undefined;
+        if (c) k8sBodies.current.set(asset.ref, c.body);
+        resolve(c?.token);
+      };
+      const account = linkAccount.current?.asset === asset.ref ? linkAccount.current.account : undefined;
+      setTarget({ assetId: asset.ref, assetName: asset.title, protocol: 'k8s', ...(account ? { account } : {}) });
+    });
+  const connected = (c: Connected) => {
+    if (!k8sAsk.current) return open(c);
+    k8sAsk.current(c);
+    setTarget(undefined);
+  };
+  const cancelled = () => {
+    k8sAsk.current?.(undefined);
+    setTarget(undefined);
+  };
+  /** A container: a token exchanged from the tree's (each tab spends its own) opens its shell. */
+  const openContainer = async (n: LunaNode) => {
+    const container = containerOf(n);
+    if (!container || !n.k8s) return;
+    try {
+      const fresh = await lunaApi.exchangeToken(n.k8s.token);
+      const body = k8sBodies.current.get(n.k8s.assetId);
+      open({ token: fresh.id, title: `${container.container}@${container.pod}`, body, container });
+    } catch (e) {
+      void message.error({ content: refusalText(e, t), duration: 8 });
+    }
+  };
 
   const reconnect = async (tab: SessionTab) => {
     if (!tab.body) return;
@@ -109,7 +158,8 @@ export function LunaPage() {
                 'web_cli',
                 {},
               ));
-        return { ...x, phase: s.phase, title: `${account.username}@${asset.name}`, ...(body ? { body } : {}) };
+        const title = x.container ? x.title : `${account.username}@${asset.name}`;
+        return { ...x, phase: s.phase, title, ...(body ? { body } : {}) };
       }),
     );
   const close = (key: string) => {
@@ -124,7 +174,12 @@ export function LunaPage() {
     <div className={styles.page} data-testid="luna-page">
       <aside className={styles.side}>
         <div className={styles.brand}>{t('luna.title')}</div>
-        <AssetTree onAsset={(a) => setTarget({ assetId: a.ref, assetName: a.title })} />
+        <AssetTree
+          onAsset={(a) => setTarget({ assetId: a.ref, assetName: a.title })}
+          k8sToken={k8sToken}
+          onContainer={(n) => void openContainer(n)}
+          pinned={pinned}
+        />
       </aside>
       <main className={styles.main}>
         {tabs.length === 0 ? (
@@ -161,13 +216,19 @@ export function LunaPage() {
                 </span>
               ),
               children: (
-                <TerminalPane key={tab.token} token={tab.token} prefs={prefs} onState={(s) => onState(tab.key, s)} />
+                <TerminalPane
+                  key={tab.token}
+                  token={tab.token}
+                  prefs={prefs}
+                  container={tab.container}
+                  onState={(s) => onState(tab.key, s)}
+                />
               ),
             }))}
           />
         )}
       </main>
-      {target ? <ConnectDialog target={target} onConnected={open} onCancel={() => setTarget(undefined)} /> : null}
+      {target ? <ConnectDialog target={target} onConnected={connected} onCancel={cancelled} /> : null}
     </div>
   );
 }

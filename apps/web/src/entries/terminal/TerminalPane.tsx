@@ -14,6 +14,8 @@ import styles from './luna.module.css';
 interface Props {
   token: string;
   prefs: TerminalPrefs;
+  /** A Kubernetes container to open a shell in (with a k8s token). */
+  container?: { namespace: string; pod: string; container: string };
   onState(state: SessionState): void;
 }
 
@@ -23,7 +25,7 @@ interface Props {
  * right click, with the preference); a refused copy or paste says so instead of doing it. Share opens
  * ShareDialog.tsx, and who joins or leaves through a sharing is told in a notification.
  */
-export function TerminalPane({ token, prefs, onState }: Props) {
+export function TerminalPane({ token, prefs, container, onState }: Props) {
   const { t } = useTranslation();
   const { message, notification } = App.useApp();
   const box = useRef<HTMLDivElement>(null);
@@ -35,7 +37,7 @@ export function TerminalPane({ token, prefs, onState }: Props) {
       }),
       placement: 'bottomRight',
     });
-  const { state, handle } = useTerminalSocket(box, token, prefs, onShare);
+  const { state, handle } = useTerminalSocket(box, token, prefs, container, onShare);
   const [sharing, setSharing] = useState(false);
   const shareAllowed = useQuery({ queryKey: ['luna', 'sharing-enabled'], queryFn: lunaApi.sharingEnabled }).data;
   const [searching, setSearching] = useState(false);

@@ -8,14 +8,27 @@ import type { TreeItem } from './lunaApi.ts';
 export interface LunaNode {
   key: string;
   title: string;
-  kind: 'node' | 'asset';
-  /** The node key (to load its level) or the asset id (to connect). */
+  /** `k8s`: a namespace, pod or container of a Kubernetes asset (loaded with the asset's token). */
+  kind: 'node' | 'asset' | 'k8s';
+  /** The node key (to load its level), the asset id (to connect) or the k8s tree id (`namespace=..&pod=..`). */
   ref: string;
+  /** An asset's platform type: a `k8s` asset opens into its cluster instead of connecting. */
+  platformType?: string;
+  k8s?: K8sRef;
   isLeaf: boolean;
   disabled?: boolean;
   address?: string;
   /** Undefined until loaded (nodes). */
   children?: LunaNode[];
+}
+
+/** Where a k8s tree node is, and the live token its level and its containers' tabs come from. */
+export interface K8sRef {
+  token: string;
+  assetId: string;
+  namespace?: string;
+  pod?: string;
+  container?: string;
 }
 
 function toNode(i: TreeItem): LunaNode {
@@ -25,7 +38,8 @@ function toNode(i: TreeItem): LunaNode {
       title: i.name,
       kind: 'asset',
       ref: i.id,
-      isLeaf: true,
+      platformType: i.meta.data?.platform_type ?? '',
+      isLeaf: i.meta.data?.platform_type !== 'k8s',
       disabled: i.chkDisabled === true,
       address: i.meta.data?.address ?? '',
     };
@@ -43,6 +57,38 @@ export function nest(items: TreeItem[]): LunaNode[] {
     else top.push(node);
   }
   return top;
+}
+
+/** A deep link's asset at the top of the tree (its own key: it may also sit under its nodes). */
+export const pinnedAsset = (i: TreeItem): LunaNode => ({ ...toNode({ ...i, pId: 'link' }) });
+
+/** One level of a Kubernetes tree under the tree node `parentKey` (a k8s asset or one of its nodes). */
+export function k8sNodes(items: TreeItem[], parentKey: string, token: string, assetId: string): LunaNode[] {
+  return items.map((i) => {
+    const d = i.meta?.data ?? {};
+    return {
+      key: `${parentKey}|${i.id}`,
+      title: i.name,
+      kind: 'k8s',
+      ref: i.id,
+      isLeaf: i.isParent === false,
+      k8s: {
+        token,
+        assetId,
+        ...(d.namespace ? { namespace: d.namespace } : {}),
+        ...(d.pod ? { pod: d.pod } : {}),
+        ...(d.container ? { container: d.container } : {}),
+      },
+    };
+  });
+}
+
+/** The container a k8s leaf opens, when it is one. */
+export function containerOf(n: LunaNode): { namespace: string; pod: string; container: string } | undefined {
+  const k = n.k8s;
+  return n.kind === 'k8s' && k?.namespace && k.pod && k.container
+    ? { namespace: k.namespace, pod: k.pod, container: k.container }
+    : undefined;
 }
 
 /** The tree with the children of `key` set (immutable). */

@@ -12,7 +12,20 @@ export interface TreeItem {
   pId?: string;
   isParent?: boolean;
   chkDisabled?: boolean;
-  meta?: { type?: string; data?: { key?: string; address?: string; platform_type?: string; org_name?: string } };
+  meta?: {
+    type?: string;
+    data?: {
+      key?: string;
+      address?: string;
+      platform_type?: string;
+      org_name?: string;
+      /** Kubernetes tree (`meta.type` k8s): what the node is and where. */
+      identity?: string;
+      namespace?: string;
+      pod?: string;
+      container?: string;
+    };
+  };
 }
 
 /** A sharing of one's own running session (server: modules/terminal/sharing/). */
@@ -41,6 +54,8 @@ export const lunaApi = {
   /** A granted asset's name (a deep link names the asset by id only); undefined when not granted. */
   assetName: (id: string) =>
     http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { id } }).then((items) => items[0]?.name),
+  /** A granted asset as a tree item (its platform type decides how a deep link opens it). */
+  assetItem: (id: string) => http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { id } }).then((items) => items[0]),
   accounts: (assetId: string) => http.get<PermedAccount[]>(`${SELF}/assets/${assetId}/accounts/`),
   connectMethods: (protocol: string) =>
     http
@@ -56,4 +71,9 @@ export const lunaApi = {
     http.get<{ id: string; name: string; username: string }[]>(`${SHARINGS}users/`, { params: { session, search } }),
   createSharing: (body: SharingBody) => http.post<Sharing>(SHARINGS, body),
   stopSharing: (id: string) => http.patch<Sharing>(`${SHARINGS}${id}/`, { is_active: false }),
+  /** A fresh token like one of the caller's live ones (a k8s container's tab spends its own). */
+  exchangeToken: (id: string) => http.post<{ id: string }>('/api/v1/authentication/connection-token/exchange/', { id }),
+  /** One level of a Kubernetes asset's tree, read from the cluster with a live k8s token. */
+  k8sTree: (token: string, key: string) =>
+    http.get<TreeItem[]>(`${SELF}/nodes/children-with-k8s/tree/`, { params: { token, key } }),
 };

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { FAVORITE_KEY, findNode, loadedKeys, nest, searchResults, withChildren, withFavorites } from './assetTree.ts';
+import {
+  containerOf,
+  FAVORITE_KEY,
+  findNode,
+  k8sNodes,
+  loadedKeys,
+  nest,
+  searchResults,
+  withChildren,
+  withFavorites,
+} from './assetTree.ts';
 import {
   askFor,
   connectsDirectly,
@@ -201,5 +211,58 @@ describe('terminal preferences', () => {
     const p = prefsOf({});
     expect(outgoingKeys('ab\x7f', p)).toBe('ab\x7f');
     expect(outgoingKeys('ab\x7f', { ...p, backspaceAsCtrlH: true })).toBe('ab\x08');
+  });
+});
+
+describe('the Kubernetes tree in luna', () => {
+  const k8sAsset: TreeItem = {
+    id: 'a1',
+    name: 'cluster',
+    pId: 'n1',
+    meta: { type: 'asset', data: { platform_type: 'k8s', address: 'https://k8s:6443' } },
+  };
+  it('makes a k8s asset openable, its levels k8s nodes carrying the token, and containers leaves', () => {
+    const [asset] = nest([k8sAsset]);
+    expect(asset).toMatchObject({ kind: 'asset', platformType: 'k8s', isLeaf: false });
+    expect(nest([{ ...k8sAsset, meta: { type: 'asset', data: { platform_type: 'linux' } } }])[0]!.isLeaf).toBe(true);
+    const meta = (data: Record<string, string>) => ({ type: 'k8s', data });
+    const [ns] = k8sNodes(
+      [{ id: 'namespace=shop', name: 'shop', isParent: true, meta: meta({ namespace: 'shop' }) }],
+      asset!.key,
+      'tok',
+      'a1',
+    );
+    expect(ns).toMatchObject({
+      key: `${asset!.key}|namespace=shop`,
+      kind: 'k8s',
+      ref: 'namespace=shop',
+      isLeaf: false,
+    });
+    expect(containerOf(ns!)).toBeUndefined();
+    const [c] = k8sNodes(
+      [
+        {
+          id: 'namespace=shop&pod=p&container=app',
+          name: 'app',
+          isParent: false,
+          meta: meta({ namespace: 'shop', pod: 'p', container: 'app' }),
+        },
+      ],
+      'x',
+      'tok',
+      'a1',
+    );
+    expect(c!.isLeaf).toBe(true);
+    expect(c!.k8s).toEqual({ token: 'tok', assetId: 'a1', namespace: 'shop', pod: 'p', container: 'app' });
+    expect(containerOf(c!)).toEqual({ namespace: 'shop', pod: 'p', container: 'app' });
+  });
+
+  it('asks the socket for the chosen container', () => {
+    const url = socketUrl({ protocol: 'http:', host: 'h' }, 't1', 80, 24, {
+      namespace: 'shop',
+      pod: 'p',
+      container: 'app',
+    });
+    expect(new URL(url).searchParams.toString()).toBe('token=t1&cols=80&rows=24&namespace=shop&pod=p&container=app');
   });
 });

@@ -85,9 +85,15 @@ export const resizeFrame = (cols: number, rows: number) =>
 export const closeFrame = () => JSON.stringify({ type: 'CLOSE' });
 
 /** The socket's address on the page's own host (ws: or wss: as the page). */
-export function socketUrl(loc: { protocol: string; host: string }, token: string, cols: number, rows: number): string {
+export function socketUrl(
+  loc: { protocol: string; host: string },
+  token: string,
+  cols: number,
+  rows: number,
+  container?: { namespace: string; pod: string; container: string },
+): string {
   const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-  const q = new URLSearchParams({ token, cols: String(cols), rows: String(rows) });
+  const q = new URLSearchParams({ token, cols: String(cols), rows: String(rows), ...container });
   return `${scheme}//${loc.host}${TERMINAL_SOCKET_PATH}?${q.toString()}`;
 }
 

@@ -41,6 +41,7 @@ export function useTerminalSocket(
   box: React.RefObject<HTMLDivElement | null>,
   token: string,
   prefs: TerminalPrefs,
+  container?: { namespace: string; pod: string; container: string },
   onShare?: (notice: ShareNotice) => void,
 ): { state: SessionState; handle: React.RefObject<TerminalHandle> } {
   const { t } = useTranslation();
@@ -59,7 +60,7 @@ export function useTerminalSocket(
     term.loadAddon(new WebLinksAddon());
     term.open(box.current!);
     fit.fit();
-    const ws = new WebSocket(socketUrl(window.location, token, term.cols, term.rows));
+    const ws = new WebSocket(socketUrl(window.location, token, term.cols, term.rows, container));
     let info: ConnectInfo | undefined;
     let error: string | undefined;
     let ended = false;

@@ -19,14 +19,17 @@ import { EchoClock } from './echoClock.ts';
 import type { ControlTarget, SessionRegistry, ShareEvent } from './control.ts';
 import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
 import { Recorder, replayRelPath } from './recorder.ts';
-import { openSsh, type SshLink } from './sshConnect.ts';
+import { openK8sShell, type K8sContainer } from '../k8s/k8sExec.ts';
+import { sshShell, type RemoteShell } from './remoteShell.ts';
+import { openSsh } from './sshConnect.ts';
 import { resolveTarget, type SuStep, type TypedLogin } from './sshTarget.ts';
 import type { TextParams } from '@gatehouse/contract';
 
 /**
  * One terminal session through the gateway, whatever front end carries it (the web terminal's
- * WebSocket, the native SSH server): an ssh2 shell on the asset (through its domain gateway,
- * after `su` when configured) behind a duplex `stream` (write the user's input, read the terminal
+ * WebSocket, the native SSH server) and whatever the remote end is (`RemoteShell`: an ssh2 shell
+ * on the asset, through its domain gateway, after `su` when configured; or a Kubernetes
+ * container's exec stream) behind a duplex `stream` (write the user's input, read the terminal
  * output) and `resize()`. It owns its row in `terminal_session`, the asciicast recording, the
  * command reader and command filter rules, the idle and maximum-time limits, and its place in
  * the registry that the bus reaches (kill, lock, watch).
@@ -49,6 +52,8 @@ export interface OpenSessionOptions {
   accountId: string;
   /** The login of a virtual account, or the password when the stored account has no usable secret. */
   typed?: TypedLogin;
+  /** A Kubernetes asset's container: the session is an exec of a shell in it (protocol `k8s`). */
+  k8s?: K8sContainer;
   lang: Language;
   loginFrom: 'WT' | 'ST';
   remoteAddr: string;
@@ -75,8 +80,7 @@ interface PendingCommand {
 export class GatewaySession extends EventEmitter implements ControlTarget {
   readonly id = randomUUID();
   readonly stream: Duplex;
-  private link?: SshLink;
-  private channel?: ClientChannel;
+  private remote?: RemoteShell;
   private recorder?: Recorder;
   private reader: CommandReader;
   private policy?: CommandPolicy;
@@ -112,7 +116,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
         cb();
       },
       read: () => {
-        this.channel?.resume();
+        this.remote?.resume();
       },
       final: (cb) => {
         void this.close('closed');
@@ -133,7 +137,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   }
 
   private async start(): Promise<void> {
-    const { db, settings, secretBox } = this.deps;
+    const { db, settings } = this.deps;
     const o = this.o;
     this.display.user = `${o.user.name}(${o.user.username})`;
     const stored = await db
@@ -149,7 +153,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       user_id: o.user.id,
       asset_id: o.assetId,
       account_id: o.accountId,
-      protocol: 'ssh',
+      protocol: o.k8s ? 'k8s' : 'ssh',
       type: 'normal',
       login_from: o.loginFrom,
       remote_addr: o.remoteAddr,
@@ -167,22 +171,8 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     };
     let su: SuStep | undefined;
     try {
-      const t = await resolveTarget(db, secretBox, o.lang, o.assetId, o.accountId, o.typed);
-      this.orgId = t.orgId;
-      this.display.asset = t.display.asset;
-      this.display.account = t.display.account;
-      su = t.su;
-      this.link = await openSsh(db, o.lang, t.target, t.gateway);
-      const asked = Date.now();
-      this.channel = await new Promise<ClientChannel>((resolve, reject) =>
-        this.link!.client.shell({ term: o.term ?? 'xterm-256color', cols: this.cols, rows: this.rows }, (err, ch) =>
-          err ? reject(err) : resolve(ch),
-        ),
-      );
-      // Opening the shell takes a few round trips to the asset: a provisional estimate of its echo delay.
-      this.echo.seed(Date.now() - asked);
+      su = await this.openRemote();
     } catch (e) {
-      this.link?.end();
       const asset = await db
         .selectFrom('assets_asset')
         .select(['name', 'address', 'org_id'])
@@ -231,18 +221,13 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       remoteAddr: o.remoteAddr,
     });
     this.deps.registry.add(this);
-    const ch = this.channel!;
+    const remote = this.remote!;
     // Only the asset's output times its echo (not the gateway's own notices).
-    ch.on('data', (b: Buffer) => {
+    remote.on('data', (b: Buffer) => {
       this.echo.output();
       this.output(this.decoder.write(b));
     });
-    ch.stderr.on('data', (b: Buffer) => {
-      this.echo.output();
-      this.output(b.toString('utf8'));
-    });
-    ch.on('close', () => void this.close('closed'));
-    this.link!.client.on('error', () => void this.close('error'));
+    remote.on('close', (reason) => void this.close(reason));
     this.startLimits(
       o.idleMs ?? Number((await settings.get('SECURITY_MAX_IDLE_TIME')) ?? 0) * 60_000,
       o.maxMs ?? Number((await settings.get('SECURITY_MAX_SESSION_TIME')) ?? 0) * 3_600_000,
@@ -251,15 +236,53 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   }
 
   /**
+   * Resolves the target and opens the remote shell (`this.remote`): a container's exec for a
+   * Kubernetes session, else an ssh2 shell (answering the `su` step to run once it is open).
+   */
+  private async openRemote(): Promise<SuStep | undefined> {
+    const { db, secretBox } = this.deps;
+    const o = this.o;
+    const size = { cols: this.cols, rows: this.rows };
+    if (o.k8s) {
+      const opened = await openK8sShell(db, secretBox, o.lang, o.assetId, o.accountId, o.k8s, size);
+      this.orgId = opened.orgId;
+      this.display = { ...this.display, ...opened.display };
+      this.remote = opened.shell;
+      this.echo.seed(opened.openMs);
+      return undefined;
+    }
+    const t = await resolveTarget(db, secretBox, o.lang, o.assetId, o.accountId, o.typed);
+    this.orgId = t.orgId;
+    this.display.asset = t.display.asset;
+    this.display.account = t.display.account;
+    const link = await openSsh(db, o.lang, t.target, t.gateway);
+    try {
+      const asked = Date.now();
+      const channel = await new Promise<ClientChannel>((resolve, reject) =>
+        link.client.shell({ term: o.term ?? 'xterm-256color', ...size }, (err, ch) =>
+          err ? reject(err) : resolve(ch),
+        ),
+      );
+      // Opening the shell takes a few round trips to the asset: a provisional estimate of its echo delay.
+      this.echo.seed(Date.now() - asked);
+      this.remote = sshShell(link, channel);
+    } catch (e) {
+      link.end();
+      throw e;
+    }
+    return t.su;
+  }
+
+  /**
    * `su` to the account after logging in as the account it is switched from: the command, its
    * password prompt answered, then either a failure message or a shell prompt. A failure ends the
    * session as unsuccessful.
    */
   private async switchUser(su: SuStep): Promise<void> {
-    const prompt = await this.expect(/assword[^:]*:\s*$/, 10000, () => this.channel!.write(`${su.command}\n`));
+    const prompt = await this.expect(/assword[^:]*:\s*$/, 10000, () => this.remote!.write(`${su.command}\n`));
     const after = prompt
       ? await this.expect(/(failure|incorrect|sorry|denied)|[#$>%]\s*$/i, 10000, () =>
-          this.channel!.write(`${su.password}\n`),
+          this.remote!.write(`${su.password}\n`),
         )
       : undefined;
     if (after && !/(failure|incorrect|sorry|denied)/i.test(after)) return;
@@ -284,10 +307,10 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       const timer = setTimeout(() => done(undefined), ms);
       const done = (result: string | undefined) => {
         clearTimeout(timer);
-        this.channel!.off('data', onData);
+        this.remote!.off('data', onData);
         resolve(result);
       };
-      this.channel!.on('data', onData);
+      this.remote!.on('data', onData);
       send();
     });
   }
@@ -322,7 +345,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.recorder?.output(text);
     this.pending?.excerpt.add(text);
     if (this.watchers > 0) this.deps.registry.publishOutput(this.id, text);
-    if (!this.stream.push(text)) this.channel?.pause();
+    if (!this.stream.push(text)) this.remote?.pause();
   }
 
   /** A message of the gateway to the user, on a line of its own (recorded and seen by watchers too). */
@@ -334,7 +357,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     if (this.ended || !(cols > 0 && rows > 0)) return;
     this.cols = cols;
     this.rows = rows;
-    this.channel?.setWindow(rows, cols, 0, 0);
+    this.remote?.resize(cols, rows);
     this.reader.resize(cols, rows);
     this.recorder?.resize(cols, rows);
   }
@@ -355,7 +378,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   private send(text: string, key = false): void {
     if (!text || this.ended) return;
     this.echo.sent(key);
-    this.channel?.write(text);
+    this.remote?.write(text);
   }
 
   private async processInput(data: string): Promise<void> {
@@ -540,8 +563,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.echo.stop();
     this.held?.resolve('cancel');
     this.deps.registry.remove(this.id);
-    this.channel?.close();
-    this.link?.end();
+    this.remote?.end();
     const rest = this.decoder.end();
     if (rest) this.recorder?.output(rest);
     // Closing never rejects (callers do not wait for it): a recording that cannot be finished (its

@@ -106,12 +106,19 @@ export interface SshLink {
   end(): void;
 }
 
-/** Connects to the asset, through the gateway when there is one. */
-export async function openSsh(db: Kysely<DB>, lang: Language, target: Hop, gateway?: Hop): Promise<SshLink> {
-  if (!gateway) {
-    const client = await connectHop(db, lang, target);
-    return { client, end: () => client.end() };
-  }
+export interface Tunnel {
+  /** A TCP stream to the target, inside the gateway's SSH connection. */
+  sock: Duplex;
+  jump: ssh2.Client;
+}
+
+/** A TCP stream to `host:port` through the domain gateway (`forwardOut`); end `jump` to close it. */
+export async function openTunnel(
+  db: Kysely<DB>,
+  lang: Language,
+  gateway: Hop,
+  target: { host: string; port: number },
+): Promise<Tunnel> {
   const jump = await connectHop(db, lang, gateway);
   try {
     const sock = await new Promise<Duplex>((resolve, reject) =>
@@ -123,6 +130,21 @@ export async function openSsh(db: Kysely<DB>, lang: Language, target: Hop, gatew
           : resolve(ch),
       ),
     );
+    return { sock, jump };
+  } catch (e) {
+    jump.end();
+    throw e;
+  }
+}
+
+/** Connects to the asset, through the gateway when there is one. */
+export async function openSsh(db: Kysely<DB>, lang: Language, target: Hop, gateway?: Hop): Promise<SshLink> {
+  if (!gateway) {
+    const client = await connectHop(db, lang, target);
+    return { client, end: () => client.end() };
+  }
+  const { sock, jump } = await openTunnel(db, lang, gateway, target);
+  try {
     const client = await connectHop(db, lang, target, sock);
     client.once('close', () => jump.end());
     return {

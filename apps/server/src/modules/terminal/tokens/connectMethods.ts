@@ -24,7 +24,7 @@ export const CONNECT_METHODS: readonly ConnectMethod[] = [
     type: 'web',
     endpoint_protocol: 'http',
     component: 'koko',
-    protocols: ['ssh', 'telnet'],
+    protocols: ['ssh', 'telnet', 'k8s'],
   },
   {
     value: 'web_sftp',
