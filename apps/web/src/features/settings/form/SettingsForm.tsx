@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, App, Button, Card, Form, Input, InputNumber, Select, Space, Spin, Switch } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,13 +11,23 @@ import { changedValues, type SettingsPageDef } from './settingsPages.ts';
 const URL = '/api/v1/settings/setting/';
 type Values = Record<string, unknown>;
 
-function FieldInput({ name, field }: { name: string; field: SettingField }) {
+/** What Form.Item hands its child: the value, its change handler, and the id the label points at. */
+interface ControlProps {
+  id?: string;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}
+
+/** The input of one declared field; Form.Item's props pass through to the antd control. */
+function FieldInput({ name, field, ...control }: { name: string; field: SettingField } & ControlProps) {
   const { t } = useTranslation();
+  const props = control as Record<string, never>;
   // No client-side range: the server's message (in the user's language) shows under the field.
-  if (field.type === 'int') return <InputNumber style={{ width: 200 }} precision={0} />;
+  if (field.type === 'int') return <InputNumber {...props} style={{ width: 200 }} precision={0} />;
   if (field.type === 'choice')
     return (
       <Select
+        {...props}
         style={{ width: 240 }}
         options={field.choices.map((c) => ({
           value: c,
@@ -25,8 +35,8 @@ function FieldInput({ name, field }: { name: string; field: SettingField }) {
         }))}
       />
     );
-  if ('secret' in field) return <Input.Password autoComplete="new-password" />;
-  return <Input />;
+  if ('secret' in field) return <Input.Password {...props} autoComplete="new-password" />;
+  return <Input {...props} />;
 }
 
 /**
@@ -48,10 +58,6 @@ export function SettingsForm({ page }: { page: SettingsPageDef }) {
   });
   const fields = settingFields(page.category);
   const shown = page.sections.flatMap((s) => s.fields);
-
-  useEffect(() => {
-    if (query.data) form.setFieldsValue(query.data);
-  }, [query.data, form]);
 
   const save = async (values: Values) => {
     const body = changedValues(query.data ?? {}, values);
@@ -79,6 +85,7 @@ export function SettingsForm({ page }: { page: SettingsPageDef }) {
   return (
     <Form
       form={form}
+      initialValues={query.data}
       layout="horizontal"
       labelCol={{ span: 8 }}
       wrapperCol={{ span: 14 }}
@@ -114,7 +121,7 @@ export function SettingsForm({ page }: { page: SettingsPageDef }) {
           <Button
             onClick={() => {
               form.resetFields();
-              if (query.data) form.setFieldsValue(query.data);
+              setTopErrors([]);
             }}
           >
             {t('settings.form.reset')}
