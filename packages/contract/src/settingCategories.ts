@@ -2,7 +2,8 @@
  * The settings categories of `/api/v1/settings/setting/?category=<c>`: one declaration per
  * category (field name, type, range or choices, secret). The server validates, answers GET and
  * saves from it (apps/server/src/modules/settings/settingRoutes.ts); the console draws its forms
- * from it (apps/web/src/features/settings/form/). Only settings some feature reads are declared.
+ * from it (apps/web/src/features/settings/form/). Only settings with a server default are
+ * declared, never a switch nothing implements (docs/architecture.md, "Settings").
  */
 export type SettingField =
   | { type: 'bool' }
