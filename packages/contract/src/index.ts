@@ -9,3 +9,4 @@ export * from './username.ts';
 export * from './acls.ts';
 export * from './messageHtml.ts';
 export * from './preferences.ts';
+export * from './settingCategories.ts';

@@ -25,6 +25,7 @@ import { registerObjectTaskRoute } from './ops/objectTask.ts';
 import { registerRetention } from './ops/retention.ts';
 import { registerImportParsers } from '../resource/importParse.ts';
 import { registerPublicSettingsRoutes } from './settings/publicRoutes.ts';
+import { registerSettingRoutes } from './settings/settingRoutes.ts';
 import { registerCurrentOrgRoutes } from './orgs/currentRoutes.ts';
 import { registerAssetsModule } from './assets/routes.ts';
 import { registerAccountsModule } from './accounts/routes.ts';
@@ -71,6 +72,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   registerTaskLogPageRoute(app);
   registerObjectTaskRoute(app);
   registerPublicSettingsRoutes(app);
+  registerSettingRoutes(app);
   registerCurrentOrgRoutes(app);
   registerAssetsModule(app);
   registerAclsModule(app);

@@ -44,6 +44,12 @@ export class SettingsStore {
     return (this.values.has(name) ? this.values.get(name) : SETTING_DEFAULTS[name]) as SettingValue<K>;
   }
 
+  /** A setting named by a string (the settings API's declared fields): stored, else its default. */
+  async valueOf(name: string): Promise<unknown> {
+    await this.refresh();
+    return this.values.has(name) ? this.values.get(name) : (SETTING_DEFAULTS as Record<string, unknown>)[name];
+  }
+
   /** A stored setting that has no default (e.g. the licence). */
   async getRaw<T>(name: string): Promise<T | undefined> {
     await this.refresh();
@@ -58,6 +64,26 @@ export class SettingsStore {
       .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify(value), category, date_updated: now }))
       .execute();
     this.loadedAt = 0;
+  }
+
+  /**
+   * Several settings in one transaction (all or none), then seen at once by this instance; the
+   * others read them within RELOAD_MS.
+   */
+  async setMany(values: Record<string, unknown>, category: string): Promise<void> {
+    const now = new Date().toISOString();
+    await this.db.transaction().execute(async (trx) => {
+      for (const [name, value] of Object.entries(values)) {
+        const json = JSON.stringify(value);
+        await trx
+          .insertInto('settings_setting')
+          .values({ name, value: json, category, encrypted: false, date_updated: now })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ value: json, category, date_updated: now }))
+          .execute();
+      }
+    });
+    this.loadedAt = 0;
+    await this.refresh();
   }
 
   async sessionAgeSeconds(): Promise<number> {
