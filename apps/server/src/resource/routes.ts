@@ -113,7 +113,7 @@ async function countMatches(def: ResourceDef, ctx: ResourceCtx, filtered: AnyQue
 }
 
 /**
- * `longList`'s first try: the page among the newest `window` rows of the default order (all rows
+ * `longList.window`'s first try: the page among the newest `window` rows of the default order (all rows
  * from the window's last value on, so ties stay whole), searched row by row. Undefined when the
  * order is another, the page lies beyond the window, the list is shorter than the window or the
  * window does not fill the page.
@@ -125,9 +125,9 @@ async function windowPage(
   query: Query,
   page: { limit: number; offset: number },
 ): Promise<Row[] | undefined> {
-  const { window } = def.longList!;
+  const window = def.longList?.window?.(ctx);
   const lead = orderTerms(def, first(query, 'order'))[0];
-  if (!lead || lead !== orderTerms(def, undefined)[0] || page.offset + page.limit > window) return undefined;
+  if (!window || !lead || lead !== orderTerms(def, undefined)[0] || page.offset + page.limit > window) return undefined;
   const desc = lead.startsWith('-');
   const col = sql.ref(`${def.table}.${lead.replace(/^-/, '')}`);
   const edge = (await base()

@@ -35,9 +35,14 @@ export const commandResource: ResourceDef = {
   label: M.model_command,
   orgScoped: true,
   defaultOrder: ['-timestamp'],
-  // Millions of rows: counts stop at COMMAND_COUNT_CAP, pages are looked for among the newest
-  // 10,000 commands first (resource/types.ts `longList`).
-  longList: { countCap: COMMAND_COUNT_CAP, window: 10_000 },
+  // Millions of rows: counts stop at COMMAND_COUNT_CAP; on SQLite pages are looked for among the
+  // newest 10,000 commands first (resource/types.ts `longList`), as the FTS subquery lists every
+  // match before the rows are ordered. PostgreSQL's planner already walks the time index and stops
+  // for a common term (and the trigram index serves rare ones): a window would only add its scan.
+  longList: {
+    countCap: COMMAND_COUNT_CAP,
+    window: (ctx) => (ctx.req.server.deps.database.dialect === 'sqlite' ? 10_000 : undefined),
+  },
   fields: {
     id: f.id(),
     user: f.string(M.field_user, {
