@@ -125,6 +125,9 @@ describe('command search', () => {
         'captest job 8',
         'captest job 6',
       ]);
+      // Wildcards stay literal in the window too (unescaped, `c_p` and `c%p` would match "captest").
+      expect((await page('search=c_p&limit=1')).results).toEqual([]);
+      expect((await page('search=c%25p&limit=1')).results).toEqual([]);
       // The next page is not in the window: the plain query answers it, still in time order.
       const second = await page('search=captest&limit=2&offset=2');
       expect(second.results.map((r) => r.input)).toEqual(['captest job 4', 'captest job 2']);
