@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Cache } from '../../platform/cache/cache.ts';
+import { isValidTimeZone } from '../../http/datetime.ts';
 import { systemTimeZone } from '../acls/matcher/rules.ts';
 
 /**
  * Daily jobs (the original's celery beat `0 2 * * *` lines, read in its `TIME_ZONE`):
  * `scheduleDaily(app, name, hour, run)` runs `run` every day at `hour`:00 in the `TIME_ZONE`
- * setting's zone (the system's when empty), from `onReady` until the app closes. The zone is read
+ * setting's zone (the system's when empty or unknown), from `onReady` until the app closes. The zone is read
  * again at every wake-up, and the timer wakes at least hourly, so a changed setting applies within
  * the hour. An hour that a daylight-saving jump skips runs at the first instant after the gap
  * (02:00 becomes 03:00). With several instances each day's run is claimed once through the cache
@@ -96,7 +97,11 @@ export function startDaily(
 ): () => void {
   let timer: unknown;
   let closed = false;
-  const zone = async () => String((await deps.settings.get('TIME_ZONE')) || systemTimeZone());
+  // A zone Intl does not know (a setting written before validation) would stop the job: the system's.
+  const zone = async () => {
+    const tz = String((await deps.settings.get('TIME_ZONE')) || '');
+    return tz && isValidTimeZone(tz) ? tz : systemTimeZone();
+  };
   const arm = async () => {
     if (closed) return;
     const tz = await zone();

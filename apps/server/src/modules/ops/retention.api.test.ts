@@ -6,6 +6,7 @@ import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { ftpFilePath } from '../audits/ftpFiles.ts';
 import { seedCommands, seedSession } from '../terminal/auditTesting.ts';
+import { systemTimeZone } from '../acls/matcher/rules.ts';
 import { localDay, nextRunAt, startDaily, type DailyClock } from './dailyJobs.ts';
 import { readTaskLog } from './taskLog.ts';
 import { RETENTION_BATCH, runRetention } from './retention.ts';
@@ -249,6 +250,24 @@ describe('retention of audit records', () => {
       expect(errors).toEqual([]);
     } finally {
       stop();
+    }
+    // A zone nobody knows falls back to the system's instead of stopping the job.
+    await t.deps.settings.set('TIME_ZONE', 'Nowhere/Atlantis');
+    const before = timers.length;
+    const stopAgain = startDaily(
+      { cache: t.deps.cache, settings: t.deps.settings, log: (e) => errors.push(e) },
+      `${name}_b`,
+      2,
+      async () => void runs++,
+      clock,
+    );
+    try {
+      await vi.waitFor(() => expect(timers).toHaveLength(before + 1));
+      const due = nextRunAt(new Date(now), 2, systemTimeZone()).getTime() - now;
+      expect(timers[before]!.ms).toBe(Math.min(3_600_000, due));
+      expect(errors).toEqual([]);
+    } finally {
+      stopAgain();
       await t.deps.settings.set('TIME_ZONE', '');
     }
   });
