@@ -28,6 +28,11 @@ export const DEFAULT_LOGIN_LIMIT_TIME_MINUTES = 30;
 export const SESSION_COOKIE_AGE_SECONDS = 86400;
 export const TOKEN_EXPIRATION_SECONDS = 86400;
 export const MAX_LIMIT_PER_PAGE = 100;
+/**
+ * The commands list counts at most this many matches (the original's Elasticsearch command storage
+ * stops its total there too): a `count` of this value means "at least", and the console shows it so.
+ */
+export const COMMAND_COUNT_CAP = 10_000;
 
 export const REQUEST_TIMEOUT_MS = 120_000;
 export const HEARTBEAT_INTERVAL_MS = 10_000;

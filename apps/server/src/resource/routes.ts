@@ -1,10 +1,20 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { metadata } from './metadata.ts';
 import { rt } from './messages.ts';
 import { jsType } from './coerce.ts';
-import { applyListParams, applyOrder, baseQuery, first, listQuery, pageOf, possibleIds, type Query } from './query.ts';
+import {
+  applyListParams,
+  applyOrder,
+  baseQuery,
+  first,
+  listQuery,
+  orderTerms,
+  pageOf,
+  possibleIds,
+  type Query,
+} from './query.ts';
 import { outputFields, serializeOne, serializeRows } from './serialize.ts';
 import { validateObject, type FieldErrors } from './validate.ts';
 import { createObject, deleteObjects, updateObject } from './write.ts';
@@ -73,13 +83,68 @@ export async function listResponse(
   const fields = outputFields(def, query);
   const page = pageOf(query);
   if (!page) return serializeRows(def, ctx, (await q.execute()) as Row[], fields);
-  const counted = (await applyListParams(def, ctx, base(), query))
-    .clearSelect()
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst() as Promise<{ n: number | string }>;
-  const count = Number((await counted).n);
-  const rows = (await q.limit(page.limit).offset(page.offset).execute()) as Row[];
+  const rows =
+    (def.longList && (await windowPage(def, ctx, base, query, page))) ??
+    ((await q.limit(page.limit).offset(page.offset).execute()) as Row[]);
+  const count = await countMatches(def, ctx, await applyListParams(def, ctx, base(), query));
   return pageOfResults(req, page, count, await serializeRows(def, ctx, rows, fields));
+}
+
+/** The filtered rows' count; with `longList`, at most its cap (counting stops at cap + 1). */
+async function countMatches(def: ResourceDef, ctx: ResourceCtx, filtered: AnyQuery): Promise<number> {
+  const cap = def.longList?.countCap;
+  if (!cap) {
+    const r = (await filtered
+      .clearSelect()
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst()) as { n: number | string };
+    return Number(r.n);
+  }
+  const capped = filtered
+    .clearSelect()
+    .select(sql<number>`1`.as('one'))
+    .limit(cap + 1)
+    .as('capped');
+  const r = (await (ctx.db as unknown as Kysely<Record<string, Row>>)
+    .selectFrom(capped as never)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst()) as { n: number | string };
+  return Math.min(Number(r.n), cap);
+}
+
+/**
+ * `longList.window`'s first try: the page among the newest `window` rows of the default order (all rows
+ * from the window's last value on, so ties stay whole), searched row by row. Undefined when the
+ * order is another, the page lies beyond the window, the list is shorter than the window or the
+ * window does not fill the page.
+ */
+async function windowPage(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  base: () => AnyQuery,
+  query: Query,
+  page: { limit: number; offset: number },
+): Promise<Row[] | undefined> {
+  const window = def.longList?.window?.(ctx);
+  const lead = orderTerms(def, first(query, 'order'))[0];
+  if (!window || !lead || lead !== orderTerms(def, undefined)[0] || page.offset + page.limit > window) return undefined;
+  const desc = lead.startsWith('-');
+  const col = sql.ref(`${def.table}.${lead.replace(/^-/, '')}`);
+  const edge = (await base()
+    .clearSelect()
+    .select(col.as('edge'))
+    .orderBy(col, desc ? 'desc' : 'asc')
+    .limit(1)
+    .offset(window - 1)
+    .executeTakeFirst()) as { edge: unknown } | undefined;
+  if (edge?.edge === undefined || edge.edge === null) return undefined;
+  const scan: ResourceCtx = { ...ctx, rowScan: true };
+  const inWindow = (await applyListParams(def, scan, base(), query)).where(col, desc ? '>=' : '<=', edge.edge);
+  const rows = (await applyOrder(def, inWindow, first(query, 'order'))
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()) as Row[];
+  return rows.length === page.limit ? rows : undefined;
 }
 
 async function create(def: ResourceDef, req: FastifyRequest, reply: FastifyReply) {

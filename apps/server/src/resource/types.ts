@@ -46,6 +46,11 @@ export interface ResourceCtx {
   db: Kysely<DB>;
   /** Set while a bulk PUT/PATCH on the list is validated and applied. */
   bulk?: boolean;
+  /**
+   * Set while a list is searched within a bounded window of rows (`ResourceDef.longList`): a
+   * `searchWith` may then test each row instead of asking an index, which would read every match.
+   */
+  rowScan?: boolean;
 }
 
 export function dyn(ctx: ResourceCtx): AnyDb {
@@ -172,6 +177,15 @@ export interface ResourceDef {
   fieldsMini?: string[];
   fieldsSmall?: string[];
   defaultOrder: string[];
+  /**
+   * Lists of millions of rows (commands; routes.ts `listResponse`): the page's `count` stops at
+   * `countCap` (a count of the cap means "at least"). With a `window` (per request: it may depend on
+   * the database), a page is first looked for among the newest `window` rows in the default order
+   * (its first column indexed and never NULL), searched with `ctx.rowScan`; when they fill the page
+   * it is the answer (the window is a prefix of the order, so it holds the first matches), else the
+   * plain query runs. So a common term's first pages cost the window, not every match.
+   */
+  longList?: { countCap: number; window?: (ctx: ResourceCtx) => number | undefined };
   /** Query parameters that filter without being fields (e.g. `user__username`). */
   extraFilters?: Record<string, (q: AnyQuery, value: string, ctx: ResourceCtx) => AnyQuery | Promise<AnyQuery>>;
   /** Column filtered by `date_from` / `date_to`. */

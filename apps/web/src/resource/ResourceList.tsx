@@ -105,6 +105,8 @@ export interface ResourceListProps extends ColumnsConfig, PermsOptions {
   fieldsGet?: FieldMetaMap;
   /** Hide the selection checkboxes (lists with no batch action). */
   noSelection?: boolean;
+  /** The server stops counting at this many (commands): a count of it reads "10,000+". */
+  countCap?: number;
 }
 
 /** A server-paged table built from the list's OPTIONS metadata, with its header and row actions. */
@@ -295,7 +297,10 @@ export function ResourceList(props: ResourceListProps) {
           total,
           showSizeChanger: true,
           pageSizeOptions: PAGE_SIZES.map(String),
-          showTotal: (n) => t('resource.total', { count: n }),
+          showTotal: (n) =>
+            props.countCap !== undefined && n >= props.countCap
+              ? t('resource.totalCapped', { count: n, shown: n.toLocaleString(i18n.language) })
+              : t('resource.total', { count: n }),
         }}
         onChange={(pagination, _filters, sorter, extra) => {
           if (extra.action === 'sort') {

@@ -107,4 +107,22 @@ describe('list extras', () => {
     ]);
     expect(callsTo('PATCH', USERS_URL)).toHaveLength(1);
   });
+
+  it('reads a count at the server\'s cap as "at least" when the list declares one', async () => {
+    on('GET', USERS_URL, { count: 10_000, results: [alice, bob] });
+    open({ countCap: 10_000 });
+    expect(await screen.findByText('Total 10,000+')).toBeTruthy();
+  });
+
+  it('shows an exact count under the cap', async () => {
+    on('GET', USERS_URL, { count: 9_999, results: [alice, bob] });
+    open({ countCap: 10_000 });
+    expect(await screen.findByText('Total 9999')).toBeTruthy();
+  });
+
+  it('shows the count as is on a list without a cap', async () => {
+    on('GET', USERS_URL, { count: 10_000, results: [alice, bob] });
+    open({});
+    expect(await screen.findByText('Total 10000')).toBeTruthy();
+  });
 });

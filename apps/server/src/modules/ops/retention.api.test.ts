@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { ftpFilePath } from '../audits/ftpFiles.ts';
 import { seedCommands, seedSession } from '../terminal/auditTesting.ts';
-import { nextRunAt } from './dailyJobs.ts';
+import { systemTimeZone } from '../acls/matcher/rules.ts';
+import { localDay, nextRunAt, startDaily, type DailyClock } from './dailyJobs.ts';
 import { readTaskLog } from './taskLog.ts';
 import { RETENTION_BATCH, runRetention } from './retention.ts';
 
@@ -195,13 +196,79 @@ describe('retention of audit records', () => {
     expect(again.deleted).toMatchObject({ sessions: 0, commands: 0, ftp_logs: 0, login_logs: 0, activity_logs: 0 });
   }, 60_000);
 
-  it('plans the daily run at the next 02:00', () => {
-    const at = (h: number, m: number) => {
-      const d = new Date(2026, 5, 1, h, m);
-      return d;
+  it('plans the daily run at the next 02:00 of the zone, across daylight-saving changes', () => {
+    const next = (iso: string, zone: string) => nextRunAt(new Date(iso), 2, zone).toISOString();
+    // UTC+8: 02:00 there is 18:00 UTC the day before.
+    expect(next('2026-06-01T12:00:00Z', 'Asia/Shanghai')).toBe('2026-06-01T18:00:00.000Z');
+    expect(next('2026-06-01T17:59:59Z', 'Asia/Shanghai')).toBe('2026-06-01T18:00:00.000Z');
+    expect(next('2026-06-01T18:00:00Z', 'Asia/Shanghai')).toBe('2026-06-02T18:00:00.000Z');
+    expect(next('2026-06-01T01:00:00Z', 'UTC')).toBe('2026-06-01T02:00:00.000Z');
+    // New York skips 02:00 on 2026-03-08 (runs at 03:00 EDT), then 02:00 EDT; 02:00 EST on 2026-11-01.
+    expect(next('2026-03-08T05:00:00Z', 'America/New_York')).toBe('2026-03-08T07:00:00.000Z');
+    expect(next('2026-03-08T07:00:00Z', 'America/New_York')).toBe('2026-03-09T06:00:00.000Z');
+    expect(next('2026-11-01T04:00:00Z', 'America/New_York')).toBe('2026-11-01T07:00:00.000Z');
+    expect(localDay(new Date('2026-06-01T18:00:00Z'), 'Asia/Shanghai')).toBe('2026-06-02');
+  });
+
+  it('runs the daily job at 02:00 in TIME_ZONE, not in server time (injected clock)', async () => {
+    let now = Date.parse('2026-06-01T17:30:00Z');
+    const timers: { fn: () => void; ms: number; at: number }[] = [];
+    const clock: DailyClock = {
+      now: () => now,
+      setTimer: (fn, ms) => (timers.push({ fn, ms, at: now }), {}),
+      clearTimer: () => undefined,
     };
-    expect(nextRunAt(at(1, 59), 2)).toEqual(new Date(2026, 5, 1, 2, 0));
-    expect(nextRunAt(at(2, 0), 2)).toEqual(new Date(2026, 5, 2, 2, 0));
-    expect(nextRunAt(at(23, 0), 2)).toEqual(new Date(2026, 5, 2, 2, 0));
+    const name = `test_${randomUUID()}`;
+    let runs = 0;
+    const errors: Error[] = [];
+    await t.deps.settings.set('TIME_ZONE', 'Asia/Shanghai');
+    const stop = startDaily(
+      { cache: t.deps.cache, settings: t.deps.settings, log: (e) => errors.push(e) },
+      name,
+      2,
+      async () => void runs++,
+      clock,
+    );
+    try {
+      await vi.waitFor(() => expect(timers).toHaveLength(1));
+      // 02:00 in Shanghai is 30 minutes away; 02:00 in UTC (this server's time in CI) would be 8.5 hours.
+      expect(timers[0]!.ms).toBe(30 * 60_000);
+      now = Date.parse('2026-06-01T18:00:00Z');
+      timers[0]!.fn();
+      await vi.waitFor(() => expect(timers).toHaveLength(2));
+      expect(runs).toBe(1);
+      // The day was claimed under Shanghai's date; the next wake-up is within the hour.
+      expect(await t.deps.cache.incr(`gh:daily:${name}:2026-06-02`, 60)).toBe(2);
+      expect(timers[1]!.ms).toBe(3_600_000);
+      // The setting changes: the hourly wake-up plans 02:00 in the new zone (06:00 UTC in June).
+      await t.deps.settings.set('TIME_ZONE', 'America/New_York');
+      now = Date.parse('2026-06-02T05:15:00Z');
+      timers[1]!.fn();
+      await vi.waitFor(() => expect(timers).toHaveLength(3));
+      expect(timers[2]!.ms).toBe(45 * 60_000);
+      expect(runs).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      stop();
+    }
+    // A zone nobody knows falls back to the system's instead of stopping the job.
+    await t.deps.settings.set('TIME_ZONE', 'Nowhere/Atlantis');
+    const before = timers.length;
+    const stopAgain = startDaily(
+      { cache: t.deps.cache, settings: t.deps.settings, log: (e) => errors.push(e) },
+      `${name}_b`,
+      2,
+      async () => void runs++,
+      clock,
+    );
+    try {
+      await vi.waitFor(() => expect(timers).toHaveLength(before + 1));
+      const due = nextRunAt(new Date(now), 2, systemTimeZone()).getTime() - now;
+      expect(timers[before]!.ms).toBe(Math.min(3_600_000, due));
+      expect(errors).toEqual([]);
+    } finally {
+      stopAgain();
+      await t.deps.settings.set('TIME_ZONE', '');
+    }
   });
 });

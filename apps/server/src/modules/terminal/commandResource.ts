@@ -1,3 +1,4 @@
+import { COMMAND_COUNT_CAP } from '@gatehouse/contract';
 import { f } from '../../resource/fields.ts';
 import { ApiError } from '../../http/errors.ts';
 import { parseDateTime } from '../../resource/coerce.ts';
@@ -14,6 +15,7 @@ import { inputContains } from './commandSearch.ts';
  * stay in order); `date_from`/`date_to` compare with it.
  * The original answers nothing without `command_storage_id` or `session_id` (one storage at a
  * time); here there is one storage, the database, so the list answers without either.
+ * Its `count` stops at COMMAND_COUNT_CAP, as the original's Elasticsearch storage's total does.
  */
 const t = 'terminal_command';
 
@@ -33,6 +35,14 @@ export const commandResource: ResourceDef = {
   label: M.model_command,
   orgScoped: true,
   defaultOrder: ['-timestamp'],
+  // Millions of rows: counts stop at COMMAND_COUNT_CAP; on SQLite pages are looked for among the
+  // newest 10,000 commands first (resource/types.ts `longList`), as the FTS subquery lists every
+  // match before the rows are ordered. PostgreSQL's planner already walks the time index and stops
+  // for a common term (and the trigram index serves rare ones): a window would only add its scan.
+  longList: {
+    countCap: COMMAND_COUNT_CAP,
+    window: (ctx) => (ctx.req.server.deps.database.dialect === 'sqlite' ? 10_000 : undefined),
+  },
   fields: {
     id: f.id(),
     user: f.string(M.field_user, {

@@ -3,6 +3,7 @@ import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
 import { seedCommands, seedSession } from './auditTesting.ts';
+import { commandResource } from './commandResource.ts';
 
 /**
  * The commands list's search (`search`, `input`) through the substring index of migration 0700
@@ -94,5 +95,51 @@ describe('command search', () => {
     const user = new SessionClient(t.app);
     expect((await user.login('search_user', USER_PASSWORD)).json().ok).toBe(true);
     expect((await user.get(`${URL}?search=systemctl`)).statusCode).toBe(403);
+  });
+
+  it('counts at most the cap and pages the newest matches first, inside the window or past it', async () => {
+    const db = t.deps.database.db;
+    const s = await seedSession(db, { date_start: new Date().toISOString() });
+    // The newest rows of the org, alternating: a small cap and window stand in for 10,000 each
+    // (the window, SQLite's in production, runs on both databases here).
+    const top = Date.now() + 100_000;
+    await seedCommands(
+      db,
+      s,
+      [1, 2, 3, 4, 5, 6, 7, 8].map((k) => ({
+        input: k % 2 ? `other ${k}` : `captest job ${k}`,
+        timestamp_ms: top + k,
+      })),
+    );
+    const saved = commandResource.longList;
+    commandResource.longList = { countCap: 3, window: () => 4 };
+    try {
+      type Page = { count: number; next: string | null; results: { input: string }[] };
+      const page = async (q: string) => (await admin.get(`${URL}?${q}`)).json() as Page;
+      // Four match; the count stops at the cap. The window (4 newest rows) fills a page of 2.
+      const first = await page('search=captest&limit=2');
+      expect(first.count).toBe(3);
+      expect(first.results.map((r) => r.input)).toEqual(['captest job 8', 'captest job 6']);
+      expect(first.next).not.toBeNull();
+      expect((await page('search=CAPTEST&limit=2')).results.map((r) => r.input)).toEqual([
+        'captest job 8',
+        'captest job 6',
+      ]);
+      // Wildcards stay literal in the window too (unescaped, `c_p` and `c%p` would match "captest").
+      expect((await page('search=c_p&limit=1')).results).toEqual([]);
+      expect((await page('search=c%25p&limit=1')).results).toEqual([]);
+      // The next page is not in the window: the plain query answers it, still in time order.
+      const second = await page('search=captest&limit=2&offset=2');
+      expect(second.results.map((r) => r.input)).toEqual(['captest job 4', 'captest job 2']);
+      expect(second.count).toBe(3);
+      // Under the cap the count is exact; another order is not windowed.
+      expect((await page('search=captest%20job%202&limit=5')).count).toBe(1);
+      const oldest = await page('search=captest&limit=2&order=timestamp');
+      expect(oldest.results.map((r) => r.input)).toEqual(['captest job 2', 'captest job 4']);
+    } finally {
+      commandResource.longList = saved;
+    }
+    const uncapped = (await admin.get(`${URL}?search=captest&limit=2`)).json() as { count: number };
+    expect(uncapped.count).toBe(4);
   });
 });

@@ -11,7 +11,14 @@ import type { ResourceCtx } from '../../resource/types.ts';
 export function inputContains(ctx: ResourceCtx, term: string): Expression<SqlBool> {
   // NUL ends a string for FTS5 (and PostgreSQL refuses it in text): no stored input holds one.
   if (term.includes('\u0000')) return sql<SqlBool>`1 = 0`;
-  if (ctx.req.server.deps.database.dialect === 'postgres' || [...term].length < 3)
+  // Within the list's window of newest rows (`ctx.rowScan`) LIKE tests each row, stopping once the
+  // page is full; the index would first read every match. LIKE folds ASCII case only, as the
+  // trigram index does for ASCII: other terms keep the index so both answer alike.
+  if (
+    ctx.req.server.deps.database.dialect === 'postgres' ||
+    [...term].length < 3 ||
+    (ctx.rowScan && /^[\x20-\x7e]*$/.test(term))
+  )
     return containsCi(ctx, 'terminal_command.input', term);
   const phrase = `"${term.replace(/"/g, '""')}"`;
   return sql<SqlBool>`terminal_command.rowid IN (SELECT rowid FROM terminal_command_fts WHERE terminal_command_fts MATCH ${phrase})`;

@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- the screens under test are terminal escape sequences */
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
@@ -104,6 +105,30 @@ describe('monitoring a live session', () => {
       type: 'TERMINAL_ERROR',
       err: 'This session is not running: there is nothing to watch.',
     });
+  }, 60_000);
+
+  it('draws the first screen with its colours, attributes and cursor', async () => {
+    const { s, term } = await open();
+    await term.type("printf '\\033[31mred-x\\033[0m \\033[1mbold-y\\033[0m\\n'\r");
+    await term.waitFor(/bold-y\x1b\[0m\r\n.*gh\$ /);
+    // A half-typed line with the cursor moved back two places.
+    await term.type('echo pa-z');
+    await term.waitFor(/echo pa-z$/);
+    await term.type('\x1b[D\x1b[D');
+    await term.waitFor(/echo pa-z(?:\x08\x08|\x1b\[D\x1b\[D|\x1b\[2D)$/);
+    const m = monitor(admin, s.id);
+    await m.waitFor(() => m.msgs.some((x) => x.type === 'TERMINAL_DATA'), 'the current screen');
+    const first = String(m.msgs.find((x) => x.type === 'TERMINAL_DATA')!.data);
+    // Cleared, then the rows as drawn: red and bold as SGR sequences, not plain text.
+    expect(first.startsWith('\x1b[H\x1b[2J')).toBe(true);
+    expect(first).toContain('\x1b[31mred-x');
+    expect(first).toMatch(/\x1b\[(?:0;)?1mbold-y/);
+    // The cursor stands where the user types, two places back (then the terminal modes, e.g. bracketed paste).
+    expect(first).toMatch(/gh\$ echo pa-z\x1b\[2D(?:\x1b\[\?[0-9;]*[hl])*$/);
+    await term.type('r\r');
+    await m.waitFor(() => m.text().includes('par-z\r\n'), 'live output');
+    expect((await admin.post('/api/v1/terminal/tasks/kill-session/', [s.id])).json()).toEqual({ ok: [s.id] });
+    await m.closed;
   }, 60_000);
 
   it('needs the monitor right in the session org; others see no session', async () => {

@@ -1,4 +1,5 @@
 import xterm from '@xterm/headless';
+import serializeAddon from '@xterm/addon-serialize';
 
 /**
  * Which command line the user ran, read from a headless terminal emulator fed with everything
@@ -34,6 +35,7 @@ export class CommandReader {
   private droppedAlt: string | undefined;
   /** Writes handed to the emulator and not parsed yet. */
   private parsing = 0;
+  private serializer: InstanceType<typeof serializeAddon.SerializeAddon> | undefined;
 
   constructor(cols: number, rows: number) {
     this.term = new xterm.Terminal({ cols, rows, scrollback: 200, allowProposedApi: true });
@@ -100,15 +102,18 @@ export class CommandReader {
   }
 
   /**
-   * The visible screen as text a terminal can draw (clear, rows, cursor placed): what a watcher
-   * joining mid-session sees first (colours are not kept).
+   * The visible screen as a terminal redraws it: cleared, then the rows with their colours and
+   * attributes, the terminal modes, the alternate screen when a full-screen program runs, and the
+   * cursor where it stands (`@xterm/addon-serialize`, loaded at the first call: only a watcher
+   * joining mid-session asks, once, never per output). Read after settle().
    */
-  screenText(): string {
-    const b = this.term.buffer.active;
-    const rows: string[] = [];
-    for (let y = 0; y < this.term.rows; y++) rows.push(b.getLine(b.viewportY + y)?.translateToString(true) ?? '');
-    while (rows.length > 1 && !rows[rows.length - 1] && rows.length - 1 > b.cursorY) rows.pop();
-    return `\x1b[H\x1b[2J${rows.join('\r\n')}\x1b[${b.cursorY + 1};${b.cursorX + 1}H`;
+  screenState(): string {
+    if (!this.serializer) {
+      this.serializer = new serializeAddon.SerializeAddon();
+      // The addon's typings name the browser xterm's Terminal; the headless one has the same API.
+      this.term.loadAddon(this.serializer as unknown as Parameters<typeof this.term.loadAddon>[0]);
+    }
+    return `\x1b[H\x1b[2J${this.serializer.serialize({ scrollback: 0 })}`;
   }
 
   /** In the alternate screen (read after settle()). */

@@ -544,7 +544,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.watchers = Math.max(0, this.watchers + delta);
     // A new watcher (subscribed before announcing itself) first gets the screen as it stands.
     if (delta > 0 && !this.ended)
-      void this.reader.settle().then(() => this.deps.registry.publishOutput(this.id, this.reader.screenText()));
+      void this.reader.settle().then(() => this.deps.registry.publishOutput(this.id, this.reader.screenState()));
   }
 
   sharedInput(data: string): void {

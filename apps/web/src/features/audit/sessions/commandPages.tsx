@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Card, Col, Row, Tree, Typography } from 'antd';
 import { DatabaseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { hasPermission } from '@gatehouse/contract';
+import { COMMAND_COUNT_CAP, hasPermission } from '@gatehouse/contract';
 import { useAppStore } from '../../../lib/appStore.ts';
 import type { ColumnOverride } from '../../../resource/columns.ts';
 import { DetailCard } from '../../../resource/DetailCard.tsx';
@@ -18,7 +18,8 @@ import { AUDIT_DETAIL, AUDIT_LIST } from '../auditList.ts';
  * Commands across sessions: risk levels in colour, filters (user, asset, account, session, risk
  * level, date range) and a search on the input (served by the server's substring index), output
  * excerpts expandable in place, links to the session and to its replay at the command's moment,
- * export. Beside the list the command-storage tree of the original, with its one storage.
+ * export; the server counts up to COMMAND_COUNT_CAP ("10,000+" beyond). Beside the list the
+ * command-storage tree of the original, with its one storage.
  */
 export const commandListColumns = [
   'input',
@@ -110,6 +111,7 @@ export const commandPages: ResourcePagesConfig = {
     columnsMeta: commandColumnsMeta,
     linkColumn: 'input',
     noSelection: true,
+    countCap: COMMAND_COUNT_CAP,
   },
   detail: {
     ...AUDIT_DETAIL,

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { COMMAND_COUNT_CAP } from '@gatehouse/contract';
 import { Button, Space } from 'antd';
 import { DetailCard } from '../../../resource/DetailCard.tsx';
 import { ResourceList } from '../../../resource/ResourceList.tsx';
@@ -171,6 +172,7 @@ export const sessionPages: ResourcePagesConfig = {
             extraQuery={{ session_id: session.id, order: 'timestamp' }}
             columns={commandListColumns.filter((c) => !['user', 'asset', 'account', 'session'].includes(c))}
             columnsMeta={commandColumnsMeta}
+            countCap={COMMAND_COUNT_CAP}
             paths={null}
             noSelection
             headerActions={{ hasCreate: false, hasBulkDelete: false, hasImport: false }}
