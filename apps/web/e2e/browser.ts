@@ -79,6 +79,34 @@ export async function apiCall<T>(
   return (res.status() === 204 ? undefined : await res.json()) as T;
 }
 
+/**
+ * A new user, made through the API with the admin's context (in `org`), signed in in a browser
+ * context of its own (1440x860) and past the first-login page.
+ */
+export async function newUserContext(
+  browser: Browser,
+  baseURL: string,
+  admin: BrowserContext,
+  org: string,
+  user: { username: string; name: string; password: string },
+): Promise<{ context: BrowserContext; id: string }> {
+  const u = await apiCall<{ id: string }>(
+    admin,
+    'POST',
+    '/api/v1/users/users/',
+    { ...user, email: `${user.username}@e2e.test`, password_strategy: 'custom' },
+    { 'X-JMS-ORG': org },
+  );
+  const context = await newContext(browser, baseURL, { width: 1440, height: 860 });
+  const page = await context.newPage();
+  await page.goto('/core/auth/login/');
+  await signIn(page, user.username, user.password);
+  await page.waitForURL('**/ui/**');
+  await apiCall(context, 'PATCH', '/api/v1/users/profile/', { is_first_login: false });
+  await page.close();
+  return { context, id: u.id };
+}
+
 /** A new browser with one page where the admin is signed in. */
 export async function openAsAdmin(
   baseURL: string,

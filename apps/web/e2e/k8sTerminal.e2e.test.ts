@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakeK8s, type FakeK8s } from '../../server/src/modules/terminal/k8s/k8sApiTesting.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, launchBrowser, newContext, screenshot, signIn, signInAdmin } from './browser.ts';
+import { apiCall, launchBrowser, newContext, newUserContext, screenshot, signInAdmin } from './browser.ts';
 
 /**
  * A Kubernetes asset in the web terminal (/luna/): the asset opens (the connect dialog makes its
@@ -43,27 +43,19 @@ beforeAll(async () => {
     secret_type: 'token',
     secret: fake.token,
   });
-  const u = await api<Row>('POST', '/api/v1/users/users/', {
-    name: `K8s ${stamp}`,
+  const made = await newUserContext(browser, inject('baseURL'), admin, DEFAULT_ORG, {
     username: names.user,
-    email: `${names.user}@e2e.test`,
-    password_strategy: 'custom',
+    name: `K8s ${stamp}`,
     password: PASSWORD,
   });
+  user = made.context;
   await api('POST', '/api/v1/perms/asset-permissions/', {
     name: `k8s-${stamp}`,
-    users: [u.id],
+    users: [made.id],
     assets: [asset.id],
     accounts: ['@ALL'],
     actions: ['connect'],
   });
-  user = await newContext(browser, inject('baseURL'), { width: 1440, height: 860 });
-  const page = await user.newPage();
-  await page.goto('/core/auth/login/');
-  await signIn(page, names.user, PASSWORD);
-  await page.waitForURL('**/ui/**');
-  await apiCall(user, 'PATCH', '/api/v1/users/profile/', { is_first_login: false });
-  await page.close();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, launchBrowser, newContext, screenshot, signIn, signInAdmin } from './browser.ts';
+import { apiCall, launchBrowser, newContext, newUserContext, screenshot, signInAdmin } from './browser.ts';
 import { startSshdAsset, type SshdAsset } from './sshdAsset.ts';
 
 /**
@@ -19,28 +19,16 @@ const DEFAULT_ORG = '00000000-0000-0000-0000-000000000002';
 const PASSWORD = 'Share-user-pass1!';
 const stamp = Date.now().toString(36);
 const names = { owner: `so_${stamp}`, colleague: `sc_${stamp}`, asset: `share-${stamp}` };
-type Row = Record<string, unknown> & { id: string };
 
 const api = <T>(method: string, url: string, data?: unknown): Promise<T> =>
   apiCall<T>(admin, method, url, data, { 'X-JMS-ORG': DEFAULT_ORG });
 
-async function userContext(username: string): Promise<{ context: BrowserContext; id: string }> {
-  const u = await api<Row>('POST', '/api/v1/users/users/', {
-    name: `Share ${username}`,
+const userContext = (username: string) =>
+  newUserContext(browser, inject('baseURL'), admin, DEFAULT_ORG, {
     username,
-    email: `${username}@e2e.test`,
-    password_strategy: 'custom',
+    name: `Share ${username}`,
     password: PASSWORD,
   });
-  const context = await newContext(browser, inject('baseURL'), { width: 1440, height: 860 });
-  const page = await context.newPage();
-  await page.goto('/core/auth/login/');
-  await signIn(page, username, PASSWORD);
-  await page.waitForURL('**/ui/**');
-  await apiCall(context, 'PATCH', '/api/v1/users/profile/', { is_first_login: false });
-  await page.close();
-  return { context, id: u.id };
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();

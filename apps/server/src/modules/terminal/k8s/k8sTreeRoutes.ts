@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../http/errors.ts';
 import { toBool } from '../../../platform/db/schema.ts';
 import { GatewayError, tm, type TerminalMessageKey } from '../gateway/gatewayError.ts';
-import { checkTokenRequest } from '../tokens/connectionTokenCreate.ts';
+import { recheckStoredToken } from '../tokens/connectionTokenCreate.ts';
 import { listContainers, listNamespaces, listPods } from './k8sClient.ts';
 import { resolveK8sTarget } from './k8sTarget.ts';
 
@@ -50,13 +50,7 @@ async function liveToken(req: FastifyRequest) {
   const user = req.user!;
   if (!row?.asset_id || row.user_id !== user.id || !toBool(row.is_active) || row.protocol !== 'k8s')
     throw bad(req, 'k8s_token_invalid', 403);
-  const checked = await checkTokenRequest(req, user, {
-    assetId: row.asset_id,
-    account: row.account,
-    connectMethod: row.connect_method,
-    inputUsername: row.input_username,
-    protocol: row.protocol,
-  });
+  const checked = await recheckStoredToken(req, user, { ...row, asset_id: row.asset_id });
   await renew(req, row, checked.account.date_expired);
   return { assetId: row.asset_id, checked };
 }

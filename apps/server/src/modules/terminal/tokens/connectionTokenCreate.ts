@@ -110,6 +110,21 @@ async function expiredGrant(
   return false;
 }
 
+/** Checks a stored token's request again (when it is spent, or its k8s tree is browsed). */
+export function recheckStoredToken(
+  req: FastifyRequest,
+  user: { id: string },
+  row: { asset_id: string; account: string; connect_method: string; input_username: string; protocol: string },
+): Promise<CheckedToken> {
+  return checkTokenRequest(req, user, {
+    assetId: row.asset_id,
+    account: row.account,
+    connectMethod: row.connect_method,
+    inputUsername: row.input_username,
+    protocol: row.protocol,
+  });
+}
+
 /** Everything a token needs to hold now, or the refusal. */
 export async function checkTokenRequest(
   req: FastifyRequest,

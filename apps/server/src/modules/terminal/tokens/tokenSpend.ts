@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { toBool } from '../../../platform/db/schema.ts';
 import type { TypedLogin } from '../gateway/sshTarget.ts';
-import { checkTokenRequest, type CheckedToken } from './connectionTokenCreate.ts';
+import { recheckStoredToken, type CheckedToken } from './connectionTokenCreate.ts';
 
 /**
  * Spending a connection token when a terminal connects with it: live and active, then (unless
@@ -57,13 +57,7 @@ export async function spendToken(
     .where('id', '=', row.user_id)
     .executeTakeFirst();
   if (!user || !toBool(user.is_active)) return undefined;
-  const checked = await checkTokenRequest(req, user, {
-    assetId: row.asset_id,
-    account: row.account,
-    connectMethod: row.connect_method,
-    inputUsername: row.input_username,
-    protocol: row.protocol,
-  });
+  const checked = await recheckStoredToken(req, user, { ...row, asset_id: row.asset_id });
   const secret = row.input_secret ? req.server.deps.secretBox.decrypt(row.input_secret) : '';
   const alias = checked.account.alias;
   const typed =
