@@ -97,6 +97,25 @@ export class EchoClock {
     this.wake?.();
   }
 
+  /** The longest an Enter waits for the echo of the keys before it (ms). */
+  get maxWait(): number {
+    return this.limits().maxWait;
+  }
+
+  /** Resolves at the asset's next output, when `ms` have passed, or when the session ends. */
+  nextOutput(ms: number): Promise<void> {
+    if (this.stopped || ms <= 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
   /** The session ended: a wait in progress ends at once (`stopped`), and so do later ones. */
   stop(): void {
     this.stopped = true;

@@ -69,6 +69,9 @@ export type EndReason = 'closed' | 'killed' | 'idle' | 'max_time' | 'error';
 
 const ENTER = '\r';
 const CTRL_C = '\x03';
+/** Keys that only add text to a line: no control key, escape sequence or Delete. */
+// eslint-disable-next-line no-control-regex -- control keys and escapes are what ends plain typing
+const plainText = (keys: string) => !/[\x00-\x1f\x7f]/.test(keys);
 /** End of line, then kill the line: the shell forgets what was typed. */
 const KILL_LINE = '\x05\x15';
 
@@ -90,6 +93,8 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   private held?: { abort: AbortController; resolve: (outcome: 'cancel' | 'approved' | 'rejected') => void };
   private locked = false;
   private watchers = 0;
+  /** The current line's keys while they are plain text (undefined once an editing key or escape came). */
+  private typedPlain: string | undefined = '';
   private ended = false;
   private readonly echo = new EchoClock();
   private lastInput = Date.now();
@@ -391,7 +396,9 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
         if (!this.reader.lineStarted) {
           await this.reader.settle();
           this.reader.beginLine();
+          this.typedPlain = '';
         }
+        this.typedPlain = this.typedPlain !== undefined && plainText(text) ? this.typedPlain + text : undefined;
         this.send(text, true);
       }
       if (i < 0) return;
@@ -410,7 +417,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
    * it: the Enter reaches the asset only after the decision.
    */
   private async enter(): Promise<void> {
-    await this.echo.caughtUp();
+    if ((await this.echo.caughtUp()) === 'echoed') await this.untilTypedShown();
     await this.reader.settle();
     const command = this.reader.command();
     this.reader.endLine();
@@ -430,6 +437,24 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       return this.send(KILL_LINE + ENTER);
     }
     this.hold(command, verdict!);
+  }
+
+  /**
+   * A line typed as plain text (no editing key, escape or Tab): the echo has caught up only once
+   * the line shows all of it. An echo held back mid-line (a loaded asset, a hiccup on the link)
+   * looks like the end of the echo to the clock, and reading then would judge `rm -rf /tm` instead
+   * of what the asset runs; so wait for the rest, at most the clock's longest wait.
+   */
+  private async untilTypedShown(): Promise<void> {
+    const typed = this.typedPlain?.trim();
+    if (!typed) return;
+    const deadline = Date.now() + this.echo.maxWait;
+    for (;;) {
+      await this.reader.settle();
+      const line = this.reader.command();
+      if (this.ended || line === undefined || line.endsWith(typed) || Date.now() >= deadline) return;
+      await this.echo.nextOutput(deadline - Date.now());
+    }
   }
 
   private hold(command: string, verdict: CommandVerdict): void {

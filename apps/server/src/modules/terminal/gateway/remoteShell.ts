@@ -18,6 +18,22 @@ export interface RemoteShell extends EventEmitter<{ data: [Buffer]; close: [reas
   end(): void;
 }
 
+/**
+ * What a remote end says before the session listens (the first prompt; a failure and the close
+ * after it can come in the same turn) waits until the session listens for `close`, which it does
+ * right after `data`: answers the function that delivers an event now or then.
+ */
+export function holdUntilListened(shell: EventEmitter): (deliver: () => void) => void {
+  let queue: (() => void)[] | undefined = [];
+  shell.on('newListener', (event: string | symbol) => {
+    if (event !== 'close' || !queue) return;
+    const waiting = queue;
+    queue = undefined;
+    queueMicrotask(() => waiting.forEach((f) => f()));
+  });
+  return (f) => (queue ? queue.push(f) : f());
+}
+
 /** An ssh2 shell channel (and its connection, through the domain gateway) as a RemoteShell. */
 export function sshShell(link: SshLink, channel: ClientChannel): RemoteShell {
   const shell = Object.assign(new EventEmitter<{ data: [Buffer]; close: ['closed' | 'error'] }>(), {
@@ -30,9 +46,10 @@ export function sshShell(link: SshLink, channel: ClientChannel): RemoteShell {
       link.end();
     },
   });
-  channel.on('data', (b: Buffer) => shell.emit('data', b));
-  channel.stderr.on('data', (b: Buffer) => shell.emit('data', b));
-  channel.on('close', () => shell.emit('close', 'closed'));
-  link.client.on('error', () => shell.emit('close', 'error'));
+  const deliver = holdUntilListened(shell);
+  channel.on('data', (b: Buffer) => deliver(() => shell.emit('data', b)));
+  channel.stderr.on('data', (b: Buffer) => deliver(() => shell.emit('data', b)));
+  channel.on('close', () => deliver(() => shell.emit('close', 'closed')));
+  link.client.on('error', () => deliver(() => shell.emit('close', 'error')));
   return shell;
 }

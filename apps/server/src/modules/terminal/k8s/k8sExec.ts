@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { Language } from '@gatehouse/contract';
 import type { SecretBox } from '../../../platform/crypto/secretBox.ts';
 import type { DB } from '../../../platform/db/schema.ts';
-import type { RemoteShell } from '../gateway/remoteShell.ts';
+import { holdUntilListened, type RemoteShell } from '../gateway/remoteShell.ts';
 import { connectFailed, connectK8s, k8sRefusal } from './k8sClient.ts';
 import { resolveK8sTarget, type K8sTarget } from './k8sTarget.ts';
 
@@ -59,10 +59,6 @@ function execShell(
           perMessageDeflate: false,
         });
         let open = false;
-        // What comes before the session listens (the first prompt, a failure and the close that
-        // follows it can come in the same turn as the upgrade) waits until it listens for `close`.
-        let queue: (() => void)[] | undefined = [];
-        const deliver = (f: () => void) => (queue ? queue.push(f) : f());
         const shell = Object.assign(new EventEmitter<{ data: [Buffer]; close: ['closed' | 'error'] }>(), {
           write: (text: string) => {
             if (ws.readyState === ws.OPEN) ws.send(frame(0, text));
@@ -77,12 +73,7 @@ function execShell(
             conn.end();
           },
         });
-        (shell as EventEmitter).on('newListener', (event: string | symbol) => {
-          if (event !== 'close' || !queue) return;
-          const waiting = queue;
-          queue = undefined;
-          queueMicrotask(() => waiting.forEach((f) => f()));
-        });
+        const deliver = holdUntilListened(shell);
         const output = (b: Buffer) => deliver(() => shell.emit('data', b));
         ws.on('unexpected-response', (_req, res) => {
           const chunks: Buffer[] = [];
