@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelayProxy, type DelayProxy } from '../../testing/delayProxy.ts';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { RISK } from './gateway/commandPolicy.ts';
-import { adminIdentity, hostWithAccounts, openShell } from './gatewayTesting.ts';
+import { adminIdentity, commandRule, hostWithAccounts, openShell } from './gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 
 /**
@@ -28,18 +28,7 @@ beforeAll(async () => {
   admin = await adminClient(t.app);
   target = await hostWithAccounts(admin, { ...sshd, port: proxy.port });
   adminUser = await adminIdentity(t.app);
-  const group = await admin.post('/api/v1/acls/command-groups/', { name: 'no-rm-hiccup', content: TARGET });
-  expect(group.statusCode, group.body).toBe(201);
-  const acl = await admin.post('/api/v1/acls/command-filter-acls/', {
-    name: 'no rm hiccup',
-    action: 'reject',
-    priority: 10,
-    users: { type: 'all' },
-    assets: { type: 'ids', ids: [target.host.id] },
-    accounts: ['@ALL'],
-    command_groups: [group.json().id],
-  });
-  expect(acl.statusCode, acl.body).toBe(201);
+  await commandRule(admin, target.host.id, 'no rm hiccup', TARGET);
 }, 60_000);
 afterAll(async () => {
   await proxy?.close();

@@ -128,3 +128,25 @@ export async function signedInMember(
   if (!login.json().ok) throw new Error(`sign-in of ${username}: ${login.body}`);
   return { client, id };
 }
+
+/** A command filter rule with `action` on one asset, for everyone and every account: its group holds `content`. */
+export async function commandRule(
+  admin: SessionClient,
+  assetId: string,
+  name: string,
+  content: string,
+  action = 'reject',
+): Promise<void> {
+  const group = await admin.post('/api/v1/acls/command-groups/', { name: `${name}-group`, content });
+  if (group.statusCode !== 201) throw new Error(`command group: ${group.body}`);
+  const rule = await admin.post('/api/v1/acls/command-filter-acls/', {
+    name,
+    action,
+    priority: 10,
+    users: { type: 'all' },
+    assets: { type: 'ids', ids: [assetId] },
+    accounts: ['@ALL'],
+    command_groups: [group.json().id],
+  });
+  if (rule.statusCode !== 201) throw new Error(`command rule: ${rule.body}`);
+}

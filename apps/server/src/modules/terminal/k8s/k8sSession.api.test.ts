@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { listenOnLoopback } from '../../notifications/socketTesting.ts';
 import type { Row } from '../../perms/permsTesting.ts';
-import { adminIdentity } from '../gatewayTesting.ts';
+import { commandRule } from '../gatewayTesting.ts';
 import { socketClient } from '../tokens/webTerminalTesting.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from '../webTerminalSocket.ts';
 import { startFakeK8s, type FakeK8s } from './k8sApiTesting.ts';
@@ -30,19 +30,7 @@ beforeAll(async () => {
   asset = made.asset;
   account = made.accounts[0]!;
   base = await listenOnLoopback(t.app);
-  const group = await admin.post('/api/v1/acls/command-groups/', { name: 'no-rm', content: 'rm' });
-  expect(group.statusCode, group.body).toBe(201);
-  const rule = await admin.post('/api/v1/acls/command-filter-acls/', {
-    name: 'no rm in pods',
-    action: 'reject',
-    priority: 10,
-    users: { type: 'all' },
-    assets: { type: 'ids', ids: [asset.id] },
-    accounts: ['@ALL'],
-    command_groups: [group.json().id],
-    reviewers: [(await adminIdentity(t.app)).id],
-  });
-  expect(rule.statusCode, rule.body).toBe(201);
+  await commandRule(admin, asset.id, 'no rm in pods', 'rm');
 }, 30_000);
 afterAll(async () => {
   await fake?.stop();
