@@ -1,5 +1,5 @@
-import { useMemo, useState, type DragEvent } from 'react';
-import { Alert, App, Button, Spin, Tree, Tooltip, type TreeDataNode } from 'antd';
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { Alert, App, Button, Spin, Tree, Tooltip, type GetRef, type TreeDataNode } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
@@ -62,10 +62,20 @@ export function NodeTree(p: NodeTreeProps) {
     await nt.refresh();
     p.onAssetsChanged();
   };
-  const afterCreate = async (parent: NodeItem) => {
+  const treeRef = useRef<GetRef<typeof Tree>>(null);
+  // A node just created is scrolled into view once its parent shows it (the tree is virtual: a
+  // child sorted below the visible rows would otherwise not be seen at all).
+  const [scrollKey, setScrollKey] = useState<string>();
+  useEffect(() => {
+    if (!scrollKey || !findNode(nt.tree, scrollKey)) return;
+    treeRef.current?.scrollTo({ key: scrollKey, align: 'auto' });
+    setScrollKey(undefined);
+  }, [scrollKey, nt.tree, nt.expanded]);
+  const afterCreate = async (parent: NodeItem, childKey: string) => {
     await nt.refresh();
     await nt.loadChildren(parent.key);
     nt.setExpanded((e) => (e.includes(parent.key) ? e : [...e, parent.key]));
+    setScrollKey(childKey);
   };
   const menu = useNodeMenu({
     ...p,
@@ -135,6 +145,7 @@ export function NodeTree(p: NodeTreeProps) {
         <Spin className={styles.spin} />
       ) : (
         <Tree
+          ref={treeRef}
           virtual
           height={p.height}
           blockNode

@@ -32,8 +32,8 @@ interface Options {
   showCurrent: boolean;
   onShowCurrentChange(v: boolean): void;
   afterChange(): Promise<void>;
-  /** After a child was created: show it (expand the parent). */
-  afterCreate(parent: NodeItem): Promise<void>;
+  /** After a child was created: show it (expand the parent, scroll to the child). */
+  afterCreate(parent: NodeItem, childKey: string): Promise<void>;
   onRemoved(node: NodeItem): void;
 }
 
@@ -128,10 +128,10 @@ export function useNodeMenu(o: Options) {
     initial: dialog?.kind === 'rename' ? (target?.value ?? '') : '',
     onSave: async (value) => {
       if (!target) return;
-      if (dialog?.kind === 'rename') await nodeApi.rename(target.id, value);
-      else await nodeApi.createChild(target.id, value);
+      const created = dialog?.kind === 'rename' ? undefined : await nodeApi.createChild(target.id, value);
+      if (!created) await nodeApi.rename(target.id, value);
       void message.success(t('assetList.tree.saved'));
-      await (dialog?.kind === 'rename' ? o.afterChange() : o.afterCreate(target));
+      await (created ? o.afterCreate(target, created.key) : o.afterChange());
     },
     onClose: () => setDialog(null),
   };
