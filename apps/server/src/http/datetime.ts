@@ -32,6 +32,16 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** The wall clock of an instant in a zone, as numbers (exact, not cached per hour). */
+export function wallClock(t: number, tz: string): { y: number; mo: number; d: number; h: number; mi: number } {
+  const p = Object.fromEntries(
+    formatter(tz)
+      .formatToParts(new Date(t))
+      .map((x) => [x.type, Number(x.value)]),
+  );
+  return { y: p.year!, mo: p.month!, d: p.day!, h: p.hour!, mi: p.minute! };
+}
+
 const offsets = new Map<string, number>();
 
 /** The zone's UTC offset in minutes at an instant, cached per zone and hour (DST changes on hours). */

@@ -129,13 +129,13 @@ export class SessionClient {
 
   constructor(readonly app: FastifyInstance) {}
 
-  async request(opts: InjectOptions & { method: string; url: string }): Promise<LightMyRequestResponse> {
+  async request(opts: Omit<InjectOptions, 'method'> & { method: string; url: string }): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>) };
     if (this.jar.values.size && !headers.cookie) headers.cookie = this.jar.header();
     const csrf = this.jar.values.get(CSRF_COOKIE);
     if (csrf && !['GET', 'HEAD', 'OPTIONS'].includes(opts.method) && !('x-csrftoken' in headers))
       headers['x-csrftoken'] = csrf;
-    const res = await this.app.inject({ ...opts, headers });
+    const res = await this.app.inject({ ...opts, method: opts.method as InjectOptions['method'], headers });
     this.jar.absorb(res);
     return res;
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Cache } from '../../platform/cache/cache.ts';
-import { isValidTimeZone } from '../../http/datetime.ts';
+import { isValidTimeZone, wallClock } from '../../http/datetime.ts';
 import { systemTimeZone } from '../acls/matcher/rules.ts';
 
 /**
@@ -15,27 +15,6 @@ import { systemTimeZone } from '../acls/matcher/rules.ts';
  */
 const CLAIM_TTL = 2 * 86400;
 const HOUR = 3_600_000;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall clock of an instant in a zone, as numbers. */
-function wallClock(t: number, zone: string): { y: number; mo: number; d: number; h: number; mi: number } {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      hourCycle: 'h23',
-    });
-    formatters.set(zone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
-  return { y: p.year!, mo: p.month!, d: p.day!, h: p.hour!, mi: p.minute! };
-}
 
 /** The zone's offset from UTC in ms at an instant (minute precision). */
 function offsetAt(t: number, zone: string): number {

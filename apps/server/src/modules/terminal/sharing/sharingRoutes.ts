@@ -4,10 +4,10 @@ import { hasPermission } from '@gatehouse/contract';
 import { ApiError } from '../../../http/errors.ts';
 import { effectivePerms } from '../../../http/rbac.ts';
 import { orgMemberIds } from '../../rbac/orgMembers.ts';
-import { toBool } from '../../../platform/db/schema.ts';
 import { pageOfResults } from '../../../resource/pagination.ts';
 import { containsCi, pageOf } from '../../../resource/query.ts';
-import { tm } from '../gateway/gatewayError.ts';
+import { serializeOne } from '../../../resource/serialize.ts';
+import { joinRecordResource } from '../joinRecordResource.ts';
 import {
   invitedIds,
   joinRefusal,
@@ -294,7 +294,7 @@ export function registerSharingRoutes(app: FastifyInstance): void {
       }
       throw refused(req, 400, 'code_wrong');
     }
-    return reply.code(201).send(joinRecordOut(req, record));
+    return reply.code(201).send(await serializeOne(joinRecordResource, { req, db: req.db }, record));
   });
 
   app.patch(`${JOIN_RECORD_URL}:id/finished/`, async (req) => {
@@ -311,53 +311,4 @@ export function registerSharingRoutes(app: FastifyInstance): void {
       throw new ApiError(404, { detail: sm(req.lang, 'join_not_found'), code: 'not_found' });
     return { ok: true };
   });
-}
-
-type RecordRow = {
-  id: string;
-  session_id: string;
-  sharing_id: string | null;
-  joiner_id: string;
-  joiner_display: string;
-  verify_code: string;
-  action_permission: string;
-  remote_addr: string;
-  login_from: string;
-  is_success: boolean;
-  reason: string;
-  is_finished: boolean;
-  date_joined: string;
-  date_left: string | null;
-  created_by: string;
-  date_created: string;
-  date_updated: string;
-};
-
-/** The contract's join record shape, as the console's list gives it. */
-function joinRecordOut(req: FastifyRequest, r: RecordRow) {
-  return {
-    id: r.id,
-    session: r.session_id,
-    sharing: r.sharing_id,
-    joiner: r.joiner_id,
-    joiner_display: r.joiner_display,
-    verify_code: r.verify_code,
-    action_permission: {
-      value: r.action_permission,
-      label: tm(
-        req.lang,
-        r.action_permission === 'writable' ? 'action_permission_writable' : 'action_permission_readonly',
-      ),
-    },
-    remote_addr: r.remote_addr,
-    login_from: { value: r.login_from, label: tm(req.lang, 'login_from_WT') },
-    is_success: toBool(r.is_success),
-    reason: r.reason,
-    is_finished: toBool(r.is_finished),
-    date_joined: r.date_joined,
-    date_left: r.date_left,
-    created_by: r.created_by,
-    date_created: r.date_created,
-    date_updated: r.date_updated,
-  };
 }
