@@ -129,7 +129,9 @@ export class SessionClient {
 
   constructor(readonly app: FastifyInstance) {}
 
-  async request(opts: Omit<InjectOptions, 'method'> & { method: string; url: string }): Promise<LightMyRequestResponse> {
+  async request(
+    opts: Omit<InjectOptions, 'method'> & { method: string; url: string },
+  ): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>) };
     if (this.jar.values.size && !headers.cookie) headers.cookie = this.jar.header();
     const csrf = this.jar.values.get(CSRF_COOKIE);
