@@ -70,11 +70,26 @@ export interface OperationRecord {
   diff: DiffItem[];
 }
 
-export async function recordOperation(db: Kysely<DB>, req: FastifyRequest, r: OperationRecord): Promise<void> {
+/** Who wrote, when not through an HTTP request (a native SSH connection): `name(username)` and address. */
+export interface OperationActor {
+  display: string;
+  username: string;
+  ip: string;
+}
+
+const operationActor = (who: FastifyRequest | OperationActor): OperationActor =>
+  'display' in who ? who : { display: actorOf(who), username: who.user?.username ?? '', ip: who.ip };
+
+export async function recordOperation(
+  db: Kysely<DB>,
+  who: FastifyRequest | OperationActor,
+  r: OperationRecord,
+): Promise<void> {
   const now = new Date().toISOString();
   const logId = randomUUID();
   const orgId = r.orgId ?? SYSTEM_ORG_ID;
-  const user = actorOf(req);
+  const actor = operationActor(who);
+  const user = actor.display;
   await db
     .insertInto('audits_operatelog')
     .values({
@@ -84,7 +99,7 @@ export async function recordOperation(db: Kysely<DB>, req: FastifyRequest, r: Op
       resource_type: r.def.model,
       resource: r.resourceName.slice(0, 256),
       resource_id: r.resourceId,
-      remote_addr: req.ip,
+      remote_addr: actor.ip,
       datetime: now,
       org_id: orgId,
       diff: JSON.stringify(r.diff),
@@ -97,7 +112,7 @@ export async function recordOperation(db: Kysely<DB>, req: FastifyRequest, r: Op
       type: 'O',
       resource_id: r.resourceId,
       detail_id: logId,
-      username: req.user?.username ?? '',
+      username: actor.username,
       detail: JSON.stringify({ user, action: r.action, model: r.def.model, resource: r.resourceName }),
       datetime: now,
       org_id: orgId,

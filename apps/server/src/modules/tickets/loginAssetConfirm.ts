@@ -9,6 +9,7 @@ import {
 import { levelsFor } from './assignees.ts';
 import { actOn } from './ticketActions.ts';
 import { notifyAssignees, ticketUrl } from './notify.ts';
+import { auditTicket } from './ticketAudit.ts';
 import { km } from './ticketMessages.ts';
 import { createTicket, type TicketRow } from './ticketStore.ts';
 import { waitForDecision } from './waitForDecision.ts';
@@ -68,7 +69,7 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
       const since = new Date(Date.now() - 2 * ttl * 1000).toISOString();
       return (await ticketsOf(app, s, 'approved')).find((t) => t.date_updated >= since)?.id;
     },
-    async open(_req, s) {
+    async open(ctx, s) {
       let ticket = (await ticketsOf(app, s, 'pending'))[0];
       const levels = await levelsFor(db, s.orgId, TYPE, s.reviewers);
       if (!ticket) {
@@ -101,6 +102,7 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
           levels,
         });
         await notifyAssignees(app, ticket, levels[0] ?? []);
+        await auditTicket(db, { display: userDisplay, username: user.username, ip: ctx.ip }, ticket, 'create');
       }
       return reviewInfo(app, ticket, levels[0] ?? []);
     },
@@ -124,7 +126,9 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
         .select(['name', 'username'])
         .where('id', '=', ctx.userId)
         .executeTakeFirstOrThrow();
-      const actor = { id: ctx.userId, display: `${user.name}(${user.username})`, lang: ctx.lang };
+      const display = `${user.name}(${user.username})`;
+      const via = { display, username: user.username, ip: ctx.ip };
+      const actor = { id: ctx.userId, display, lang: ctx.lang, via };
       // Decided meanwhile by a reviewer: nothing left to give up.
       await actOn(app, ticket, actor, 'close').catch(() => undefined);
     },

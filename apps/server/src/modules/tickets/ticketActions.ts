@@ -5,6 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import { grantFromTicket, parseApplyAsset, type ApplyAssetMeta } from './applyAsset.ts';
 import { notifyApplicant, notifyAssignees } from './notify.ts';
+import type { OperationActor } from '../../resource/audit.ts';
 import { auditTicket } from './ticketAudit.ts';
 import { transition, type TicketAction, type TicketState } from './stateMachine.ts';
 import { km } from './ticketMessages.ts';
@@ -19,8 +20,8 @@ export interface Actor {
   id: string;
   display: string;
   lang: Language;
-  /** The request acted through: the decision goes to the operate log under it. */
-  req?: FastifyRequest;
+  /** The request (or native SSH connection) acted through: the decision goes to the operate log under it. */
+  via?: FastifyRequest | OperationActor;
 }
 
 type Prepared = {
@@ -96,8 +97,8 @@ async function write(tx: Kysely<DB>, p: Prepared, actor: Actor): Promise<boolean
 
 async function announce(app: FastifyInstance, p: Prepared, actor: Actor): Promise<void> {
   const { ticket, answer } = p;
-  if (actor.req)
-    await auditTicket(app.deps.database.db, actor.req, ticket, 'update', [
+  if (actor.via)
+    await auditTicket(app.deps.database.db, actor.via, ticket, 'update', [
       { field: 'state', before: ticket.state, after: answer.state },
       { field: 'approval_step', before: String(ticket.approval_step), after: String(answer.approvalStep) },
     ]);

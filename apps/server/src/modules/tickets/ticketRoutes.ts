@@ -35,7 +35,7 @@ export const actorOf = (req: FastifyRequest): Actor => ({
   id: req.user!.id,
   display: `${req.user!.name}(${req.user!.username})`,
   lang: req.lang,
-  req,
+  via: req,
 });
 
 const ok = (reply: FastifyReply) => reply.type('application/json').send('"ok"');

@@ -322,6 +322,18 @@ describe('native SSH under a login-asset review rule', () => {
     await c.waitFor('You gave up: the ticket is closed.', from);
     await c.waitFor('Opt> ', from);
     expect((await stateOf(abandoned)).state).toBe('closed');
+    // The operate log says who opened and who closed the ticket, from where, though no HTTP request did.
+    const logs = await t.deps.database.db
+      .selectFrom('audits_operatelog')
+      .select(['user', 'action', 'remote_addr', 'diff'])
+      .where('resource_id', '=', abandoned)
+      .orderBy('datetime')
+      .execute();
+    expect(logs.map((l) => [l.user, l.action, l.remote_addr])).toEqual([
+      [`wendy(wendy)`, 'create', '127.0.0.1'],
+      [`wendy(wendy)`, 'update', '127.0.0.1'],
+    ]);
+    expect(JSON.parse(logs[1]!.diff)).toContainEqual({ field: 'state', before: 'pending', after: 'closed' });
     await c.line('q');
     expect(await c.exited).toBe(0);
   }, 40_000);
