@@ -6,7 +6,8 @@ import { apiCall, openAsAdmin, screenshot } from './browser.ts';
 /**
  * The settings pages (features/settings/form/): a change saved from the Security page survives a
  * reload, a bad value shows the server's message under its field and changes nothing; the
- * Terminal page lists the built-in gateway; Cleaning shows the retention days.
+ * Terminal page lists the built-in gateway; Cleaning shows the retention days; /settings opens
+ * Basic, whose help links reach the navbar's help menu as soon as they are saved.
  */
 
 let browser: Browser;
@@ -14,6 +15,7 @@ let ctx: BrowserContext;
 let page: Page;
 const IDLE = 'Connection idle timeout (minutes)';
 const SETTING = '/api/v1/settings/setting/';
+const DOCS_DEFAULT = 'https://docs.jumpserver.org/zh/v3/';
 
 const idleOnServer = async () =>
   (await apiCall<{ SECURITY_MAX_IDLE_TIME: number }>(ctx, 'GET', `${SETTING}?category=security_session`))
@@ -23,8 +25,9 @@ beforeAll(async () => {
   ({ browser, ctx, page } = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD));
 });
 afterAll(async () => {
-  // The server is shared with the other browser tests: leave the default behind.
+  // The server is shared with the other browser tests: leave the defaults behind.
   await apiCall(ctx, 'PATCH', `${SETTING}?category=security_session`, { SECURITY_MAX_IDLE_TIME: 30 });
+  await apiCall(ctx, 'PATCH', `${SETTING}?category=basic`, { HELP_DOCUMENT_URL: DOCS_DEFAULT });
   await browser.close();
 });
 
@@ -74,5 +77,25 @@ describe('settings pages', () => {
     await clean.getByLabel('Task logs (days)').waitFor();
     expect(await clean.getByLabel('Task logs (days)').inputValue()).toBe('90');
     await screenshot(page, 'settings-clean');
+  });
+
+  it('opens Basic from /settings, and a saved documentation link is the help menu’s at once', async () => {
+    await page.goto('/ui/settings');
+    await page.waitForURL(/\/ui\/settings\/basic$/);
+    const form = page.getByTestId('settings-form-basic');
+    const docs = form.getByLabel('Documentation URL');
+    await docs.waitFor();
+    expect(await docs.inputValue()).toBe(DOCS_DEFAULT);
+    expect(await form.getByLabel('Site URL').inputValue()).toMatch(/^http/);
+    await screenshot(page, 'settings-basic');
+    await docs.fill('not a link');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Enter a valid URL.').waitFor();
+    await docs.fill('https://docs.example.test/gatehouse/');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('settings-saved').waitFor();
+    await page.getByTestId('help-menu').click();
+    const link = page.getByRole('link', { name: 'Docs' });
+    await expect.poll(() => link.getAttribute('href')).toBe('https://docs.example.test/gatehouse/');
   });
 });

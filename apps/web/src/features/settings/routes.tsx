@@ -1,5 +1,11 @@
 import { Navigate } from 'react-router';
-import { ClearOutlined, CodeOutlined, LockOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import {
+  ClearOutlined,
+  CodeOutlined,
+  LockOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { resourceRoute } from '../../resource/resourceRoute.tsx';
 import { lazyPage } from '../../lib/lazyPage.tsx';
@@ -10,7 +16,7 @@ const orgs = resourceRoute(orgRoute, () => import('./orgs/orgPages.tsx').then((m
 
 /**
  * The settings view: its own layout without the org selector. Built so far: organisations
- * (licensed), the settings forms (security, terminal, cleaning: form/) and the licence.
+ * (licensed), the settings forms (basic, security, terminal, cleaning: form/) and the licence.
  */
 export const settingsRoute: AppRoute = {
   path: 'settings',
@@ -21,7 +27,17 @@ export const settingsRoute: AppRoute = {
     permissions: ['settings.view_setting'],
   },
   children: [
-    { index: true, element: <Navigate to="license" replace /> },
+    { index: true, element: <Navigate to="basic" replace /> },
+    {
+      path: 'basic',
+      ...lazyPage(settingsPages, ({ BasicSettingsPage }) => <BasicSettingsPage />),
+      handle: {
+        title: 'settings.route.Basic',
+        name: 'Basic',
+        icon: <SettingOutlined />,
+        permissions: ['settings.view_setting'],
+      },
+    },
     { ...orgs, handle: { ...orgs.handle!, licenseRequired: true } },
     {
       path: 'security',

@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { Alert, App, Button, Card, Form, Input, InputNumber, Select, Space, Spin, Switch } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { settingFields, type SettingField } from '@gatehouse/contract';
+import { settingFields, type PublicSettings, type SettingField } from '@gatehouse/contract';
+import { useAppStore } from '../../../lib/appStore.ts';
 import { http, HttpError } from '../../../lib/http.ts';
+import { PUBLIC_SETTINGS_URL } from '../../../lib/httpErrors.ts';
 import { errorMessage } from '../../../resource/errorMessage.ts';
 import { mapFormErrors } from '../../../resource/formErrors.ts';
 import { changedValues, type SettingsPageDef } from './settingsPages.ts';
@@ -39,6 +41,13 @@ function FieldInput({ name, field, ...control }: { name: string; field: SettingF
   return <Input {...props} />;
 }
 
+/** The navbar and menus read the public settings: a saved key among them is read again. */
+async function refreshPublicSettings(saved: string[]): Promise<void> {
+  const { publicSettings, set } = useAppStore.getState();
+  if (!publicSettings || !saved.some((k) => k in publicSettings)) return;
+  set({ publicSettings: await http.get<PublicSettings>(PUBLIC_SETTINGS_URL) });
+}
+
 /**
  * A settings page drawn from its declaration (settingsPages.ts): one card per section, the
  * category's values loaded once, and Save sending a PATCH of the changed fields only; a 400 puts
@@ -67,6 +76,8 @@ export function SettingsForm({ page }: { page: SettingsPageDef }) {
     try {
       const saved = await http.patch<Values>(URL, body, { params: { category: page.category } });
       queryClient.setQueryData(queryKey, saved);
+      // A failed re-read leaves the old values until the next start; the save itself succeeded.
+      void refreshPublicSettings(Object.keys(body)).catch(() => undefined);
       void message.success(<span data-testid="settings-saved">{t('settings.form.saved')}</span>);
     } catch (e) {
       if (e instanceof HttpError && e.status === 400) {

@@ -5,7 +5,12 @@ import { hasPermission } from '@gatehouse/contract';
 import { useAppStore } from '../../../lib/appStore.ts';
 import { http } from '../../../lib/http.ts';
 import { SettingsForm } from './SettingsForm.tsx';
-import { CLEAN_PAGE, SECURITY_PAGE, TERMINAL_PAGE } from './settingsPages.ts';
+import { BASIC_PAGE, CLEAN_PAGE, SECURITY_PAGE, TERMINAL_PAGE } from './settingsPages.ts';
+
+/** Settings › Basic: the site URL and the help links of the navbar. */
+export function BasicSettingsPage() {
+  return <SettingsForm page={BASIC_PAGE} />;
+}
 
 /** Settings › Security: password, authentication and MFA, session, login limit. */
 export function SecuritySettingsPage() {

@@ -19,6 +19,15 @@ export interface SettingsPageDef {
 
 const keys = (c: SettingCategory): string[] => Object.keys(SETTING_CATEGORIES[c]);
 
+/** Basic: the site's address and the help links (the org display name is set on the orgs page). */
+export const BASIC_PAGE: SettingsPageDef = {
+  category: 'basic',
+  sections: [
+    { title: 'site', fields: ['SITE_URL'] },
+    { title: 'help', fields: ['HELP_DOCUMENT_URL', 'HELP_SUPPORT_URL'] },
+  ],
+};
+
 export const SECURITY_PAGE: SettingsPageDef = {
   category: 'security',
   sections: [
