@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDelayProxy, type DelayProxy } from '../../testing/delayProxy.ts';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import type { DelayProxy } from '../../testing/delayProxy.ts';
+import type { SessionClient, TestApp } from '../../testing/testApp.ts';
 import { RISK } from './gateway/commandPolicy.ts';
-import { adminIdentity, commandRule, hostWithAccounts, openShell } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { openShell, proxiedAsset, type GatewayUser, type ProxiedAsset } from './gatewayTesting.ts';
 
 /**
  * An echo held back mid-line (a loaded asset, a hiccup on the link): a real OpenSSH behind a
@@ -12,29 +11,19 @@ import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
  * echo clock alone took the first echo for the end and read the line one key short, so a reject
  * rule on the whole command let it run; the line must be read with everything that was typed.
  */
+const TARGET = 'rm -rf /tmp/gh-hiccup-target';
+let f: ProxiedAsset;
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
 let proxy: DelayProxy;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
-let target: { host: any; password: any };
-let adminUser: { id: string; name: string; username: string };
-const TARGET = 'rm -rf /tmp/gh-hiccup-target';
+let target: ProxiedAsset['target'];
+let adminUser: GatewayUser;
 
 beforeAll(async () => {
-  sshd = await startShellSshd();
-  proxy = await startDelayProxy(sshd.port, 0);
-  t = await createTestApp();
-  admin = await adminClient(t.app);
-  target = await hostWithAccounts(admin, { ...sshd, port: proxy.port });
-  adminUser = await adminIdentity(t.app);
-  await commandRule(admin, target.host.id, 'no rm hiccup', TARGET);
+  f = await proxiedAsset(0, { name: 'no rm hiccup', rejected: TARGET });
+  ({ t, admin, proxy, target, adminUser } = f);
 }, 60_000);
-afterAll(async () => {
-  await proxy?.close();
-  sshd?.stop();
-  await t?.close();
-});
+afterAll(() => f?.close());
 
 describe('an echo held back mid-line', () => {
   it('reads the whole typed line, so the reject rule sees the command the asset would run', async () => {

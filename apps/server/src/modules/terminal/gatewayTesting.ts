@@ -1,9 +1,11 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { startDelayProxy, type DelayProxy } from '../../testing/delayProxy.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
 import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
 import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
 import { gatewayOf } from './gatewayInstance.ts';
+import { startShellSshd } from './shellSshdTesting.ts';
 
 /** Helpers of the gateway tests: a user at a terminal, and an asset with accounts on a test sshd. */
 
@@ -149,4 +151,37 @@ export async function commandRule(
     command_groups: [group.json().id],
   });
   if (rule.statusCode !== 201) throw new Error(`command rule: ${rule.body}`);
+}
+
+/** An app whose asset is a real sshd behind a delay proxy, with a reject rule on one command. */
+export interface ProxiedAsset {
+  t: TestApp;
+  admin: SessionClient;
+  proxy: DelayProxy;
+  target: { host: Json; password: Json; key: Json };
+  adminUser: GatewayUser;
+  close(): Promise<void>;
+}
+
+/** Starts the sshd, its proxy (`delayMs` on what the sshd sends) and the app; `rejected` is refused. */
+export async function proxiedAsset(delayMs: number, rule: { name: string; rejected: string }): Promise<ProxiedAsset> {
+  const sshd = await startShellSshd();
+  const proxy = await startDelayProxy(sshd.port, delayMs);
+  const t = await createTestApp();
+  const admin = await adminClient(t.app);
+  const target = await hostWithAccounts(admin, { ...sshd, port: proxy.port });
+  const adminUser = await adminIdentity(t.app);
+  await commandRule(admin, target.host.id, rule.name, rule.rejected);
+  return {
+    t,
+    admin,
+    proxy,
+    target,
+    adminUser,
+    close: async () => {
+      await proxy.close();
+      sshd.stop();
+      await t.close();
+    },
+  };
 }

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDelayProxy, type DelayProxy } from '../../testing/delayProxy.ts';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { adminIdentity, commandRule, hostWithAccounts, openShell } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import type { SessionClient, TestApp } from '../../testing/testApp.ts';
+import { openShell, proxiedAsset, type GatewayUser, type ProxiedAsset } from './gatewayTesting.ts';
 
 /**
  * A far-away asset: a real OpenSSH behind a loopback TCP proxy that delays everything the sshd
@@ -12,28 +10,17 @@ import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
  * neither recorded nor left hanging.
  */
 const DELAY_MS = 600;
+let f: ProxiedAsset;
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
-let proxy: DelayProxy;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
-let target: { host: any; password: any };
-let adminUser: { id: string; name: string; username: string };
+let target: ProxiedAsset['target'];
+let adminUser: GatewayUser;
 
 beforeAll(async () => {
-  sshd = await startShellSshd();
-  proxy = await startDelayProxy(sshd.port, DELAY_MS);
-  t = await createTestApp();
-  admin = await adminClient(t.app);
-  target = await hostWithAccounts(admin, { ...sshd, port: proxy.port });
-  adminUser = await adminIdentity(t.app);
-  await commandRule(admin, target.host.id, 'no rm', 'rm -rf /tmp/gh-echo-target');
+  f = await proxiedAsset(DELAY_MS, { name: 'no rm', rejected: 'rm -rf /tmp/gh-echo-target' });
+  ({ t, admin, target, adminUser } = f);
 }, 60_000);
-afterAll(async () => {
-  await proxy?.close();
-  sshd?.stop();
-  await t?.close();
-});
+afterAll(() => f?.close());
 
 const inputsOf = async (sessionId: string) =>
   ((await admin.get(`/api/v1/terminal/commands/?session_id=${sessionId}&order=timestamp`)).json() as Row[]).map((c) => [

@@ -4,8 +4,10 @@ import {
   setLoginAssetReviewer,
   type LoginAssetReviewPort,
   type LoginAssetSituation,
+  type ReviewContext,
   type ReviewTicket,
 } from '../terminal/tokens/loginAssetReview.ts';
+import type { OperationActor } from '../../resource/audit.ts';
 import { levelsFor } from './assignees.ts';
 import { actOn } from './ticketActions.ts';
 import { notifyAssignees, ticketUrl } from './notify.ts';
@@ -61,6 +63,16 @@ export async function reviewInfo(app: FastifyInstance, ticket: TicketRow, assign
   };
 }
 
+/** The applicant as the operate log names them, from wherever they asked (web or native SSH). */
+async function applicantOf(app: FastifyInstance, ctx: ReviewContext): Promise<OperationActor> {
+  const user = await app.deps.database.db
+    .selectFrom('users_user')
+    .select(['name', 'username'])
+    .where('id', '=', ctx.userId)
+    .executeTakeFirstOrThrow();
+  return { display: `${user.name}(${user.username})`, username: user.username, ip: ctx.ip };
+}
+
 export function registerLoginAssetConfirm(app: FastifyInstance): void {
   const db = app.deps.database.db;
   const port: LoginAssetReviewPort = {
@@ -73,26 +85,21 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
       let ticket = (await ticketsOf(app, s, 'pending'))[0];
       const levels = await levelsFor(db, s.orgId, TYPE, s.reviewers);
       if (!ticket) {
-        const user = await db
-          .selectFrom('users_user')
-          .select(['name', 'username'])
-          .where('id', '=', s.userId)
-          .executeTakeFirstOrThrow();
+        const applicant = await applicantOf(app, ctx);
         const asset = await db
           .selectFrom('assets_asset')
           .select(['name', 'address'])
           .where('id', '=', s.assetId)
           .executeTakeFirstOrThrow();
-        const userDisplay = `${user.name}(${user.username})`;
         const assetDisplay = `${asset.name}(${asset.address})`;
         ticket = await createTicket(db, {
           type: TYPE,
-          title: km('en', 'title_login_asset_confirm', { user: userDisplay, asset: assetDisplay }),
+          title: km('en', 'title_login_asset_confirm', { user: applicant.display, asset: assetDisplay }),
           orgId: s.orgId,
           applicantId: s.userId,
-          createdBy: user.username,
+          createdBy: applicant.username,
           meta: {
-            apply_login_user: userDisplay,
+            apply_login_user: applicant.display,
             apply_login_asset: assetDisplay,
             apply_login_account: s.account,
             login_asset_id: s.assetId,
@@ -102,7 +109,7 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
           levels,
         });
         await notifyAssignees(app, ticket, levels[0] ?? []);
-        await auditTicket(db, { display: userDisplay, username: user.username, ip: ctx.ip }, ticket, 'create');
+        await auditTicket(db, applicant, ticket, 'create');
       }
       return reviewInfo(app, ticket, levels[0] ?? []);
     },
@@ -121,14 +128,8 @@ export function registerLoginAssetConfirm(app: FastifyInstance): void {
         .where('state', '=', 'pending')
         .executeTakeFirst();
       if (!ticket) return;
-      const user = await db
-        .selectFrom('users_user')
-        .select(['name', 'username'])
-        .where('id', '=', ctx.userId)
-        .executeTakeFirstOrThrow();
-      const display = `${user.name}(${user.username})`;
-      const via = { display, username: user.username, ip: ctx.ip };
-      const actor = { id: ctx.userId, display, lang: ctx.lang, via };
+      const via = await applicantOf(app, ctx);
+      const actor = { id: ctx.userId, display: via.display, lang: ctx.lang, via };
       // Decided meanwhile by a reviewer: nothing left to give up.
       await actOn(app, ticket, actor, 'close').catch(() => undefined);
     },
