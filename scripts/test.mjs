@@ -19,6 +19,7 @@ const bin = (name) => path.join(root, 'node_modules/.bin', name);
 let passed = 0;
 let failed = 0;
 const summary = [];
+const failures = [];
 
 const startedAll = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -75,9 +76,31 @@ function vitest(label, file, args) {
     passed += r.numPassedTests;
     failed += r.numFailedTests + (ok || r.numFailedTests > 0 ? 0 : 1);
     if (r.numTotalTests === 0) failed++;
+    failures.push(...failuresOf(r));
   } catch {
     failed++;
   }
+}
+
+/** The failed tests of a vitest JSON report (file, name, the first lines of the error), so the end
+ * of the output names them even when only its tail is kept. */
+function failuresOf(report) {
+  const lines = [];
+  const excerpt = (text) =>
+    String(text ?? '')
+      .split('\n')
+      .slice(0, 6)
+      .map((l) => `      ${l}`)
+      .join('\n');
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name);
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests)
+      lines.push(`  ${where} › ${t.fullName} (${Math.round(t.duration ?? 0)} ms)\n${excerpt(t.failureMessages?.[0])}`);
+    if (file.status === 'failed' && failedTests.length === 0)
+      lines.push(`  ${where} (the file failed outside its tests)\n${excerpt(file.message)}`);
+  }
+  return lines;
 }
 
 check('machine tools', 'bash', ['scripts/setup-machine.sh']);
@@ -88,6 +111,7 @@ await checksSideBySide([
 vitest('unit and API tests', path.join(results, 'unit.json'), []);
 vitest('browser tests', path.join(results, 'e2e.json'), ['--config', 'apps/web/e2e/vitest.config.ts']);
 
+if (failures.length) process.stdout.write(`\n=== failed tests ===\n${failures.join('\n')}\n`);
 process.stdout.write(`\n${summary.join('\n')}\ntotal ${seconds(startedAll)}\n`);
 if (!process.env.TEST_DATABASE_URL)
   process.stdout.write('(PostgreSQL suite not run: set TEST_DATABASE_URL=postgres://... to run it)\n');
