@@ -111,6 +111,9 @@ await checksSideBySide([
 vitest('unit and API tests', path.join(results, 'unit.json'), []);
 vitest('browser tests', path.join(results, 'e2e.json'), ['--config', 'apps/web/e2e/vitest.config.ts']);
 
+const pagesAtFailure = path.join(results, 'e2e-failures.txt');
+if (fs.existsSync(pagesAtFailure))
+  failures.push(`  what the browser showed:\n${fs.readFileSync(pagesAtFailure, 'utf8')}`);
 if (failures.length) process.stdout.write(`\n=== failed tests ===\n${failures.join('\n')}\n`);
 process.stdout.write(`\n${summary.join('\n')}\ntotal ${seconds(startedAll)}\n`);
 if (!process.env.TEST_DATABASE_URL)

@@ -5,8 +5,11 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 /** Debian's Chromium, headless, with the flags this machine needs (no network beyond loopback). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** The browsers this test file launched, for the pictures of a failed test (failureSnapshot.ts). */
+export const launched = new Set<Browser>();
+
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -18,6 +21,9 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  launched.add(browser);
+  browser.on('disconnected', () => launched.delete(browser));
+  return browser;
 }
 
 export async function newContext(
@@ -32,7 +38,7 @@ export async function newContext(
   });
 }
 
-const SHOTS = path.resolve(import.meta.dirname, '../../../.tmp/screenshots');
+export const SHOTS = path.resolve(import.meta.dirname, '../../../.tmp/screenshots');
 
 /** Saves a screenshot for people to look at (.tmp/screenshots); tests never compare pixels. */
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -7,6 +7,7 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.e2e.test.ts'],
     globalSetup: ['./globalSetup.ts'],
+    setupFiles: ['./failureSnapshot.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
