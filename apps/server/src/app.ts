@@ -82,7 +82,7 @@ export async function openDeps(config: Config, opts: { pgSchema?: string } = {})
   }
   let cache: Cache;
   try {
-    cache = await openCache(config.redisUrl);
+    cache = await openCache(config.redisUrl, config.redisPrefix);
   } catch (e) {
     await database.close();
     throw Object.assign(new Error(`REDIS_URL: ${(e as Error).message}`), { setting: 'REDIS_URL' });
@@ -91,7 +91,7 @@ export async function openDeps(config: Config, opts: { pgSchema?: string } = {})
   let bus: Bus;
   try {
     secretBox = openSecretBox(config.dataDir, process.env.GATEHOUSE_SECRET_KEY);
-    bus = await openBus(config.redisUrl).catch((e: Error) => {
+    bus = await openBus(config.redisUrl, config.redisPrefix).catch((e: Error) => {
       throw Object.assign(new Error(`REDIS_URL: ${e.message}`), { setting: 'REDIS_URL' });
     });
   } catch (e) {

@@ -29,6 +29,7 @@ describe('configuration from the environment', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', 'unsupported scheme'],
     [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL', 'needs a file path'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', 'redis://'],
+    [{ REDIS_PREFIX: 'gate house' }, 'REDIS_PREFIX', 'letters, digits'],
     [{ GATEHOUSE_ADMIN_PASSWORD: 'abc' }, 'GATEHOUSE_ADMIN_PASSWORD', 'at least 6'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'must be one of'],
     [{ LIMIT_SPM_IDS: 'many' }, 'LIMIT_SPM_IDS', 'not a positive whole number'],
@@ -45,6 +46,8 @@ describe('configuration from the environment', () => {
     const c = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/gh', REDIS_URL: 'redis://cache:6379/1' }, '/srv');
     expect(c.databaseUrl).toBe('postgres://u@db:5432/gh');
     expect(c.redisUrl).toBe('redis://cache:6379/1');
+    expect(c.redisPrefix).toBe('gatehouse:');
+    expect(loadConfig({ REDIS_PREFIX: 'site-b:' }, '/srv').redisPrefix).toBe('site-b:');
   });
 
   it('reads the limits and the trusted proxies, with defaults for what is not set', () => {

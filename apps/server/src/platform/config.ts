@@ -12,6 +12,8 @@ export interface Config {
   /** `sqlite:<file>` or `postgres://...`. */
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** `REDIS_PREFIX`: what every Redis key and channel of this deployment starts with (default `gatehouse:`). */
+  redisPrefix: string;
   adminPassword: string | undefined;
   /** Directory holding the built console (apps/web/dist). */
   webDist: string;
@@ -69,6 +71,13 @@ function parseRedisUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function parseRedisPrefix(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'gatehouse:';
+  if (!/^[\w.:-]{1,64}$/.test(raw))
+    throw new ConfigError('REDIS_PREFIX', 'must be 1 to 64 letters, digits or the characters _ . : -');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const host = env.HOST || '127.0.0.1';
   const port = parsePort(env.PORT);
@@ -76,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const dataDir = path.resolve(cwd, env.DATA_DIR || './data');
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL, dataDir);
   const redisUrl = parseRedisUrl(env.REDIS_URL);
+  const redisPrefix = parseRedisPrefix(env.REDIS_PREFIX);
   const adminPassword = env.GATEHOUSE_ADMIN_PASSWORD || undefined;
   if (adminPassword !== undefined && adminPassword.length < 6) {
     throw new ConfigError('GATEHOUSE_ADMIN_PASSWORD', 'must be at least 6 characters long');
@@ -94,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     dataDir,
     databaseUrl,
     redisUrl,
+    redisPrefix,
     adminPassword,
     webDist,
     logLevel,

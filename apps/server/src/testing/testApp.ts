@@ -64,6 +64,8 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
     GATEHOUSE_ADMIN_PASSWORD: ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
     GATEHOUSE_SSH_PORT: '0',
+    // Its own Redis keys and channels: files and runs sharing one Redis never see each other's.
+    ...(env.REDIS_URL ? { REDIS_PREFIX: `gh-test-${randomBytes(4).toString('hex')}:` } : {}),
     ...env,
   });
   const deps = await openDeps(config, pgSchema ? { pgSchema: pgSchema.schema } : {});

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Bus } from './bus.ts';
 import { MemoryBus } from './memoryBus.ts';
+import { openCache } from '../cache/index.ts';
+import { openBus } from './index.ts';
 import { RedisBus } from './redisBus.ts';
 
 const next = (bus: Bus, channel: string) =>
@@ -45,6 +47,33 @@ describe.runIf(redisUrl)('Redis bus', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('keeps two deployments with their own REDIS_PREFIX apart: neither keys nor messages cross', async () => {
+    const stamp = Date.now();
+    const [siteA, siteB] = [`gh-test-a${stamp}:`, `gh-test-b${stamp}:`];
+    const [busA, busB, busA2] = await Promise.all([
+      openBus(redisUrl, siteA),
+      openBus(redisUrl, siteB),
+      openBus(redisUrl, siteA),
+    ]);
+    const [cacheA, cacheB] = await Promise.all([openCache(redisUrl, siteA), openCache(redisUrl, siteB)]);
+    try {
+      const onB: unknown[] = [];
+      await busB.subscribe('kill', (m) => onB.push(m));
+      const onA2 = next(busA2, 'kill');
+      await new Promise((r) => setTimeout(r, 50));
+      await busA.publish('kill', { session: 's1' });
+      expect(await onA2).toEqual({ session: 's1' });
+      await cacheA.set('lock:admin', 1, 60);
+      expect(await cacheA.get('lock:admin')).toBe(1);
+      expect(await cacheB.get('lock:admin')).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(onB).toEqual([]);
+    } finally {
+      await cacheA.delete('lock:admin');
+      await Promise.all([busA.close(), busB.close(), busA2.close(), cacheA.close(), cacheB.close()]);
     }
   });
 });

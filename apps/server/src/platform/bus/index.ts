@@ -5,6 +5,7 @@ import { RedisBus } from './redisBus.ts';
 export type { Bus, BusHandler } from './bus.ts';
 export { MemoryBus } from './memoryBus.ts';
 
-export async function openBus(redisUrl: string | undefined): Promise<Bus> {
-  return redisUrl ? RedisBus.connect(redisUrl) : new MemoryBus();
+/** Redis pub/sub when `redisUrl` is set (channels under `<prefix>bus:`), else in-process. */
+export async function openBus(redisUrl: string | undefined, prefix = 'gatehouse:'): Promise<Bus> {
+  return redisUrl ? RedisBus.connect(redisUrl, `${prefix}bus:`) : new MemoryBus();
 }

@@ -5,6 +5,7 @@ import { RedisCache } from './redisCache.ts';
 export type { Cache } from './cache.ts';
 export { MemoryCache } from './memoryCache.ts';
 
-export async function openCache(redisUrl: string | undefined): Promise<Cache> {
-  return redisUrl ? RedisCache.connect(redisUrl) : new MemoryCache();
+/** Redis when `redisUrl` is set (keys under `prefix`), else in-process. */
+export async function openCache(redisUrl: string | undefined, prefix = 'gatehouse:'): Promise<Cache> {
+  return redisUrl ? RedisCache.connect(redisUrl, prefix) : new MemoryCache();
 }
