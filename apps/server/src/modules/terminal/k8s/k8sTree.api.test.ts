@@ -144,15 +144,20 @@ describe('the Kubernetes tree', () => {
       .where('id', '=', token2)
       .execute();
     expect((await tree(other.client, token2)).statusCode).toBe(403);
-    // A token for SSH is not one for this tree.
+    // The cluster offers no SSH: no token for it; and a token of an SSH asset is not one for this tree.
     const ssh = await other.client.post('/api/v1/authentication/connection-token/', {
       asset: asset.id,
       account: good.name,
       protocol: 'ssh',
       connect_method: 'web_cli',
     });
-    expect(ssh.statusCode, ssh.body).toBe(201);
-    expect((await tree(other.client, ssh.json().id)).statusCode).toBe(403);
+    expect(ssh.json()).toMatchObject({ code: 'protocol_not_supported' });
+    await t.deps.database.db
+      .updateTable('authentication_connectiontoken')
+      .set({ protocol: 'ssh', date_expired: new Date(Date.now() + 60_000).toISOString() })
+      .where('id', '=', token2)
+      .execute();
+    expect((await tree(other.client, token2)).statusCode).toBe(403);
   });
 
   it('turns the cluster’s 401 and an unreachable cluster into a clear 400 in the user’s language', async () => {

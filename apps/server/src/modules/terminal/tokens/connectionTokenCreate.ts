@@ -150,6 +150,18 @@ export async function checkTokenRequest(
   }
   const method = CONNECT_METHODS.find((m) => m.value === t.connectMethod);
   if (!method || !method.protocols.includes(t.protocol)) throw invalid();
+  const offered = await db
+    .selectFrom('assets_protocol')
+    .select('name')
+    .where('asset_id', '=', asset.id)
+    // SFTP runs over the asset's SSH port when it lists no SFTP protocol of its own (sshTarget.ts).
+    .where('name', 'in', t.protocol === 'sftp' ? ['sftp', 'ssh'] : [t.protocol])
+    .executeTakeFirst();
+  if (!offered)
+    throw bad(lang, 'protocol_not_supported', 'token_protocol_not_supported', 400, {
+      protocol: t.protocol,
+      asset: asset.name,
+    });
   if (account.alias === '@ANON' && method.type !== 'web') throw bad(lang, 'anon_not_allowed', 'token_anon_not_allowed');
   if (account.alias === '@INPUT' && !t.inputUsername)
     throw new ApiError(400, { input_username: [tm(lang, 'token_input_username_required')], code: 'required' });

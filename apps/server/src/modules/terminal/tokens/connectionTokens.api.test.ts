@@ -104,6 +104,19 @@ describe('creating a connection token', () => {
     expect((await create(w.client, { asset: 'not-a-uuid' })).statusCode).toBe(400);
   });
 
+  it('refuses a protocol the asset does not offer, naming both; SFTP rides on its SSH port', async () => {
+    const u = await user();
+    await grant(u.id, { actions: ['connect', 'upload', 'download'] });
+    const k8s = await create(u.client, { protocol: 'k8s' });
+    expect(k8s.statusCode).toBe(400);
+    expect(k8s.json()).toEqual({
+      code: 'protocol_not_supported',
+      detail: `The asset ${target.host.name} does not offer the protocol k8s.`,
+    });
+    const sftp = await create(u.client, { protocol: 'sftp', connect_method: 'web_sftp' });
+    expect(sftp.statusCode, sftp.body).toBe(201);
+  });
+
   it('allows @ANON only for web connect methods and asks @INPUT for a username, sealing its secret', async () => {
     const u = await user();
     await grant(u.id, { accounts: ['@ANON', '@INPUT'] });
