@@ -10,10 +10,9 @@ import type { Bus } from '../../../platform/bus/index.ts';
 import type { SecretBox } from '../../../platform/crypto/secretBox.ts';
 import type { DB } from '../../../platform/db/schema.ts';
 import type { SettingsStore } from '../../settings/store.ts';
-import { escapeHtml } from '../../notifications/sanitize.ts';
-import { sendSiteMessage } from '../../notifications/siteMessages.ts';
 import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { CommandReader, OutputExcerpt } from './commandReader.ts';
+import { recordCommand, warnCommandReviewers, type SessionLabels } from './commandRecords.ts';
 import { commandReviewer } from './commandReview.ts';
 import { EchoClock } from './echoClock.ts';
 import type { ControlTarget, SessionRegistry, ShareEvent } from './control.ts';
@@ -499,26 +498,12 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   }
 
   private async store(command: string, risk: number, verdict: CommandVerdict | undefined, output: string) {
-    const id = randomUUID();
     this.commandCount++;
-    await this.deps.db
-      .insertInto('terminal_command')
-      .values({
-        id,
-        session_id: this.id,
-        user: this.display.user,
-        asset: this.display.asset,
-        account: this.display.account,
-        input: command.slice(0, 4096),
-        output,
-        risk_level: risk,
-        timestamp_ms: Date.now(),
-        remote_addr: this.o.remoteAddr,
-        cmd_filter_acl_id: verdict?.ruleId ?? null,
-        org_id: this.orgId,
-      })
-      .execute();
-    return id;
+    return recordCommand(this.deps.db, this.labels(), { command, risk, verdict, output });
+  }
+
+  private labels(): SessionLabels {
+    return { sessionId: this.id, orgId: this.orgId, remoteAddr: this.o.remoteAddr, ...this.display };
   }
 
   /** The output of the previous command, its last line (the next prompt) left out. */
@@ -530,24 +515,8 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     if (output) await this.deps.db.updateTable('terminal_command').set({ output }).where('id', '=', p.id).execute();
   }
 
-  private async warnReviewers(command: string, v: CommandVerdict): Promise<void> {
-    if (!v.reviewers.length) return;
-    const params = {
-      user: this.display.user,
-      command,
-      asset: this.display.asset,
-      account: this.display.account,
-      rule: v.ruleName,
-      session: this.id,
-    };
-    // In each reviewer's language, not the session user's.
-    await sendSiteMessage(this.deps.db, this.deps.bus, {
-      text: (lang) => ({
-        subject: tm(lang, 'cmd_warning_subject', { command: command.slice(0, 100) }),
-        message: escapeHtml(tm(lang, 'cmd_warning_body', params)),
-      }),
-      userIds: v.reviewers,
-    });
+  private warnReviewers(command: string, v: CommandVerdict): Promise<void> {
+    return warnCommandReviewers(this.deps.db, this.deps.bus, this.labels(), command, v);
   }
 
   // --- control (from the bus, any instance) ---

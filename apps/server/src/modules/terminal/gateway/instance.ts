@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../platform/db/schema.ts';
 import { closeStream } from './recorder.ts';
 import { SessionRegistry } from './control.ts';
+import { GatewayExec, type ExecEnd, type ExecIo, type ExecOptions } from './gatewayExec.ts';
 import { GatewaySession, type GatewayDeps, type OpenSessionOptions } from './gatewaySession.ts';
 import type { Bus } from '../../../platform/bus/index.ts';
 import type { SettingsStore } from '../../settings/store.ts';
@@ -97,6 +98,7 @@ export class GatewayInstance {
   readonly registry: SessionRegistry;
   private timer?: NodeJS.Timeout;
   private readonly sessions = new Set<GatewaySession>();
+  private readonly execs = new Map<GatewayExec, Promise<ExecEnd>>();
 
   constructor(private readonly o: InstanceOptions) {
     this.registry = new SessionRegistry(o.bus);
@@ -181,9 +183,19 @@ export class GatewayInstance {
     return s;
   }
 
+  /** Runs one command by exec on this instance (see GatewayExec); it is killed when the instance stops. */
+  async runExec(o: ExecOptions, io: ExecIo): Promise<ExecEnd> {
+    const x = new GatewayExec(this.deps(), o, io);
+    const running = x.run();
+    this.execs.set(x, running);
+    return running.finally(() => this.execs.delete(x));
+  }
+
   /** A clean stop: sessions end (recordings compressed, rows finished) and the row goes. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    for (const x of this.execs.keys()) x.kill('stop');
+    await Promise.all([...this.execs.values()].map((p) => p.catch(() => undefined)));
     await Promise.all([...this.sessions].map((s) => s.close('killed').catch(() => undefined)));
     await this.registry.stop();
     await this.o.db.deleteFrom('terminal_terminal').where('id', '=', this.id).execute();

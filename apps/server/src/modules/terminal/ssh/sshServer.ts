@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Language } from '@gatehouse/contract';
 import ssh2 from 'ssh2';
-import type { AuthContext, AuthenticationType, Connection, Server } from 'ssh2';
+import type { AuthContext, AuthenticationType, Connection, Server, ServerChannel } from 'ssh2';
 import type { AuthUser } from '../../../http/context.ts';
 import { loadHostKey } from './hostKey.ts';
 import { sshKeyStep, sshOtpStep, sshPasswordStep, sshRequest } from './sshAuth.ts';
@@ -9,7 +9,10 @@ import { sm } from './sshMessages.ts';
 import { SshShell, type Pty } from './sshShell.ts';
 import { SftpSubsystem } from '../sftp/sftpSubsystem.ts';
 import { ClientLanguage } from './clientLanguage.ts';
-import { checkNativeAccess, NativeAccessDenied, NativeReviewPending } from './nativeAccessRules.ts';
+import { checkNativeAccess, NativeReviewPending } from './nativeAccessRules.ts';
+import { GatewayError } from '../gateway/gatewayError.ts';
+import type { ExecEnd } from '../gateway/gatewayExec.ts';
+import { gatewayOf } from '../gatewayInstance.ts';
 import { connectableAccounts, grantedAssets, matchAccounts, searchAssets } from './sshTargets.ts';
 
 /**
@@ -107,8 +110,10 @@ function onConnection(app: FastifyInstance, client: Connection, ip: string): voi
         else reject?.();
       });
       const pty: Pty = { cols: 80, rows: 24, term: 'xterm-256color' };
+      let ptyAsked = false;
       let shell: SshShell | undefined;
       session.on('pty', (accept, _reject, info) => {
+        ptyAsked = true;
         Object.assign(pty, { cols: info.cols || 80, rows: info.rows || 24, term: info.term || pty.term });
         accept?.();
       });
@@ -134,14 +139,12 @@ function onConnection(app: FastifyInstance, client: Connection, ip: string): voi
         sftp.on('close', () => void sub.close());
       });
       session.on('exec', (accept, _reject, info) => {
-        // Legacy `scp -O` runs `scp -t/-f` remotely; modern scp uses the SFTP subsystem. Commands
-        // are not run; a target under a review rule still opens its ticket, the link on stderr.
         const ch = accept();
         const lang = language.lang;
-        const unsupported = sm(lang, /^scp\b/.test(info.command) ? 'ssh_scp_legacy' : 'ssh_exec_unsupported');
-        void execRefusal(app, user, login!.target, ip, lang).then((refusal) => {
-          ch.stderr.write(refusal ?? unsupported);
-          ch.exit(1);
+        const run = { app, user, target: login!.target, ip, lang, command: info.command };
+        void execCommand(run, ch, ptyAsked ? pty : undefined).then((end) => {
+          if ('signal' in end) ch.exit(end.signal);
+          else ch.exit(end.code);
           ch.end();
         });
       });
@@ -180,29 +183,59 @@ async function openDirect(app: FastifyInstance, user: AuthUser, target: string, 
   return { asset: assets[0]!, account: accounts[0]! };
 }
 
+interface ExecRequest {
+  app: FastifyInstance;
+  user: AuthUser;
+  /** `<account>@<asset>` from the login name, or empty. */
+  target: string;
+  ip: string;
+  lang: Language;
+  command: string;
+}
+
 /**
- * An exec to `<account>@<asset>` meets the login rules first: a refusal, or under a review rule
- * the ticket opened (or reused) with its link, is said instead of "not supported".
+ * An exec request: the command runs on the target (`gateway/gatewayExec.ts`) once the login
+ * rules let it (`nativeAccessRules.ts`; under a review rule the ticket opens or is reused and its
+ * link is said instead). File copies by exec (legacy `scp -O`, rsync) are refused: they would pass
+ * by the permission's upload and download actions and the file transfer log, which SFTP keeps.
  */
-async function execRefusal(app: FastifyInstance, user: AuthUser, target: string, ip: string, lang: Language) {
-  if (!target) return undefined;
-  const picked = await openDirect(app, user, target, lang);
-  if (typeof picked === 'string') return picked;
+async function execCommand(r: ExecRequest, ch: ServerChannel, pty: Pty | undefined): Promise<ExecEnd> {
+  const refuse = (message: string): ExecEnd => {
+    ch.stderr.write(message);
+    return { code: 1 };
+  };
+  const copy = /^\s*(scp|rsync)\b/.exec(r.command)?.[1];
+  if (copy) return refuse(sm(r.lang, copy === 'scp' ? 'ssh_scp_legacy' : 'ssh_rsync_unsupported'));
+  if (!r.target) return refuse(sm(r.lang, 'ssh_exec_unsupported'));
+  const picked = await openDirect(r.app, r.user, r.target, r.lang);
+  if (typeof picked === 'string') return refuse(picked);
   const { asset, account } = picked;
+  if (!account.real) return refuse(sm(r.lang, 'ssh_exec_virtual', { account: account.name }));
   try {
-    await checkNativeAccess(app, {
-      userId: user.id,
+    await checkNativeAccess(r.app, {
+      userId: r.user.id,
       assetId: asset.id,
       username: account.username,
       alias: account.alias,
-      ip,
-      lang,
+      ip: r.ip,
+      lang: r.lang,
     });
-    return undefined;
+    return await gatewayOf(r.app).runExec(
+      {
+        user: { id: r.user.id, name: r.user.name, username: r.user.username },
+        assetId: asset.id,
+        accountId: account.id,
+        command: r.command,
+        lang: r.lang,
+        remoteAddr: r.ip,
+        ...(pty ? { pty } : {}),
+      },
+      { stdin: ch, stdout: ch, stderr: ch.stderr },
+    );
   } catch (e) {
-    if (e instanceof NativeReviewPending || e instanceof NativeAccessDenied) return `${e.message}\r\n`;
-    app.log.error({ err: (e as Error).message }, 'ssh exec check failed');
-    return undefined;
+    if (e instanceof NativeReviewPending || e instanceof GatewayError) return refuse(`${e.message}\r\n`);
+    r.app.log.error({ err: (e as Error).message }, 'ssh exec failed');
+    return refuse(sm(r.lang, 'ssh_connect_failed', { error: (e as Error).message }));
   }
 }
 

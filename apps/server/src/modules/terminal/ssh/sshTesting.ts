@@ -186,6 +186,21 @@ export function runScp(
   return runClient('scp', [...(legacy ? ['-O'] : []), '-P', String(port), ...keyOptions(identity), ...args], '');
 }
 
+/**
+ * `ssh <login> <command>` as a script runs it (no terminal unless `tty`), signed in with a key:
+ * stdout, stderr and the exit code apart; `input` is its stdin. Killed after `timeoutMs`.
+ */
+export function runSsh(
+  port: number,
+  identity: string,
+  login: string,
+  command: string,
+  opts: { input?: string; tty?: boolean; timeoutMs?: number } = {},
+): Promise<{ code: number; out: string; err: string }> {
+  const args = [...(opts.tty ? ['-tt'] : ['-T']), '-p', String(port), ...keyOptions(identity), '-l', login, '127.0.0.1', command];
+  return runClient('ssh', args, opts.input ?? '', undefined, opts.timeoutMs);
+}
+
 const COMMON_OPTIONS = ['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'];
 
 function authOptions(auth: ClientAuth): string[] {

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Bus } from '../../../platform/bus/index.ts';
+import type { DB } from '../../../platform/db/schema.ts';
+import { escapeHtml } from '../../notifications/sanitize.ts';
+import { sendSiteMessage } from '../../notifications/siteMessages.ts';
+import type { CommandVerdict } from './commandPolicy.ts';
+import { tm } from './gatewayError.ts';
+
+/**
+ * What every gateway session (a terminal, `gatewaySession.ts`; a command run by exec,
+ * `gatewayExec.ts`) writes for a command: its row in `terminal_command`, and the site message a
+ * warning rule sends its reviewers.
+ */
+export interface SessionLabels {
+  sessionId: string;
+  orgId: string;
+  remoteAddr: string;
+  /** As the session row shows them: `name(username)`, `name(address)`, `name(username)`. */
+  user: string;
+  asset: string;
+  account: string;
+}
+
+/** Stores one command with its risk level (and output, when known) and answers its id. */
+export async function recordCommand(
+  db: Kysely<DB>,
+  s: SessionLabels,
+  c: { command: string; risk: number; verdict: CommandVerdict | undefined; output: string },
+): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('terminal_command')
+    .values({
+      id,
+      session_id: s.sessionId,
+      user: s.user,
+      asset: s.asset,
+      account: s.account,
+      input: c.command.slice(0, 4096),
+      output: c.output,
+      risk_level: c.risk,
+      timestamp_ms: Date.now(),
+      remote_addr: s.remoteAddr,
+      cmd_filter_acl_id: c.verdict?.ruleId ?? null,
+      org_id: s.orgId,
+    })
+    .execute();
+  return id;
+}
+
+/** A warning rule's reviewers learn who ran what where, each in their own language. */
+export async function warnCommandReviewers(
+  db: Kysely<DB>,
+  bus: Bus,
+  s: SessionLabels,
+  command: string,
+  v: CommandVerdict,
+): Promise<void> {
+  if (!v.reviewers.length) return;
+  const params = {
+    user: s.user,
+    command,
+    asset: s.asset,
+    account: s.account,
+    rule: v.ruleName,
+    session: s.sessionId,
+  };
+  await sendSiteMessage(db, bus, {
+    text: (lang) => ({
+      subject: tm(lang, 'cmd_warning_subject', { command: command.slice(0, 100) }),
+      message: escapeHtml(tm(lang, 'cmd_warning_body', params)),
+    }),
+    userIds: v.reviewers,
+  });
+}
