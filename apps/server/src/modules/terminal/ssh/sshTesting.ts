@@ -197,7 +197,16 @@ export function runSsh(
   command: string,
   opts: { input?: string; tty?: boolean; timeoutMs?: number } = {},
 ): Promise<{ code: number; out: string; err: string }> {
-  const args = [...(opts.tty ? ['-tt'] : ['-T']), '-p', String(port), ...keyOptions(identity), '-l', login, '127.0.0.1', command];
+  const args = [
+    ...(opts.tty ? ['-tt'] : ['-T']),
+    '-p',
+    String(port),
+    ...keyOptions(identity),
+    '-l',
+    login,
+    '127.0.0.1',
+    command,
+  ];
   return runClient('ssh', args, opts.input ?? '', undefined, opts.timeoutMs);
 }
 
