@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
+import { SchemaPostgresDialect } from './pgSchemaIntrospector.ts';
 import { SqliteBooleanPlugin } from './sqliteBooleans.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -51,7 +52,7 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<Database> {
     await pool.end();
     throw new Error(`cannot connect to PostgreSQL (${(e as Error).message})`);
   }
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new SchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
