@@ -131,13 +131,17 @@ export async function signedInMember(
   return { client, id };
 }
 
-/** A command filter rule with `action` on one asset, for everyone and every account: its group holds `content`. */
+/**
+ * A command filter rule with `action` on one asset, for everyone and every account: its group
+ * holds `content`; a review or warning rule's `reviewers` are user ids.
+ */
 export async function commandRule(
   admin: SessionClient,
   assetId: string,
   name: string,
   content: string,
   action = 'reject',
+  reviewers: string[] = [],
 ): Promise<void> {
   const group = await admin.post('/api/v1/acls/command-groups/', { name: `${name}-group`, content });
   if (group.statusCode !== 201) throw new Error(`command group: ${group.body}`);
@@ -149,6 +153,7 @@ export async function commandRule(
     assets: { type: 'ids', ids: [assetId] },
     accounts: ['@ALL'],
     command_groups: [group.json().id],
+    ...(reviewers.length ? { reviewers } : {}),
   });
   if (rule.statusCode !== 201) throw new Error(`command rule: ${rule.body}`);
 }

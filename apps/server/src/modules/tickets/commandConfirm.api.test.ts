@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { adminIdentity, hostWithAccounts, KEY, openShell } from '../terminal/gatewayTesting.ts';
+import { adminIdentity, commandRule, hostWithAccounts, KEY, openShell } from '../terminal/gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from '../terminal/shellSshdTesting.ts';
 import { makeUser, type Row } from '../perms/permsTesting.ts';
 import { put, signIn, T } from './ticketsTesting.ts';
@@ -27,18 +27,7 @@ beforeAll(async () => {
   adminUser = await adminIdentity(t.app);
   const rev = await makeUser(admin, 'reviewer');
   reviewer = await signIn(t, 'reviewer');
-  const group = await admin.post('/api/v1/acls/command-groups/', { name: 'dates', content: 'date' });
-  const rule = await admin.post('/api/v1/acls/command-filter-acls/', {
-    name: 'review date',
-    action: 'review',
-    priority: 10,
-    users: { type: 'all' },
-    assets: { type: 'ids', ids: [target.host.id] },
-    accounts: ['@ALL'],
-    command_groups: [group.json().id],
-    reviewers: [rev.id],
-  });
-  expect(rule.statusCode, rule.body).toBe(201);
+  await commandRule(admin, target.host.id, 'review date', 'date', 'review', [rev.id]);
 }, 30_000);
 afterAll(async () => {
   sshd?.stop();

@@ -6,7 +6,7 @@ import type { ClientChannel } from 'ssh2';
 import type { Language, TextParams } from '@gatehouse/contract';
 import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { OutputExcerpt } from './commandReader.ts';
-import { recordCommand, warnCommandReviewers, type SessionLabels } from './commandRecords.ts';
+import { recordCommand, startedSessionRow, warnCommandReviewers, type SessionLabels } from './sessionRecords.ts';
 import { commandReviewer } from './commandReview.ts';
 import type { ControlTarget } from './control.ts';
 import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
@@ -81,28 +81,21 @@ export class GatewayExec implements ControlTarget {
     await db
       .insertInto('terminal_session')
       .values({
-        id: this.id,
-        user: this.labels.user,
-        user_id: o.user.id,
+        ...startedSessionRow({
+          id: this.id,
+          user: this.labels.user,
+          userId: o.user.id,
+          assetId: o.assetId,
+          accountId: o.accountId,
+          protocol: 'ssh',
+          loginFrom: 'ST',
+          remoteAddr: o.remoteAddr,
+          terminalId: this.deps.terminalId,
+          started: this.started,
+        }),
         asset: t.display.asset,
-        asset_id: o.assetId,
         account: t.display.account,
-        account_id: o.accountId,
-        protocol: 'ssh',
-        type: 'normal',
-        login_from: 'ST',
-        remote_addr: o.remoteAddr,
-        terminal_id: this.deps.terminalId,
-        date_start: this.started.toISOString(),
-        is_success: true,
-        is_finished: false,
-        has_replay: false,
-        has_command: false,
-        is_locked: false,
-        command_amount: 0,
         replay_path: rel,
-        date_end: null,
-        comment: '',
         org_id: t.orgId,
       })
       .execute();

@@ -12,7 +12,7 @@ import type { DB } from '../../../platform/db/schema.ts';
 import type { SettingsStore } from '../../settings/store.ts';
 import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { CommandReader, OutputExcerpt } from './commandReader.ts';
-import { recordCommand, warnCommandReviewers, type SessionLabels } from './commandRecords.ts';
+import { recordCommand, startedSessionRow, warnCommandReviewers, type SessionLabels } from './sessionRecords.ts';
 import { commandReviewer } from './commandReview.ts';
 import { EchoClock } from './echoClock.ts';
 import type { ControlTarget, SessionRegistry, ShareEvent } from './control.ts';
@@ -151,28 +151,18 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       .executeTakeFirst();
     const account = stored ?? (o.typed ? { name: o.typed.name, username: o.typed.username } : undefined);
     if (!account) throw new GatewayError('no_secret', o.lang, { account: o.accountId });
-    const row = {
+    const row = startedSessionRow({
       id: this.id,
       user: this.display.user,
-      user_id: o.user.id,
-      asset_id: o.assetId,
-      account_id: o.accountId,
+      userId: o.user.id,
+      assetId: o.assetId,
+      accountId: o.accountId,
       protocol: o.k8s ? 'k8s' : 'ssh',
-      type: 'normal',
-      login_from: o.loginFrom,
-      remote_addr: o.remoteAddr,
-      terminal_id: this.deps.terminalId,
-      date_start: this.started.toISOString(),
-      is_success: true,
-      is_finished: false,
-      has_replay: false,
-      has_command: false,
-      is_locked: false,
-      command_amount: 0,
-      replay_path: '',
-      date_end: null,
-      comment: '',
-    };
+      loginFrom: o.loginFrom,
+      remoteAddr: o.remoteAddr,
+      terminalId: this.deps.terminalId,
+      started: this.started,
+    });
     let su: SuStep | undefined;
     try {
       su = await this.openRemote();

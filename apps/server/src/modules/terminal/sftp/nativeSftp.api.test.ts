@@ -3,13 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
+import { type SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { makeHost } from '../../accounts/accountsTesting.ts';
 import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
 import { put, T } from '../../tickets/ticketsTesting.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
 import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { freePort, openSftp, runScp, runSftp, userKeyPair } from '../ssh/sshTesting.ts';
+import { openSftp, runScp, runSftp, userKeyPair, nativeSshApp } from '../ssh/sshTesting.ts';
 
 /**
  * SFTP through the native SSH server with the real OpenSSH `sftp` and `scp` clients against a real
@@ -29,11 +28,7 @@ const local = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-sftp-local-'));
 const tag = `gh-sftp-${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
-  sshd = await startShellSshd();
-  port = await freePort();
-  t = await createTestApp({ GATEHOUSE_SSH_PORT: String(port) });
-  admin = await adminClient(t.app);
-  target = await hostWithAccounts(admin, sshd);
+  ({ sshd, port, t, admin, target } = await nativeSshApp());
   const sam = await makeUser(admin, 'sam');
   await makePerm(admin, { users: [sam.id], assets: [target.host.id], accounts: ['@ALL'], actions: ['all'] });
   const rita = await makeUser(admin, 'rita');

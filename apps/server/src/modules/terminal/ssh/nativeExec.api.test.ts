@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
+import { type SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { makePerm, makeUser, type Row } from '../../perms/permsTesting.ts';
 import { put, signIn, T } from '../../tickets/ticketsTesting.ts';
-import { commandRule, hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { freePort, runSsh, userKeyPair } from './sshTesting.ts';
+import { commandRule } from '../gatewayTesting.ts';
+import { type ShellSshd } from '../shellSshdTesting.ts';
+import { runSsh, userKeyPair, nativeSshApp } from './sshTesting.ts';
 
 /**
  * A command run through the native SSH port as a script runs one (`ssh <user>@<account>@<asset>@
@@ -24,11 +24,7 @@ const key = userKeyPair();
 let login: string;
 
 beforeAll(async () => {
-  sshd = await startShellSshd();
-  port = await freePort();
-  t = await createTestApp({ GATEHOUSE_SSH_PORT: String(port) });
-  admin = await adminClient(t.app);
-  target = await hostWithAccounts(admin, sshd);
+  ({ sshd, port, t, admin, target } = await nativeSshApp());
   const sam = await makeUser(admin, 'sam');
   await t.deps.database.db
     .updateTable('users_user')
@@ -139,18 +135,7 @@ describe('a command by SSH exec', () => {
   it('holds a command under review until the reviewer approves it, then runs it', async () => {
     const rev = await makeUser(admin, 'exec-reviewer');
     const reviewer = await signIn(t, 'exec-reviewer');
-    const group = await admin.post('/api/v1/acls/command-groups/', { name: 'dates', content: 'date' });
-    const rule = await admin.post('/api/v1/acls/command-filter-acls/', {
-      name: 'review date',
-      action: 'review',
-      priority: 20,
-      users: { type: 'all' },
-      assets: { type: 'ids', ids: [target.host.id] },
-      accounts: ['@ALL'],
-      command_groups: [group.json().id],
-      reviewers: [rev.id],
-    });
-    expect(rule.statusCode, rule.body).toBe(201);
+    await commandRule(admin, target.host.id, 'review date', 'date', 'review', [rev.id]);
     const running = runSsh(port, key.file, login, 'date +%Y-approved');
     const C = `${T}/apply-command-tickets`;
     const ticket = await until(async () => ((await reviewer.get(`${C}/?status=open`)).json() as Row[])[0]);
@@ -178,19 +163,8 @@ describe('a command by SSH exec', () => {
       (await sessionsOfSam()).find((s) => s.id === live.id && s.is_finished) ? true : undefined,
     );
     // Killed while a review rule holds it: it never runs, and its command is recorded as cancelled.
-    const group = await admin.post('/api/v1/acls/command-groups/', { name: 'holds', content: 'hold-me' });
     const adminId = (await admin.get('/api/v1/users/profile/')).json().id;
-    const rule = await admin.post('/api/v1/acls/command-filter-acls/', {
-      name: 'hold it',
-      action: 'review',
-      priority: 30,
-      users: { type: 'all' },
-      assets: { type: 'ids', ids: [target.host.id] },
-      accounts: ['@ALL'],
-      command_groups: [group.json().id],
-      reviewers: [adminId],
-    });
-    expect(rule.statusCode, rule.body).toBe(201);
+    await commandRule(admin, target.host.id, 'hold it', 'hold-me', 'review', [adminId]);
     const held = runSsh(port, key.file, login, 'echo hold-me');
     const waiting = await until(async () => {
       for (const s of await sessionsOfSam()) if (!s.is_finished && (await commandsOf(s.id)).length === 0) return s;

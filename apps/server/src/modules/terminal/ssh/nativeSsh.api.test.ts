@@ -1,14 +1,13 @@
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
+import { type SessionClient, type TestApp } from '../../../testing/testApp.ts';
 import { makeHost } from '../../accounts/accountsTesting.ts';
 import { codeAt } from '../../authentication/authTesting.ts';
 import { newOtpSecret } from '../../authentication/mfa/otp.ts';
 import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
+import { type ShellSshd } from '../shellSshdTesting.ts';
 import { put, T } from '../../tickets/ticketsTesting.ts';
-import { freePort, SshClient, userKeyPair } from './sshTesting.ts';
+import { SshClient, userKeyPair, nativeSshApp } from './sshTesting.ts';
 
 /**
  * The native SSH server driven by the real OpenSSH client (`ssh -tt` through pipes, the password
@@ -25,11 +24,7 @@ let target: { host: any; password: any; key: any };
 let hidden: any;
 
 beforeAll(async () => {
-  sshd = await startShellSshd();
-  port = await freePort();
-  t = await createTestApp({ GATEHOUSE_SSH_PORT: String(port) });
-  admin = await adminClient(t.app);
-  target = await hostWithAccounts(admin, sshd);
+  ({ sshd, port, t, admin, target } = await nativeSshApp());
   hidden = await makeHost(admin, sshd.port);
   const sam = await makeUser(admin, 'sam');
   await makePerm(admin, { users: [sam.id], assets: [target.host.id], accounts: ['@ALL'], actions: ['connect'] });

@@ -3,6 +3,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { adminClient, createTestApp } from '../../../testing/testApp.ts';
+import { hostWithAccounts } from '../gatewayTesting.ts';
+import { startShellSshd } from '../shellSshdTesting.ts';
 
 /** The real OpenSSH client driven by a test: `ssh -tt` through pipes, passwords and codes by SSH_ASKPASS. */
 
@@ -14,6 +17,19 @@ export async function freePort(): Promise<number> {
     });
     s.once('error', reject);
   });
+}
+
+/**
+ * An app with its native SSH server on a free port, the signed-in admin, and a real sshd asset
+ * with a password and a key account (`hostWithAccounts`). Stop `sshd` and close `t` after.
+ */
+export async function nativeSshApp() {
+  const sshd = await startShellSshd();
+  const port = await freePort();
+  const t = await createTestApp({ GATEHOUSE_SSH_PORT: String(port) });
+  const admin = await adminClient(t.app);
+  const target = await hostWithAccounts(admin, sshd);
+  return { sshd, port, t, admin, target };
 }
 
 /** An askpass program answering `password` to a password prompt and `otp` to a code prompt. */

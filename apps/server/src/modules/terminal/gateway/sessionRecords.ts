@@ -9,8 +9,8 @@ import { tm } from './gatewayError.ts';
 
 /**
  * What every gateway session (a terminal, `gatewaySession.ts`; a command run by exec,
- * `gatewayExec.ts`) writes for a command: its row in `terminal_command`, and the site message a
- * warning rule sends its reviewers.
+ * `gatewayExec.ts`) writes: its row in `terminal_session` as it starts, a row in `terminal_command`
+ * per command, and the site message a warning rule sends its reviewers.
  */
 export interface SessionLabels {
   sessionId: string;
@@ -20,6 +20,43 @@ export interface SessionLabels {
   user: string;
   asset: string;
   account: string;
+}
+
+/** A session's row as it starts (running, no command yet); callers add its labels, org and replay. */
+export function startedSessionRow(s: {
+  id: string;
+  user: string;
+  userId: string;
+  assetId: string;
+  accountId: string;
+  protocol: string;
+  loginFrom: 'WT' | 'ST';
+  remoteAddr: string;
+  terminalId: string;
+  started: Date;
+}) {
+  return {
+    id: s.id,
+    user: s.user,
+    user_id: s.userId,
+    asset_id: s.assetId,
+    account_id: s.accountId,
+    protocol: s.protocol,
+    type: 'normal',
+    login_from: s.loginFrom,
+    remote_addr: s.remoteAddr,
+    terminal_id: s.terminalId,
+    date_start: s.started.toISOString(),
+    is_success: true,
+    is_finished: false,
+    has_replay: false,
+    has_command: false,
+    is_locked: false,
+    command_amount: 0,
+    replay_path: '',
+    date_end: null,
+    comment: '',
+  };
 }
 
 /** Stores one command with its risk level (and output, when known) and answers its id. */
