@@ -6,6 +6,6 @@ export type { Bus, BusHandler } from './bus.ts';
 export { MemoryBus } from './memoryBus.ts';
 
 /** Redis pub/sub when `redisUrl` is set (channels under `<prefix>bus:`), else in-process. */
-export async function openBus(redisUrl: string | undefined, prefix = 'gatehouse:'): Promise<Bus> {
+export async function openBus(redisUrl: string | undefined, prefix: string): Promise<Bus> {
   return redisUrl ? RedisBus.connect(redisUrl, `${prefix}bus:`) : new MemoryBus();
 }

@@ -6,6 +6,6 @@ export type { Cache } from './cache.ts';
 export { MemoryCache } from './memoryCache.ts';
 
 /** Redis when `redisUrl` is set (keys under `prefix`), else in-process. */
-export async function openCache(redisUrl: string | undefined, prefix = 'gatehouse:'): Promise<Cache> {
+export async function openCache(redisUrl: string | undefined, prefix: string): Promise<Cache> {
   return redisUrl ? RedisCache.connect(redisUrl, prefix) : new MemoryCache();
 }

@@ -6,7 +6,13 @@ import type { ClientChannel } from 'ssh2';
 import type { Language, TextParams } from '@gatehouse/contract';
 import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { OutputExcerpt } from './commandReader.ts';
-import { recordCommand, startedSessionRow, warnCommandReviewers, type SessionLabels } from './sessionRecords.ts';
+import {
+  endedSessionRow,
+  recordCommand,
+  startedSessionRow,
+  warnCommandReviewers,
+  type SessionLabels,
+} from './sessionRecords.ts';
 import { commandReviewer } from './commandReview.ts';
 import type { ControlTarget } from './control.ts';
 import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
@@ -285,15 +291,7 @@ export class GatewayExec implements ControlTarget {
         await db.updateTable('terminal_command').set({ output }).where('id', '=', this.commandId).execute();
       await db
         .updateTable('terminal_session')
-        .set({
-          is_finished: true,
-          date_end: new Date().toISOString(),
-          has_replay: Boolean(gz),
-          has_command: Boolean(this.commandId),
-          command_amount: this.commandId ? 1 : 0,
-          is_locked: false,
-          ...(gz ? { replay_path: path.relative(dataDir, gz).split(path.sep).join('/') } : {}),
-        })
+        .set(endedSessionRow(dataDir, gz, this.commandId ? 1 : 0))
         .where('id', '=', this.id)
         .execute();
     } catch {

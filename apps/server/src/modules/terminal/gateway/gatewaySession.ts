@@ -12,7 +12,13 @@ import type { DB } from '../../../platform/db/schema.ts';
 import type { SettingsStore } from '../../settings/store.ts';
 import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { CommandReader, OutputExcerpt } from './commandReader.ts';
-import { recordCommand, startedSessionRow, warnCommandReviewers, type SessionLabels } from './sessionRecords.ts';
+import {
+  endedSessionRow,
+  recordCommand,
+  startedSessionRow,
+  warnCommandReviewers,
+  type SessionLabels,
+} from './sessionRecords.ts';
 import { commandReviewer } from './commandReview.ts';
 import { EchoClock } from './echoClock.ts';
 import type { ControlTarget, SessionRegistry, ShareEvent } from './control.ts';
@@ -559,15 +565,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       const gz = this.recorder ? await this.recorder.finish().catch(() => undefined) : undefined;
       await this.deps.db
         .updateTable('terminal_session')
-        .set({
-          is_finished: true,
-          date_end: new Date().toISOString(),
-          has_replay: Boolean(gz),
-          has_command: this.commandCount > 0,
-          command_amount: this.commandCount,
-          is_locked: false,
-          ...(gz ? { replay_path: path.relative(this.deps.dataDir, gz).split(path.sep).join('/') } : {}),
-        })
+        .set(endedSessionRow(this.deps.dataDir, gz, this.commandCount))
         .where('id', '=', this.id)
         .execute();
     } catch {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Bus } from '../../../platform/bus/index.ts';
 import type { DB } from '../../../platform/db/schema.ts';
@@ -56,6 +57,22 @@ export function startedSessionRow(s: {
     replay_path: '',
     date_end: null,
     comment: '',
+  };
+}
+
+/**
+ * What finishes a session's row: ended now, with its recording (`gz`, the compressed cast under
+ * `dataDir`, when it could be finished) and its number of commands.
+ */
+export function endedSessionRow(dataDir: string, gz: string | undefined, commands: number) {
+  return {
+    is_finished: true,
+    date_end: new Date().toISOString(),
+    has_replay: Boolean(gz),
+    has_command: commands > 0,
+    command_amount: commands,
+    is_locked: false,
+    ...(gz ? { replay_path: path.relative(dataDir, gz).split(path.sep).join('/') } : {}),
   };
 }
 
