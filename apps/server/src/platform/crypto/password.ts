@@ -2,9 +2,11 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 
 /**
  * Password hashing with scrypt, a memory-hard KDF (N=2^15, r=8: 32 MiB per hash).
- * Stored as `scrypt$<log2N>$<r>$<p>$<salt b64>$<hash b64>` so parameters can be raised later.
+ * Stored as `scrypt$<log2N>$<r>$<p>$<salt b64>$<hash b64>` so parameters can be raised later, and a
+ * hash is always verified with the parameters it carries.
  */
-const LOG_N = 15;
+export const PRODUCTION_LOG_N = 15;
+let hashLogN = PRODUCTION_LOG_N;
 const R = 8;
 const P = 1;
 const KEY_LEN = 32;
@@ -16,17 +18,26 @@ function derive(password: string, salt: Buffer, logN: number, r: number, p: numb
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, LOG_N, R, P);
-  return `scrypt$${LOG_N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+/**
+ * The cost new hashes get. Only the test suites lower it (apps/server/test-support/setup.ts), for
+ * the thousands of users they create; nothing in the product calls it.
+ */
+export function setHashCost(logN: number): void {
+  hashLogN = logN;
 }
 
-const DUMMY_HASH = `scrypt$${LOG_N}$${R}$${P}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LEN).toString('base64')}`;
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, hashLogN, R, P);
+  return `scrypt$${hashLogN}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+const dummyHash = () =>
+  `scrypt$${hashLogN}$${R}$${P}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(KEY_LEN).toString('base64')}`;
 
 /** Checks a password; with no stored hash it still spends the same time, so unknown users are not revealed. */
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-  const parts = (stored || DUMMY_HASH).split('$');
+  const parts = (stored || dummyHash()).split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, logN, r, p, salt, hash] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hash, 'base64');
