@@ -25,6 +25,9 @@ const serverProject = (name: string, db: 'sqlite' | 'postgres', isolated: boolea
     ],
     environment: 'node',
     env: { GATEHOUSE_TEST_DB: db },
+    // The run's migrated, seeded database that test apps clone, and the tests' password cost.
+    globalSetup: ['./test-support/globalSetup.ts'],
+    setupFiles: ['./test-support/setup.ts'],
     // Importing the server (Fastify, Kysely, every module) is most of a file's time; with
     // `isolate: false` a worker imports it once for all the files it runs instead of once per file.
     // Each file still builds its own app on its own database (testing/testApp.ts), so no state is

@@ -3,12 +3,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { CSRF_COOKIE, LOGIN_PATH } from '@gatehouse/contract';
 import { buildApp, openDeps, type BuildOptions, type OpenedDeps } from '../app.ts';
 import { loadConfig } from '../platform/config.ts';
+import { cloneTemplate, TEMPLATE_ADMIN_PASSWORD } from '../../test-support/templates.ts';
 
-export const ADMIN_PASSWORD = 'Adm1n-secret!';
+export const ADMIN_PASSWORD = TEMPLATE_ADMIN_PASSWORD;
+
+/** Settings that change what migrating and seeding write: an app given one starts from nothing. */
+const SEED_SETTINGS = [
+  'DATA_DIR',
+  'DATABASE_URL',
+  'GATEHOUSE_ADMIN_PASSWORD',
+  'GATEHOUSE_ADMIN_FIRST_LOGIN',
+  'GATEHOUSE_LICENSE_PUBLIC_KEY',
+  'GATEHOUSE_SECRET_KEY',
+];
 
 /** Which database this run of the API suite uses: SQLite, or PostgreSQL when the project sets it. */
 export const TEST_DB: 'sqlite' | 'postgres' = process.env.GATEHOUSE_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -42,17 +54,26 @@ async function createSchema(url: string): Promise<{ schema: string; drop(): Prom
 export interface TestAppOptions extends BuildOptions {
   /** Runs on the migrated, seeded database before the app is built (e.g. creating a test's own table). */
   beforeBuild?: (deps: OpenedDeps) => Promise<void>;
+  /** Migrate and seed from nothing instead of cloning the run's template (tests of the first start). */
+  fresh?: boolean;
 }
 
 /**
- * A Gatehouse on a real database: a fresh SQLite file, or a fresh schema of the PostgreSQL named
- * by TEST_DATABASE_URL when GATEHOUSE_TEST_DB=postgres. The admin's password is ADMIN_PASSWORD.
+ * A Gatehouse on a real database of its own: a SQLite file, or (GATEHOUSE_TEST_DB=postgres) a
+ * database on the PostgreSQL named by TEST_DATABASE_URL, each a copy of the run's migrated and
+ * seeded template (test-support/templates.ts). The admin's password is ADMIN_PASSWORD.
  */
 export async function createTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-test-'));
   let pgSchema: Awaited<ReturnType<typeof createSchema>> | undefined;
   let databaseUrl = `sqlite:${path.join(dataDir, 'gatehouse.sqlite')}`;
-  if (TEST_DB === 'postgres') {
+  let dropClone: (() => Promise<void>) | undefined;
+  const template = opts.fresh || SEED_SETTINGS.some((k) => k in env) ? undefined : inject('databaseTemplate');
+  if (template) {
+    const clone = await cloneTemplate(template, dataDir, TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined);
+    databaseUrl = clone.databaseUrl;
+    dropClone = clone.drop;
+  } else if (TEST_DB === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('GATEHOUSE_TEST_DB=postgres needs TEST_DATABASE_URL');
     pgSchema = await createSchema(url);
@@ -70,7 +91,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
   });
   const deps = await openDeps(config, pgSchema ? { pgSchema: pgSchema.schema } : {});
   await opts.beforeBuild?.(deps);
-  const { beforeBuild: _, ...buildOpts } = opts;
+  const { beforeBuild: _, fresh: __, ...buildOpts } = opts;
   const app = await buildApp(deps, buildOpts);
   await app.ready();
   return {
@@ -82,6 +103,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
       await app.close();
       await deps.close();
       await pgSchema?.drop();
+      await dropClone?.();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -14,7 +14,7 @@ afterEach(async () => {
 
 describe('first start', () => {
   it('creates the Default and system-setting organisations, the builtin roles and the admin', async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { fresh: true });
     const db = t.deps.database.db;
     const orgs = await db.selectFrom('orgs_organization').select(['id', 'name']).orderBy('id').execute();
     expect(orgs).toEqual([
