@@ -5,7 +5,7 @@ import globals from 'globals';
 import { layersConfig } from './eslint.layers.js';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**'] },
+  { ignores: ['**/dist/**', '**/.builds/**', '**/node_modules/**', 'data/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startServer } from './server.ts';
@@ -10,25 +9,17 @@ declare module 'vitest' {
   }
 }
 
-/** Builds the console once, starts one shared server, and stops it after the run. */
+/**
+ * Builds the console unless its current build exists (scripts/build-web.mjs, as `npm start` does),
+ * starts one shared server, and stops it after the run. The servers serve that build's own folder,
+ * so a build switched in meanwhile by another run does not change what they serve.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  // Each run builds into its own directory, so parallel runs never serve each other's half-built files.
-  const web = path.resolve(import.meta.dirname, '..');
-  const outDir = path.resolve(web, `../../.tmp/e2e-dist-${process.pid}`);
-  // Vitest sets NODE_ENV=test, which would give a development build of React and antd (every
-  // generated element id is then "test-id"); the browser tests exercise the production build.
-  const env = { ...process.env, NODE_ENV: 'production' };
-  const r = spawnSync(
-    path.resolve(web, '../../node_modules/.bin/vite'),
-    ['build', '--logLevel', 'error', '--outDir', outDir],
-    { cwd: web, stdio: 'inherit', env },
-  );
-  if (r.status !== 0) throw new Error('vite build failed');
-  process.env.GATEHOUSE_WEB_DIST = outDir;
+  const script = path.resolve(import.meta.dirname, '../../../scripts/build-web.mjs');
+  const r = spawnSync(process.execPath, [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) throw new Error('the console build failed');
+  process.env.GATEHOUSE_WEB_DIST = r.stdout.trim().split('\n').pop()!;
   const server = await startServer();
   project.provide('baseURL', server.url);
-  return async () => {
-    await server.stop();
-    fs.rmSync(outDir, { recursive: true, force: true });
-  };
+  return () => server.stop();
 }
