@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Every test of the project: machine tools; type-check and lint side by side (each is one
 // single-threaded process, so together they fill the 2 cores CI has); unit and API tests (SQLite,
-// and PostgreSQL when TEST_DATABASE_URL is set; vitest spreads them over the cores itself); then
-// browser tests in Chromium, one file at a time. Stages that use every core run alone: on 2 cores,
-// oversubscribing them is slower than running them one after the other. TEST_SERIAL=1 runs every
-// stage alone. Prints each stage's time and the total, and ends with one line
-// "tests: N passed, M failed" and a non-zero exit code on any failure.
+// and PostgreSQL when TEST_DATABASE_URL is set) in TEST_WORKERS vitest workers; then browser tests
+// in Chromium, E2E_WORKERS files at a time. Both test stages run more workers than cores: most of
+// their time is spent waiting (on sshd, on the browser, on timers), not computing. TEST_SERIAL=1
+// runs type-check and lint one after the other. Prints each stage's time, the total and the ten
+// slowest test files, and ends with one line "tests: N passed, M failed" and a non-zero exit code
+// on any failure.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -15,6 +17,9 @@ const results = path.join(root, '.tmp/results');
 fs.rmSync(results, { recursive: true, force: true });
 fs.mkdirSync(results, { recursive: true });
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const fileTimes = path.join(results, 'file-times.jsonl');
+/** Unit and API workers: twice the cores (measured in docs/testing.md). */
+const unitWorkers = process.env.TEST_WORKERS ?? String(2 * os.availableParallelism());
 
 let passed = 0;
 let failed = 0;
@@ -27,7 +32,11 @@ const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 function run(label, cmd, args, env = {}) {
   process.stdout.write(`\n=== ${label} ===\n`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, GATEHOUSE_FILE_TIMES: fileTimes, ...env },
+  });
   const ok = r.status === 0;
   summary.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds(started)})`);
   return ok;
@@ -68,6 +77,7 @@ function vitest(label, file, args) {
     'run',
     ...args,
     '--reporter=default',
+    `--reporter=${path.join(root, 'scripts/fileTimes.mjs')}`,
     '--reporter=json',
     `--outputFile.json=${file}`,
   ]);
@@ -103,18 +113,33 @@ function failuresOf(report) {
   return lines;
 }
 
+/** The `n` slowest test files of both stages, from scripts/fileTimes.mjs. */
+function slowestFiles(n) {
+  if (!fs.existsSync(fileTimes)) return '  (none recorded)';
+  return fs
+    .readFileSync(fileTimes, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, n)
+    .map((t) => `  ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.project.padEnd(24)} ${t.file}`)
+    .join('\n');
+}
+
 check('machine tools', 'bash', ['scripts/setup-machine.sh']);
 await checksSideBySide([
   ['type-check', 'npm', ['run', '--silent', 'typecheck']],
   ['lint', 'npm', ['run', '--silent', 'lint']],
 ]);
-vitest('unit and API tests', path.join(results, 'unit.json'), []);
+vitest('unit and API tests', path.join(results, 'unit.json'), [`--maxWorkers=${unitWorkers}`]);
 vitest('browser tests', path.join(results, 'e2e.json'), ['--config', 'apps/web/e2e/vitest.config.ts']);
 
 const pagesAtFailure = path.join(results, 'e2e-failures.txt');
 if (fs.existsSync(pagesAtFailure))
   failures.push(`  what the browser showed:\n${fs.readFileSync(pagesAtFailure, 'utf8')}`);
 if (failures.length) process.stdout.write(`\n=== failed tests ===\n${failures.join('\n')}\n`);
+process.stdout.write(`\n=== slowest test files ===\n${slowestFiles(10)}\n`);
 process.stdout.write(`\n${summary.join('\n')}\ntotal ${seconds(startedAll)}\n`);
 if (!process.env.TEST_DATABASE_URL)
   process.stdout.write('(PostgreSQL suite not run: set TEST_DATABASE_URL=postgres://... to run it)\n');

@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-/** Browser tests: a real server and Debian's Chromium, one file at a time (2-core machines). */
+/**
+ * Browser tests: a real server and Debian's Chromium. Files run side by side (they mostly wait on
+ * the browser and the server): each works on objects of its own, and a file that changes what the
+ * whole server does (settings that apply to everyone, the licence, the admin's first login) starts
+ * a server of its own (server.ts).
+ */
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -8,7 +13,7 @@ export default defineConfig({
     include: ['**/*.e2e.test.ts'],
     globalSetup: ['./globalSetup.ts'],
     setupFiles: ['./failureSnapshot.ts'],
-    fileParallelism: false,
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
