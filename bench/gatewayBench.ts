@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { startShellSshd, type ShellSshd } from '../apps/server/src/modules/terminal/shellSshdTesting.ts';
+import { startShellSshd, type ShellSshd } from '../apps/server/test-support/shellSshd.ts';
 import { signIn } from './client.ts';
 import {
   inBatches,
@@ -15,7 +15,7 @@ import {
 import { percentile } from './stats.ts';
 
 /**
- * Issue 17's gateway benchmark, against a real OpenSSH on loopback (`shellSshdTesting.ts`) and the
+ * Issue 17's gateway benchmark, against a real OpenSSH on loopback (`test-support/shellSshd.ts`) and the
  * server of `main.ts` in a child process (SQLite), each figure next to ssh2 straight to the same
  * sshd in the same run:
  *  (a) `cat` of a BENCH_GW_CAT_MB (50) MB text file through the web terminal (WebSocket -> server ->

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { readTaskLog } from '../ops/taskLog.ts';
-import { startAuthSshd, type AuthSshd } from './authSshdTesting.ts';
-import { ACCOUNTS, makeHost } from './accountsTesting.ts';
+import { startAuthSshd, type AuthSshd } from '../../../test-support/authSshd.ts';
+import { ACCOUNTS, makeHost } from '../../../test-support/accounts.ts';
 
 /** Account connectivity: a real SSH login to OpenSSH with each account's own password or key. */
 let t: TestApp;

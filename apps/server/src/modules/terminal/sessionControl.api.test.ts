@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { ACCOUNTS, makeHost } from '../../../test-support/accounts.ts';
 import { gatewayOf } from './gatewayInstance.ts';
-import { adminIdentity, hostWithAccounts, openShell, signedInMember } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell, signedInMember } from '../../../test-support/gateway.ts';
+import { startShellSshd, type ShellSshd } from '../../../test-support/shellSshd.ts';
 
 /**
  * Live control on one instance (in-process bus): lock, unlock, kill through the task API, the

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { makeHost } from '../../accounts/accountsTesting.ts';
-import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
-import { put, T } from '../../tickets/ticketsTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { openSftp, runScp, runSftp, userKeyPair, nativeSshApp } from '../ssh/sshTesting.ts';
+import { type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { makeHost } from '../../../../test-support/accounts.ts';
+import { makePerm, makeUser, PASSWORD } from '../../../../test-support/perms.ts';
+import { put, T } from '../../../../test-support/tickets.ts';
+import { startShellSshd, type ShellSshd } from '../../../../test-support/shellSshd.ts';
+import { openSftp, runScp, runSftp, userKeyPair, nativeSshApp } from '../../../../test-support/sshClients.ts';
 
 /**
  * SFTP through the native SSH server with the real OpenSSH `sftp` and `scp` clients against a real

@@ -2,11 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
-import { ACCOUNTS, makeHost } from '../../accounts/accountsTesting.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { makePerm, makeUser, PASSWORD } from '../../../../test-support/perms.ts';
+import { ACCOUNTS, makeHost } from '../../../../test-support/accounts.ts';
+import { hostWithAccounts } from '../../../../test-support/gateway.ts';
+import { startShellSshd, type ShellSshd } from '../../../../test-support/shellSshd.ts';
 import { WEB_SFTP_API } from './webSftpRoutes.ts';
 
 /**

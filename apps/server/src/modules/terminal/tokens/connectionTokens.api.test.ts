@@ -1,12 +1,12 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { listenOnLoopback } from '../../notifications/socketTesting.ts';
-import { makePerm, makeUser, PASSWORD, type Row } from '../../perms/permsTesting.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../../test-support/siteMsgSocket.ts';
+import { makePerm, makeUser, PASSWORD, type Row } from '../../../../test-support/perms.ts';
+import { hostWithAccounts } from '../../../../test-support/gateway.ts';
+import { startShellSshd, type ShellSshd } from '../../../../test-support/shellSshd.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from '../webTerminalSocket.ts';
-import { terminalClient } from './webTerminalTesting.ts';
+import { terminalClient } from '../../../../test-support/webTerminal.ts';
 
 /**
  * Connection tokens made by users (the gateway's checks, case by case) and spent by the web

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { listenOnLoopback } from '../../notifications/socketTesting.ts';
-import { makePerm, makeUser, PASSWORD, type Row } from '../../perms/permsTesting.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { terminalClient } from './webTerminalTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../../test-support/siteMsgSocket.ts';
+import { makePerm, makeUser, PASSWORD, type Row } from '../../../../test-support/perms.ts';
+import { hostWithAccounts } from '../../../../test-support/gateway.ts';
+import { startShellSshd, type ShellSshd } from '../../../../test-support/shellSshd.ts';
+import { terminalClient } from '../../../../test-support/webTerminal.ts';
 
 /**
  * Virtual accounts through the web terminal's socket against a real OpenSSH on loopback: @INPUT

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, waitForPort } from '../ops/sshdTesting.ts';
+import { freePort, waitForPort } from './sshd.ts';
 
 /**
  * A real OpenSSH server on loopback that accepts one user by password and by public key, for

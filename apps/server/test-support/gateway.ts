@@ -1,11 +1,11 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { startDelayProxy, type DelayProxy } from '../../testing/delayProxy.ts';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
-import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
-import { gatewayOf } from './gatewayInstance.ts';
-import { startShellSshd } from './shellSshdTesting.ts';
+import { startDelayProxy, type DelayProxy } from './delayProxy.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from './testApp.ts';
+import { createUser, USER_PASSWORD } from './auth.ts';
+import { ACCOUNTS, makeHost } from './accounts.ts';
+import { gatewayOf } from '../src/modules/terminal/gatewayInstance.ts';
+import { startShellSshd } from './shellSshd.ts';
 
 /** Helpers of the gateway tests: a user at a terminal, and an asset with accounts on a test sshd. */
 

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { CSRF_COOKIE, LOGIN_PATH } from '@gatehouse/contract';
-import { buildApp, openDeps, type BuildOptions, type OpenedDeps } from '../app.ts';
-import { loadConfig } from '../platform/config.ts';
+import { buildApp, openDeps, type BuildOptions, type OpenedDeps } from '../src/app.ts';
+import { loadConfig } from '../src/platform/config.ts';
 
 export const ADMIN_PASSWORD = 'Adm1n-secret!';
 

@@ -2,12 +2,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, waitForPort } from '../ops/sshdTesting.ts';
+import { freePort, waitForPort } from './sshd.ts';
 
 /**
  * A real OpenSSH server on loopback for gateway tests: one user (password and public key) whose
  * login shell is bash with a fixed prompt (`gh$ `) and its own history, so line editing, history
- * recall and full-screen programs behave as on a real asset. As `authSshdTesting.ts`, the user
+ * recall and full-screen programs behave as on a real asset. As `authSshd.ts`, the user
  * exists only for this sshd (private mount namespace with its own passwd/shadow; needs root).
  * Imports nothing of the server, so child-process runners can use it too.
  */

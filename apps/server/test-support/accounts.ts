@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { SESSION_COOKIE } from '@gatehouse/contract';
-import { ADMIN_PASSWORD, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { ADMIN_PASSWORD, type SessionClient, type TestApp } from './testApp.ts';
 
 /** Helpers of the accounts API tests. */
 

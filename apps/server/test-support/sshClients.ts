@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { adminClient, createTestApp } from '../../../testing/testApp.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd } from '../shellSshdTesting.ts';
+import { adminClient, createTestApp } from './testApp.ts';
+import { hostWithAccounts } from './gateway.ts';
+import { startShellSshd } from './shellSshd.ts';
 
 /** The real OpenSSH client driven by a test: `ssh -tt` through pipes, passwords and codes by SSH_ASKPASS. */
 
