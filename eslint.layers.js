@@ -19,6 +19,17 @@ function zone(target, from, layer) {
   };
 }
 
+/**
+ * Test support (apps/server/test-support/: test apps, fixtures, fake servers) is for tests, benchmarks
+ * and browser tests only; nothing of the product may import it.
+ */
+export const testSupportZone = {
+  target: [server, web],
+  from: ['apps/server/test-support'],
+  message:
+    'apps/server/test-support/ is for tests, benchmarks and browser tests only: production code may not import it (docs/architecture.md, "Layers").',
+};
+
 export const layerZones = [
   zone('packages/contract', ['apps'], 'packages/contract is shared by the server and the console: it imports neither'),
   zone(
@@ -88,7 +99,7 @@ export const layersConfig = {
     'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
   },
   rules: {
-    'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...moduleZones] }],
+    'import-x/no-restricted-paths': ['error', { zones: [testSupportZone, ...layerZones, ...moduleZones] }],
     'import-x/no-cycle': ['error', { ignoreExternal: true }],
   },
 };
