@@ -47,6 +47,8 @@ describe('layer rules', () => {
     ['apps/server/src/modules/ops/bad.ts', "import { startSshd } from '../../../test-support/sshd.ts';"],
     ['apps/server/src/app2.ts', "import { createTestApp } from '../test-support/testApp.ts';"],
     ['apps/web/src/lib/bad.ts', "import { startSshd } from '../../../server/test-support/sshd.ts';"],
+    // By the package's name, as the browser tests import it (node_modules/@gatehouse/server is the workspace).
+    ['apps/web/src/features/bad.ts', "import { startSshd } from '@gatehouse/server/test-support/sshd.ts';"],
   ])('%s (production code) may not import test support', async (file, source) => {
     const errors = await layerErrors(file, source);
     expect(errors).toEqual([

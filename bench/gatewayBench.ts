@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { startShellSshd, type ShellSshd } from '../apps/server/test-support/shellSshd.ts';
+import { startShellSshd, type ShellSshd } from '@gatehouse/server/test-support/shellSshd.ts';
 import { signIn } from './client.ts';
 import {
   inBatches,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, launchBrowser, newContext, pickMenuItem, screenshot, signInAdmin } from './browser.ts';
-import { startAuthSshd, type AuthSshd } from '../../server/test-support/authSshd.ts';
+import { startAuthSshd, type AuthSshd } from '@gatehouse/server/test-support/authSshd.ts';
 
 /**
  * The account vault in the console: a password account and an SSH-key account added to a host

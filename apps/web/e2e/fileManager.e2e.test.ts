@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { startShellSshd, type ShellSshd } from '../../server/test-support/shellSshd.ts';
+import { startShellSshd, type ShellSshd } from '@gatehouse/server/test-support/shellSshd.ts';
 import { apiCall, newContext, openAsAdmin, screenshot, signIn } from './browser.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startFakeK8s, type FakeK8s } from '../../server/test-support/k8sApi.ts';
+import { startFakeK8s, type FakeK8s } from '@gatehouse/server/test-support/k8sApi.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, launchBrowser, newContext, newUserContext, screenshot, signInAdmin } from './browser.ts';
 

@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import { startShellSshd, type ShellSshd } from '../../server/test-support/shellSshd.ts';
+import { startShellSshd, type ShellSshd } from '@gatehouse/server/test-support/shellSshd.ts';
 import { apiCall } from './browser.ts';
 
 /**
