@@ -4,8 +4,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { adminClient, createTestApp } from '@gatehouse/server/test-support/testApp.ts';
 import { hostWithAccounts } from '@gatehouse/server/test-support/gateway.ts';
-import { startShellSshd } from '@gatehouse/server/test-support/shellSshd.ts';
-import { freePort, runSftp, userKeyPair } from '@gatehouse/server/test-support/sshClients.ts';
+import { startShellSshd } from '@gatehouse/server/test-support/sshd.ts';
+import { freePort } from '@gatehouse/server/test-support/ports.ts';
+import { runSftp, userKeyPair } from '@gatehouse/server/test-support/sshClients.ts';
 
 /**
  * Issue 17 (c): BENCH_SFTP_MB (100) MB uploaded and downloaded with the OpenSSH `sftp` client

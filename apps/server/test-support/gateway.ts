@@ -5,7 +5,7 @@ import { adminClient, createTestApp, SessionClient, type TestApp } from './testA
 import { createUser, USER_PASSWORD } from './auth.ts';
 import { ACCOUNTS, makeHost } from './accounts.ts';
 import { gatewayOf } from '../src/modules/terminal/gatewayInstance.ts';
-import { startShellSshd } from './shellSshd.ts';
+import { startShellSshd } from './sshd.ts';
 
 /** Helpers of the gateway tests: a user at a terminal, and an asset with accounts on a test sshd. */
 

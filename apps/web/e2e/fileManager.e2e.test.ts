@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { startShellSshd, type ShellSshd } from '@gatehouse/server/test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 import { apiCall, newContext, openAsAdmin, screenshot, signIn } from './browser.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 
@@ -16,7 +16,7 @@ import { E2E_ADMIN_PASSWORD } from './server.ts';
  */
 let browser: Browser;
 let admin: BrowserContext;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let host: any;
 const tag = `gh-fm-${randomUUID().slice(0, 8)}`;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, launchBrowser, newContext, screenshot, signInAdmin } from './browser.ts';
-import { startShellSshd, type ShellSshd } from '@gatehouse/server/test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 
 /**
  * Session audit in Chromium, with sessions recorded through the gateway against a real OpenSSH
@@ -14,7 +14,7 @@ import { startShellSshd, type ShellSshd } from '@gatehouse/server/test-support/s
 let browser: Browser;
 let ctx: BrowserContext;
 let page: Page;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let baseURL: string;
 let hostId = '';
 let accountName = '';

@@ -1,5 +1,5 @@
 import type { BrowserContext } from 'playwright-core';
-import { startShellSshd, type ShellSshd } from '@gatehouse/server/test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 import { apiCall } from './browser.ts';
 
 /**
@@ -8,7 +8,7 @@ import { apiCall } from './browser.ts';
  * through the API by the admin's browser context in `org` (`extra`: more host fields, e.g. nodes).
  */
 export interface SshdAsset {
-  sshd: ShellSshd;
+  sshd: SshdWithUsers;
   host: { id: string; name: string };
   account: { id: string; name: string; username: string };
   stop(): void;

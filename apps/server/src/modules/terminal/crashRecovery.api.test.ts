@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { GatewayInstance } from './gateway/instance.ts';
 import { hostWithAccounts } from '../../../test-support/gateway.ts';
-import { startShellSshd, type ShellSshd } from '../../../test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 
 /**
  * `kill -9` of a process holding a session (test-support/gatewayCrashRunner.ts in a child process): the
@@ -15,7 +15,7 @@ import { startShellSshd, type ShellSshd } from '../../../test-support/shellSshd.
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 
 beforeAll(async () => {
   sshd = await startShellSshd();

@@ -6,7 +6,7 @@ import { adminClient, createTestApp, type SessionClient, type TestApp } from '..
 import { listenOnLoopback } from '../../../test-support/siteMsgSocket.ts';
 import { adminIdentity, hostWithAccounts, openShell, signedInMember } from '../../../test-support/gateway.ts';
 import { MONITOR_SOCKET_PATH } from './monitorSocket.ts';
-import { startShellSshd, type ShellSshd } from '../../../test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 import { monitorClient } from '../../../test-support/webTerminal.ts';
 
 /**
@@ -17,7 +17,7 @@ import { monitorClient } from '../../../test-support/webTerminal.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let base: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any };

@@ -5,7 +5,7 @@ import { adminClient, createTestApp, type SessionClient, type TestApp } from '..
 import { listenOnLoopback } from '../../../test-support/siteMsgSocket.ts';
 import { makePerm, type Row } from '../../../test-support/perms.ts';
 import { hostWithAccounts } from '../../../test-support/gateway.ts';
-import { startShellSshd, type ShellSshd } from '../../../test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from './webTerminalSocket.ts';
 
 /**
@@ -17,7 +17,7 @@ import { WEB_TERMINAL_SOCKET_PATH } from './webTerminalSocket.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let base: string;
 let target: { host: Row; password: Row };
 

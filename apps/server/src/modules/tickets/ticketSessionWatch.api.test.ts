@@ -4,7 +4,7 @@ import { adminClient, createTestApp, type SessionClient, type TestApp } from '..
 import { listenOnLoopback } from '../../../test-support/siteMsgSocket.ts';
 import { makePerm, makeUser, type Row } from '../../../test-support/perms.ts';
 import { adminIdentity, hostWithAccounts, openShell } from '../../../test-support/gateway.ts';
-import { startShellSshd, type ShellSshd } from '../../../test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 import { put, signIn, T } from '../../../test-support/tickets.ts';
 import { createTicket } from './ticketStore.ts';
 import { monitorClient, terminalClient } from '../../../test-support/webTerminal.ts';
@@ -24,7 +24,7 @@ let admin: SessionClient;
 let reviewer: SessionClient;
 let applicant: SessionClient;
 let outsider: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let base: string;
 let target: { host: Row; password: Row };
 let ids: { reviewer: string; applicant: string };

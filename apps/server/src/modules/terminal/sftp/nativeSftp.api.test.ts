@@ -7,7 +7,7 @@ import { type SessionClient, type TestApp } from '../../../../test-support/testA
 import { makeHost } from '../../../../test-support/accounts.ts';
 import { makePerm, makeUser, PASSWORD } from '../../../../test-support/perms.ts';
 import { put, T } from '../../../../test-support/tickets.ts';
-import { startShellSshd, type ShellSshd } from '../../../../test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
 import { openSftp, runScp, runSftp, userKeyPair, nativeSshApp } from '../../../../test-support/sshClients.ts';
 
 /**
@@ -18,7 +18,7 @@ import { openSftp, runScp, runSftp, userKeyPair, nativeSshApp } from '../../../.
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let port: number;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any; key: any };
@@ -282,7 +282,7 @@ describe('native SFTP: review rules and virtual accounts', () => {
 
   it('logs in to @USER with the password the user signed in with; @INPUT is not listed', async () => {
     // An asset whose only login is the Gatehouse user's own username and password.
-    const own = await startShellSshd('ursula', PASSWORD);
+    const own = await startShellSshd({ users: [{ username: 'ursula', password: PASSWORD }] });
     try {
       const host = await makeHost(admin, own.port);
       const ursula = await makeUser(admin, 'ursula');

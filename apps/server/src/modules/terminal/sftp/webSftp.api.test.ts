@@ -6,7 +6,7 @@ import { adminClient, createTestApp, SessionClient, type TestApp } from '../../.
 import { makePerm, makeUser, PASSWORD } from '../../../../test-support/perms.ts';
 import { ACCOUNTS, makeHost } from '../../../../test-support/accounts.ts';
 import { hostWithAccounts } from '../../../../test-support/gateway.ts';
-import { startShellSshd, type ShellSshd } from '../../../../test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
 import { WEB_SFTP_API } from './webSftpRoutes.ts';
 
 /**
@@ -16,7 +16,7 @@ import { WEB_SFTP_API } from './webSftpRoutes.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any; key: any };
 const clients: Record<string, SessionClient> = {};

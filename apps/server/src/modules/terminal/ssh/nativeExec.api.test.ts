@@ -6,7 +6,7 @@ import { type SessionClient, type TestApp } from '../../../../test-support/testA
 import { makePerm, makeUser, type Row } from '../../../../test-support/perms.ts';
 import { put, signIn, T } from '../../../../test-support/tickets.ts';
 import { commandRule } from '../../../../test-support/gateway.ts';
-import { type ShellSshd } from '../../../../test-support/shellSshd.ts';
+import { type SshdWithUsers } from '../../../../test-support/sshd.ts';
 import { runSsh, userKeyPair, nativeSshApp } from '../../../../test-support/sshClients.ts';
 
 /**
@@ -17,7 +17,7 @@ import { runSsh, userKeyPair, nativeSshApp } from '../../../../test-support/sshC
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let port: number;
 let target: { host: Row; password: Row; key: Row };
 const key = userKeyPair();

@@ -5,7 +5,7 @@ import { makeHost } from '../../../../test-support/accounts.ts';
 import { codeAt } from '../../../../test-support/auth.ts';
 import { newOtpSecret } from '../../authentication/mfa/otp.ts';
 import { makePerm, makeUser, PASSWORD } from '../../../../test-support/perms.ts';
-import { type ShellSshd } from '../../../../test-support/shellSshd.ts';
+import { type SshdWithUsers } from '../../../../test-support/sshd.ts';
 import { put, T } from '../../../../test-support/tickets.ts';
 import { SshClient, userKeyPair, nativeSshApp } from '../../../../test-support/sshClients.ts';
 
@@ -16,7 +16,7 @@ import { SshClient, userKeyPair, nativeSshApp } from '../../../../test-support/s
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let port: number;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any; key: any };

@@ -4,7 +4,7 @@ import { adminClient, createTestApp, SessionClient, type TestApp } from '../../.
 import { listenOnLoopback } from '../../../../test-support/siteMsgSocket.ts';
 import { makePerm, makeUser, PASSWORD, type Row } from '../../../../test-support/perms.ts';
 import { hostWithAccounts } from '../../../../test-support/gateway.ts';
-import { startShellSshd, type ShellSshd } from '../../../../test-support/shellSshd.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from '../webTerminalSocket.ts';
 import { terminalClient } from '../../../../test-support/webTerminal.ts';
 
@@ -14,7 +14,7 @@ import { terminalClient } from '../../../../test-support/webTerminal.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let target: { host: Row; password: Row; key: Row };
 let base: string;
 const CT = '/api/v1/authentication/connection-token/';

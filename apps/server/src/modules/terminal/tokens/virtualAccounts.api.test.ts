@@ -3,7 +3,7 @@ import { adminClient, createTestApp, SessionClient, type TestApp } from '../../.
 import { listenOnLoopback } from '../../../../test-support/siteMsgSocket.ts';
 import { makePerm, makeUser, PASSWORD, type Row } from '../../../../test-support/perms.ts';
 import { hostWithAccounts } from '../../../../test-support/gateway.ts';
-import { startShellSshd, type ShellSshd } from '../../../../test-support/shellSshd.ts';
+import { SHELL_USER, startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
 import { terminalClient } from '../../../../test-support/webTerminal.ts';
 
 /**
@@ -14,14 +14,14 @@ import { terminalClient } from '../../../../test-support/webTerminal.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let host: Row;
 let base: string;
 const CT = '/api/v1/authentication/connection-token/';
-const PLAIN = { username: 'plainuser', password: 'Plain-pass-1' };
+const PLAIN = { username: 'plainuser', password: 'Plain-pass-1', uid: 1500 };
 
 beforeAll(async () => {
-  sshd = await startShellSshd(undefined, undefined, PLAIN);
+  sshd = await startShellSshd({ users: [SHELL_USER, PLAIN] });
   t = await createTestApp();
   admin = await adminClient(t.app);
   host = (await hostWithAccounts(admin, sshd)).host;
