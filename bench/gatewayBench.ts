@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { sshHost } from '@gatehouse/server/test-support/sshAsset.ts';
 import { startShellSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 import { signIn } from './client.ts';
 import {
@@ -105,17 +106,7 @@ async function setUp(sshd: SshdWithUsers, server: ServerProcess): Promise<Setup>
     return json;
   };
   const me = (await (await fetch(`${server.base}/api/v1/users/profile/`, { headers })).json()) as { id: string };
-  const host = await post('/api/v1/assets/hosts/', {
-    name: 'bench-sshd',
-    address: '127.0.0.1',
-    platform: 'Linux',
-    protocols: [{ name: 'ssh', port: sshd.port }],
-  });
-  const account = await post('/api/v1/accounts/accounts/', {
-    asset: host.id,
-    username: sshd.username,
-    secret: sshd.password,
-  });
+  const { host, password: account } = await sshHost(post, sshd, { host: { name: 'bench-sshd' } });
   await post('/api/v1/perms/asset-permissions/', {
     name: 'bench',
     users: [me.id],
@@ -127,7 +118,7 @@ async function setUp(sshd: SshdWithUsers, server: ServerProcess): Promise<Setup>
     (
       await post('/api/v1/authentication/connection-token/', {
         asset: host.id,
-        account: (account as unknown as { name: string }).name,
+        account: account.name,
         protocol: 'ssh',
         connect_method: 'web_cli',
       })
