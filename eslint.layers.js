@@ -3,7 +3,8 @@
 //   server:  app.ts/main.ts -> modules -> resource -> http -> platform      (everyone -> contract)
 //   console: app, shell -> features, entries -> resource -> lib             (everyone -> contract)
 // shell/ sits with app/ at the top: it is the frame around pages and draws menus from every feature's routes.
-// Tests (`*.test.ts(x)`) and `apps/server/src/testing/` build whole applications, so they are exempt.
+// Tests (`*.test.ts(x)`), the server's test support (`apps/server/test-support/`, outside src/) and the browser
+// tests build whole applications, so they are exempt: they may import any layer.
 import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 
 const server = 'apps/server/src';
@@ -17,6 +18,17 @@ function zone(target, from, layer) {
     message: `${layer} sits below what this imports; pass it down through an interface instead (docs/architecture.md, "Layers").`,
   };
 }
+
+/**
+ * Test support (apps/server/test-support/: test apps, fixtures, fake servers) is for tests, benchmarks
+ * and browser tests only; nothing of the product may import it.
+ */
+export const testSupportZone = {
+  target: [server, web],
+  from: ['apps/server/test-support'],
+  message:
+    'apps/server/test-support/ is for tests, benchmarks and browser tests only: production code may not import it (docs/architecture.md, "Layers").',
+};
 
 export const layerZones = [
   zone('packages/contract', ['apps'], 'packages/contract is shared by the server and the console: it imports neither'),
@@ -78,7 +90,7 @@ export const moduleZones = MODULE_ORDER.slice(0, -1).map((name, i) => ({
 /** The flat-config block: the zones, plus no import cycles among the server's and console's own files. */
 export const layersConfig = {
   files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
-  ignores: ['**/*.test.ts', '**/*.test.tsx', `${server}/testing/**`, 'apps/web/e2e/**'],
+  ignores: ['**/*.test.ts', '**/*.test.tsx', 'apps/server/test-support/**', 'apps/web/e2e/**'],
   plugins: { 'import-x': importX },
   settings: {
     'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
@@ -87,7 +99,7 @@ export const layersConfig = {
     'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
   },
   rules: {
-    'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...moduleZones] }],
+    'import-x/no-restricted-paths': ['error', { zones: [testSupportZone, ...layerZones, ...moduleZones] }],
     'import-x/no-cycle': ['error', { ignoreExternal: true }],
   },
 };

@@ -44,6 +44,29 @@ describe('layer rules', () => {
   });
 
   it.each([
+    ['apps/server/src/modules/ops/bad.ts', "import { startSshd } from '../../../test-support/sshd.ts';"],
+    ['apps/server/src/app2.ts', "import { createTestApp } from '../test-support/testApp.ts';"],
+    ['apps/web/src/lib/bad.ts', "import { startSshd } from '../../../server/test-support/sshd.ts';"],
+    // By the package's name, as the browser tests import it (node_modules/@gatehouse/server is the workspace).
+    ['apps/web/src/features/bad.ts', "import { startSshd } from '@gatehouse/server/test-support/sshd.ts';"],
+  ])('%s (production code) may not import test support', async (file, source) => {
+    const errors = await layerErrors(file, source);
+    expect(errors).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: .*apps\/server\/test-support\/ is for tests/),
+    ]);
+  });
+
+  it.each([
+    ['apps/server/src/modules/ops/ok.test.ts', "import { startSshd } from '../../../test-support/sshd.ts';"],
+    [
+      'apps/server/test-support/ok.ts',
+      "import { buildProfile } from '../src/modules/users/profile.ts';\nimport { createTestApp } from './testApp.ts';",
+    ],
+  ])('%s (a test or test support) may import test support and any layer', async (file, source) => {
+    expect(await layerErrors(file, source)).toEqual([]);
+  });
+
+  it.each([
     ['apps/server/src/modules/users/ok.ts', "import { findActiveUser } from '../authentication/userLookup.ts';"],
     ['apps/server/src/modules/index2.ts', "import { buildProfile } from './users/profile.ts';"],
     ['apps/server/src/http/ok.ts', "import { QueryCounter } from '../platform/db/queryCounter.ts';"],

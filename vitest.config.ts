@@ -30,7 +30,7 @@ const serverProject = (name: string, db: 'sqlite' | 'postgres', isolated: boolea
     setupFiles: ['./test-support/setup.ts'],
     // Importing the server (Fastify, Kysely, every module) is most of a file's time; with
     // `isolate: false` a worker imports it once for all the files it runs instead of once per file.
-    // Each file still builds its own app on its own database (testing/testApp.ts), so no state is
+    // Each file still builds its own app on its own database (test-support/testApp.ts), so no state is
     // shared through the database; module-level state is the registries the app fills at start-up.
     isolate: isolated,
     testTimeout: 30_000,

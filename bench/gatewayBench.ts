@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { startShellSshd, type ShellSshd } from '../apps/server/src/modules/terminal/shellSshdTesting.ts';
+import { sshHost } from '@gatehouse/server/test-support/sshAsset.ts';
+import { startShellSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 import { signIn } from './client.ts';
 import {
   inBatches,
@@ -15,7 +16,7 @@ import {
 import { percentile } from './stats.ts';
 
 /**
- * Issue 17's gateway benchmark, against a real OpenSSH on loopback (`shellSshdTesting.ts`) and the
+ * Issue 17's gateway benchmark, against a real OpenSSH on loopback (`test-support/sshd.ts`) and the
  * server of `main.ts` in a child process (SQLite), each figure next to ssh2 straight to the same
  * sshd in the same run:
  *  (a) `cat` of a BENCH_GW_CAT_MB (50) MB text file through the web terminal (WebSocket -> server ->
@@ -91,12 +92,12 @@ function makeFile(dir: string): string {
 
 interface Setup {
   server: ServerProcess;
-  sshd: ShellSshd;
+  sshd: SshdWithUsers;
   /** A fresh one-time connection token of the admin for the sshd's account. */
   token(): Promise<string>;
 }
 
-async function setUp(sshd: ShellSshd, server: ServerProcess): Promise<Setup> {
+async function setUp(sshd: SshdWithUsers, server: ServerProcess): Promise<Setup> {
   const headers = await signIn(server.base, PASSWORD);
   const post = async (url: string, body: unknown) => {
     const res = await fetch(`${server.base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -105,17 +106,7 @@ async function setUp(sshd: ShellSshd, server: ServerProcess): Promise<Setup> {
     return json;
   };
   const me = (await (await fetch(`${server.base}/api/v1/users/profile/`, { headers })).json()) as { id: string };
-  const host = await post('/api/v1/assets/hosts/', {
-    name: 'bench-sshd',
-    address: '127.0.0.1',
-    platform: 'Linux',
-    protocols: [{ name: 'ssh', port: sshd.port }],
-  });
-  const account = await post('/api/v1/accounts/accounts/', {
-    asset: host.id,
-    username: sshd.username,
-    secret: sshd.password,
-  });
+  const { host, password: account } = await sshHost(post, sshd, { host: { name: 'bench-sshd' } });
   await post('/api/v1/perms/asset-permissions/', {
     name: 'bench',
     users: [me.id],
@@ -127,7 +118,7 @@ async function setUp(sshd: ShellSshd, server: ServerProcess): Promise<Setup> {
     (
       await post('/api/v1/authentication/connection-token/', {
         asset: host.id,
-        account: (account as unknown as { name: string }).name,
+        account: account.name,
         protocol: 'ssh',
         connect_method: 'web_cli',
       })
@@ -283,10 +274,10 @@ async function concurrency(s: Setup): Promise<void> {
 export async function runGatewayBench(databaseUrl?: string): Promise<void> {
   if (databaseUrl) return;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-gwbench-'));
-  const sshd = await startShellSshd('benchuser', 'Bench-ssh-1', undefined, [
-    `MaxStartups ${SESSIONS + 50}`,
-    `MaxSessions ${SESSIONS + 50}`,
-  ]);
+  const sshd = await startShellSshd({
+    users: [{ username: 'benchuser', password: 'Bench-ssh-1' }],
+    config: [`MaxStartups ${SESSIONS + 50}`, `MaxSessions ${SESSIONS + 50}`],
+  });
   const prof = process.env.BENCH_GW_PROF;
   const server = await startServerProcess(
     { DATA_DIR: path.join(dir, 'data'), GATEHOUSE_ADMIN_PASSWORD: PASSWORD },

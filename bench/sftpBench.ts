@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { adminClient, createTestApp } from '../apps/server/src/testing/testApp.ts';
-import { hostWithAccounts } from '../apps/server/src/modules/terminal/gatewayTesting.ts';
-import { startShellSshd } from '../apps/server/src/modules/terminal/shellSshdTesting.ts';
-import { freePort, runSftp, userKeyPair } from '../apps/server/src/modules/terminal/ssh/sshTesting.ts';
+import { adminClient, createTestApp } from '@gatehouse/server/test-support/testApp.ts';
+import { hostWithAccounts } from '@gatehouse/server/test-support/gateway.ts';
+import { startShellSshd } from '@gatehouse/server/test-support/sshd.ts';
+import { freePort } from '@gatehouse/server/test-support/ports.ts';
+import { runSftp, userKeyPair } from '@gatehouse/server/test-support/sshClients.ts';
 
 /**
  * Issue 17 (c): BENCH_SFTP_MB (100) MB uploaded and downloaded with the OpenSSH `sftp` client

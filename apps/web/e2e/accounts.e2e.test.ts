@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, launchBrowser, newContext, pickMenuItem, screenshot, signInAdmin } from './browser.ts';
-import { startAuthSshd, type AuthSshd } from '../../server/src/modules/accounts/authSshdTesting.ts';
+import { startSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 
 /**
  * The account vault in the console: a password account and an SSH-key account added to a host
@@ -14,10 +14,10 @@ import { startAuthSshd, type AuthSshd } from '../../server/src/modules/accounts/
 let browser: Browser;
 let ctx: BrowserContext;
 let page: Page;
-let sshd: AuthSshd;
+let sshd: SshdWithUsers;
 
 beforeAll(async () => {
-  sshd = await startAuthSshd();
+  sshd = await startSshd({ users: [{ username: 'vaultuser', password: 'Right-pass-1' }] });
   browser = await launchBrowser();
   ctx = await newContext(browser, inject('baseURL'), { width: 1400, height: 900 });
   page = await ctx.newPage();

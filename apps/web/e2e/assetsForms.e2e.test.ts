@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startSshd, type Sshd } from '../../server/src/modules/ops/sshdTesting.ts';
+import { startSshd, type Sshd } from '@gatehouse/server/test-support/sshd.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, openAsAdmin, screenshot } from './browser.ts';
 

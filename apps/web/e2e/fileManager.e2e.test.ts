@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { startShellSshd, type ShellSshd } from '../../server/src/modules/terminal/shellSshdTesting.ts';
 import { apiCall, newContext, openAsAdmin, screenshot, signIn } from './browser.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
+import { startSshdAsset, type SshdAsset } from './sshdAsset.ts';
 
 /**
  * The web file manager in Chromium against a real sshd asset (SFTP root /tmp): a user with every
@@ -16,7 +16,7 @@ import { E2E_ADMIN_PASSWORD } from './server.ts';
  */
 let browser: Browser;
 let admin: BrowserContext;
-let sshd: ShellSshd;
+let asset: SshdAsset;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let host: any;
 const tag = `gh-fm-${randomUUID().slice(0, 8)}`;
@@ -42,21 +42,11 @@ async function user(username: string, actions: string[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  sshd = await startShellSshd();
   const opened = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD);
   browser = opened.browser;
   admin = opened.ctx;
-  host = await apiCall(admin, 'POST', '/api/v1/assets/hosts/', {
-    name: `fm-host-${tag}`,
-    address: '127.0.0.1',
-    platform: 'Linux',
-    protocols: [{ name: 'ssh', port: sshd.port }],
-  });
-  await apiCall(admin, 'POST', '/api/v1/accounts/accounts/', {
-    asset: host.id,
-    username: sshd.username,
-    secret: sshd.password,
-  });
+  asset = await startSshdAsset(admin, `fm-host-${tag}`);
+  host = asset.host;
   await user(`fm_all_${tag.slice(-4)}`, ['all']);
   await user(`fm_ro_${tag.slice(-4)}`, ['connect', 'download']);
 }, 60_000);
@@ -65,7 +55,7 @@ afterAll(async () => {
     fs.rmSync(path.join('/tmp', f), { force: true });
   fs.rmSync(local, { recursive: true, force: true });
   await browser?.close();
-  sshd?.stop();
+  asset?.stop();
 });
 
 async function openManager(username: string, lang?: 'zh-hans') {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startFakeK8s, type FakeK8s } from '../../server/src/modules/terminal/k8s/k8sApiTesting.ts';
+import { startFakeK8s, type FakeK8s } from '@gatehouse/server/test-support/k8sApi.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, launchBrowser, newContext, newUserContext, screenshot, signInAdmin } from './browser.ts';
 
 /**
  * A Kubernetes asset in the web terminal (/luna/): the asset opens (the connect dialog makes its
  * k8s token) into namespaces, pods and containers read from a fake API server (no real cluster can
- * run here: k8sApiTesting.ts answers the real REST paths and exec WebSocket, the exec a real
+ * run here: test-support/k8sApi.ts answers the real REST paths and exec WebSocket, the exec a real
  * /bin/sh under a pty), a container opens a tab, and a command typed there runs and is recorded.
  */
 let browser: Browser;

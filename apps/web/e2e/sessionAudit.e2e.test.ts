@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, launchBrowser, newContext, screenshot, signInAdmin } from './browser.ts';
-import { startShellSshd, type ShellSshd } from '../../server/src/modules/terminal/shellSshdTesting.ts';
+import { startSshdAsset, type SshdAsset } from './sshdAsset.ts';
 
 /**
  * Session audit in Chromium, with sessions recorded through the gateway against a real OpenSSH
@@ -14,7 +14,7 @@ import { startShellSshd, type ShellSshd } from '../../server/src/modules/termina
 let browser: Browser;
 let ctx: BrowserContext;
 let page: Page;
-let sshd: ShellSshd;
+let asset: SshdAsset;
 let baseURL: string;
 let hostId = '';
 let accountName = '';
@@ -27,37 +27,26 @@ interface Row {
 const api = <T>(method: string, url: string, data?: unknown): Promise<T> => apiCall<T>(ctx, method, url, data);
 
 beforeAll(async () => {
-  sshd = await startShellSshd();
   baseURL = inject('baseURL');
   browser = await launchBrowser();
   ctx = await newContext(browser, baseURL);
   page = await ctx.newPage();
   await signInAdmin(page, E2E_ADMIN_PASSWORD);
-  const host = await api<Row>('POST', '/api/v1/assets/hosts/', {
-    name: 'audit-sshd',
-    address: '127.0.0.1',
-    platform: 'Linux',
-    protocols: [{ name: 'ssh', port: sshd.port }],
-  });
-  hostId = host.id;
-  const account = await api<Row>('POST', '/api/v1/accounts/accounts/', {
-    asset: host.id,
-    username: sshd.username,
-    secret: sshd.password,
-  });
-  accountName = String(account.name);
+  asset = await startSshdAsset(ctx, 'audit-sshd');
+  hostId = asset.host.id;
+  accountName = asset.account.name;
   const me = await api<Row>('GET', '/api/v1/users/profile/');
   await api('POST', '/api/v1/perms/asset-permissions/', {
     name: 'audit-e2e',
     users: [me.id],
-    assets: [host.id],
+    assets: [hostId],
     accounts: ['@ALL'],
     actions: ['connect'],
   });
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
-  sshd?.stop();
+  asset?.stop();
 });
 
 /** A web-terminal session through the gateway, driven like the terminal page drives it. */

@@ -1,14 +1,15 @@
 import type { BrowserContext } from 'playwright-core';
-import { startShellSshd, type ShellSshd } from '../../server/src/modules/terminal/shellSshdTesting.ts';
+import { startSshAsset, type SshAsset } from '@gatehouse/server/test-support/sshAsset.ts';
 import { apiCall } from './browser.ts';
 
 /**
  * A real OpenSSH asset for browser tests (the gateway tests' sshd: a bash login shell whose prompt
- * is `gh$ `): the sshd on loopback, a Linux host pointing at it and a password account, made
- * through the API by the admin's browser context in `org` (`extra`: more host fields, e.g. nodes).
+ * is `gh$ `): the sshd on loopback, a Linux host named `name` pointing at it and a password account
+ * (`account`), made through the API by the admin's browser context, in `org` if given (`extra`: more
+ * host fields, e.g. nodes).
  */
 export interface SshdAsset {
-  sshd: ShellSshd;
+  sshd: SshAsset['sshd'];
   host: { id: string; name: string };
   account: { id: string; name: string; username: string };
   stop(): void;
@@ -17,24 +18,12 @@ export interface SshdAsset {
 export async function startSshdAsset(
   admin: BrowserContext,
   name: string,
-  org: string,
+  org?: string,
   extra: Record<string, unknown> = {},
 ): Promise<SshdAsset> {
-  const sshd = await startShellSshd();
-  const headers = { 'X-JMS-ORG': org };
-  const host = await apiCall<{ id: string; name: string }>(
-    admin,
-    'POST',
-    '/api/v1/assets/hosts/',
-    { name, address: '127.0.0.1', platform: 'Linux', protocols: [{ name: 'ssh', port: sshd.port }], ...extra },
-    headers,
-  );
-  const account = await apiCall<{ id: string; name: string; username: string }>(
-    admin,
-    'POST',
-    '/api/v1/accounts/accounts/',
-    { asset: host.id, username: sshd.username, secret: sshd.password },
-    headers,
-  );
-  return { sshd, host, account, stop: () => sshd.stop() };
+  const headers: Record<string, string> = org ? { 'X-JMS-ORG': org } : {};
+  const asset = await startSshAsset((url, body) => apiCall(admin, 'POST', url, body, headers), {
+    host: { name, ...extra },
+  });
+  return { sshd: asset.sshd, host: asset.host, account: asset.password, stop: asset.stop };
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
 import { apiCall, launchBrowser, newContext, screenshot, signInAdmin } from './browser.ts';
-import { freePort, startSshd, type Sshd } from '../../server/src/modules/ops/sshdTesting.ts';
+import { freePort } from '@gatehouse/server/test-support/ports.ts';
+import { startSshd, type Sshd } from '@gatehouse/server/test-support/sshd.ts';
 
 /** The hidden task-log page: a connectivity test against a real sshd on loopback, streamed into xterm. */
 let browser: Browser;

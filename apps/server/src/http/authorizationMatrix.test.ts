@@ -11,7 +11,7 @@ import {
 import type { RouteRecord } from './routePerms.ts';
 import { allDefs } from '../resource/registry.ts';
 import type { ResourceDef } from '../resource/types.ts';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../test-support/testApp.ts';
 
 /**
  * The authorisation matrix (issue 6), generated from the route table: for every API route that

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, LOGIN_PATH } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../test-support/testApp.ts';
 
 /**
  * Bounds on what one caller makes the server hold (issue 11 item 9): body sizes (smaller before

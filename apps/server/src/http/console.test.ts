@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, type TestApp } from '../../test-support/testApp.ts';
 
 /**
  * Serving the built console: a fake build (index.html and one hashed asset written beside its

@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_PATH, SESSION_COOKIE } from '@gatehouse/contract';
-import { ADMIN_PASSWORD, adminClient, createTestApp, SessionClient, type TestApp } from '../testing/testApp.ts';
-import { listenOnLoopback } from '../modules/notifications/socketTesting.ts';
+import { ADMIN_PASSWORD, adminClient, createTestApp, SessionClient, type TestApp } from '../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../test-support/siteMsgSocket.ts';
 import { SITE_MSG_SOCKET_PATH } from '../modules/notifications/siteMessageSocket.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../test-support/testApp.ts';
 
 /** SECURITY_MAX_SESSION_TIME and SECURITY_MAX_IDLE_TIME end sessions (timestamps moved back, no sleeping). */
 let t: TestApp;

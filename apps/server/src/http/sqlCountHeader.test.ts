@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../test-support/testApp.ts';
 
 /** `X-JMS-SQL-COUNT` only when the console asks for it (`X-JMS-SQL-DEBUG: 1`), and only to a superuser. */
 let t: TestApp;

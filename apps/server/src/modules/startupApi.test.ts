@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, ROOT_ORG_ID, SYSTEM_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../test-support/testApp.ts';
 
 /** The endpoints the console's startup sequence calls. */
 let t: TestApp;
@@ -131,7 +131,7 @@ describe('profile', () => {
         },
       ])
       .execute();
-    const { SessionClient } = await import('../testing/testApp.ts');
+    const { SessionClient } = await import('../../test-support/testApp.ts');
     const alice = new SessionClient(t.app);
     expect((await alice.login('alice', 'Adm1n-secret!')).statusCode).toBe(200);
     const p = (await alice.get('/api/v1/users/profile/')).json();

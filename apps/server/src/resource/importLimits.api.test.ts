@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../test-support/testApp.ts';
 
 /**
  * Import parsing (render-to-json) keeps the server serving and stays within its limits: a large

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../test-support/testApp.ts';
 import { allDefs } from './registry.ts';
 
 /**

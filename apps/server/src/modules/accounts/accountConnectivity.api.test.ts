@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { readTaskLog } from '../ops/taskLog.ts';
-import { startAuthSshd, type AuthSshd } from './authSshdTesting.ts';
-import { ACCOUNTS, makeHost } from './accountsTesting.ts';
+import { startSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
+import { ACCOUNTS, makeHost } from '../../../test-support/accounts.ts';
 
 /** Account connectivity: a real SSH login to OpenSSH with each account's own password or key. */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: AuthSshd;
+let sshd: SshdWithUsers;
 
 beforeAll(async () => {
-  sshd = await startAuthSshd();
+  sshd = await startSshd({ users: [{ username: 'vaultuser', password: 'Right-pass-1' }] });
   t = await createTestApp();
   admin = await adminClient(t.app);
 }, 30_000);

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { BATCH } from '../../resource/export.ts';
 import { afterRow } from '../../resource/keyset.ts';
 import type { Row } from '../../resource/types.ts';
-import { ACCOUNTS, makeHost } from './accountsTesting.ts';
+import { ACCOUNTS, makeHost } from '../../../test-support/accounts.ts';
 
 /**
  * The accounts export reads batch after batch after the last row sent (resource/keyset.ts): over

@@ -6,9 +6,9 @@ import { sql } from 'kysely';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { SessionClient, TEST_DB, adminClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { USER_PASSWORD, createUser } from '../authentication/authTesting.ts';
-import { ACCOUNTS, SECRETS, ageConfirm, captureLogs, confirmAdmin, makeHost } from './accountsTesting.ts';
+import { SessionClient, TEST_DB, adminClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { USER_PASSWORD, createUser } from '../../../test-support/auth.ts';
+import { ACCOUNTS, SECRETS, ageConfirm, captureLogs, confirmAdmin, makeHost } from '../../../test-support/accounts.ts';
 
 /**
  * The vault's promises about secrets: every secret type is stored sealed (the database holds no

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { ACCOUNTS, SECRETS, TEMPLATES, confirmAdmin, makeHost } from './accountsTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { ACCOUNTS, SECRETS, TEMPLATES, confirmAdmin, makeHost } from '../../../test-support/accounts.ts';
 
 /** Accounts and templates as the contract describes them: names, usernames, su, on_invalid, bulk, templates, virtual accounts. */
 let t: TestApp;

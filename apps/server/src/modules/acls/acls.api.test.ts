@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, ROOT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 
 /** Access-control rules (issue 16) through the API, on a real database. */
 let t: TestApp;

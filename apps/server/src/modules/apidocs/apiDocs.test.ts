@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RouteOptions } from 'fastify';
-import { SessionClient } from '../../testing/testApp.ts';
-import { WIDGETS, widgetApp, type WidgetApp } from '../../resource/framework/widgetFixture.ts';
+import { SessionClient } from '../../../test-support/testApp.ts';
+import { WIDGETS, widgetApp, type WidgetApp } from '../../../test-support/widgets.ts';
 import { openapiPath } from './openapiDocument.ts';
 
 /**

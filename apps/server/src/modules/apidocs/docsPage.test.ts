@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 
 /**
  * The browsable page run in a DOM: it loads openapi.json the way a browser would and lists every

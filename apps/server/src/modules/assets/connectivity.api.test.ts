@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { freePort, startSshd, type Sshd } from '../ops/sshdTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { freePort } from '../../../test-support/ports.ts';
+import { startSshd, type Sshd } from '../../../test-support/sshd.ts';
 
 /** The connectivity test against a real OpenSSH server on 127.0.0.1 and a closed port. */
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 
 /**
  * Contract fields Gatehouse does not store yet (`ResourceDef.unsupportedFields`) are refused with

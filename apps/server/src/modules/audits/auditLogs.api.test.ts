@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, ROOT_ORG_ID } from '@gatehouse/contract';
-import { SessionClient, adminClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { USER_PASSWORD } from '../authentication/authTesting.ts';
+import { SessionClient, adminClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { USER_PASSWORD } from '../../../test-support/auth.ts';
 
 /** The operate, password change, job and user-session logs (issue 18), on the running API. */
 let t: TestApp;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@gatehouse/contract';
-import { SessionClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { encryptGatehouse } from '../../platform/crypto/transportSecret.testing.ts';
-import { USER_PASSWORD, bindTotp, browserPublicKey, codeAt, createUser } from './authTesting.ts';
+import { SessionClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { encryptGatehouse } from '../../../test-support/transportSecret.ts';
+import { USER_PASSWORD, bindTotp, browserPublicKey, codeAt, createUser } from '../../../test-support/auth.ts';
 
 let t: TestApp;
 beforeAll(async () => {

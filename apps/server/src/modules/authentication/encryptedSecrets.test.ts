@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_PATH, PUBLIC_KEY_COOKIE, SESSION_COOKIE } from '@gatehouse/contract';
-import { ADMIN_PASSWORD, SessionClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { encryptGatehouse, encryptLegacy } from '../../platform/crypto/transportSecret.testing.ts';
+import { ADMIN_PASSWORD, SessionClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { encryptGatehouse, encryptLegacy } from '../../../test-support/transportSecret.ts';
 import { BROWSER_COOKIE } from './browserKeys.ts';
-import { browserPublicKey } from './authTesting.ts';
+import { browserPublicKey } from '../../../test-support/auth.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, LOGIN_PATH, LOGOUT_PATH, SESSION_COOKIE, SESSION_EXPIRE_COOKIE } from '@gatehouse/contract';
-import { ADMIN_PASSWORD, SessionClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
+import { ADMIN_PASSWORD, SessionClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
 
 let t: TestApp;
 beforeAll(async () => {

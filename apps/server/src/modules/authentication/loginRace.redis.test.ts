@@ -1,7 +1,7 @@
 import type * as PasswordModule from '../../platform/crypto/password.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPeerApp, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from './authTesting.ts';
+import { createPeerApp, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { createUser, USER_PASSWORD } from '../../../test-support/auth.ts';
 
 /** Two instances sharing the database and Redis: together they check no more guesses than the lock allows. */
 const checks = vi.hoisted(() => ({ n: 0 }));

@@ -1,8 +1,14 @@
 import type * as PasswordModule from '../../platform/crypto/password.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_ROLE_IDS, CSRF_COOKIE, LOGIN_PATH } from '@gatehouse/contract';
-import { ADMIN_PASSWORD, adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from './authTesting.ts';
+import {
+  ADMIN_PASSWORD,
+  adminClient,
+  createTestApp,
+  SessionClient,
+  type TestApp,
+} from '../../../test-support/testApp.ts';
+import { createUser, USER_PASSWORD } from '../../../test-support/auth.ts';
 
 /**
  * Issue 11, authentication: the lock counts before the hash (no race), per-address throttling,

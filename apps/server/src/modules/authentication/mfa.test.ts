@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_PATH, SESSION_COOKIE } from '@gatehouse/contract';
-import { SessionClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { USER_PASSWORD, bindTotp, codeAt, createUser } from './authTesting.ts';
+import { SessionClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { USER_PASSWORD, bindTotp, codeAt, createUser } from '../../../test-support/auth.ts';
 
 let t: TestApp;
 beforeAll(async () => {

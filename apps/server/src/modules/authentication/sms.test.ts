@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { USER_PASSWORD, createUser } from './authTesting.ts';
+import { SessionClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { USER_PASSWORD, createUser } from '../../../test-support/auth.ts';
 
 /** SMS codes through the configurable HTTP gateway, against a receiver on 127.0.0.1. */
 let t: TestApp;

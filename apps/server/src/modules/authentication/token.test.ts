@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createTestApp, type TestApp } from '../../testing/testApp.ts';
+import { ADMIN_PASSWORD, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
 
 let t: TestApp;
 beforeAll(async () => {

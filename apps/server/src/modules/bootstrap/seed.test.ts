@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, SYSTEM_ORG_ID } from '@gatehouse/contract';
-import { createTestApp, type TestApp } from '../../testing/testApp.ts';
+import { createTestApp, type TestApp } from '../../../test-support/testApp.ts';
 import { verifyPassword } from '../../platform/crypto/password.ts';
 import { ADMIN_PASSWORD_FILE, adminFirstLogin, seed } from './seed.ts';
 

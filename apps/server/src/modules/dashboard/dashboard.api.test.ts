@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, ROOT_ORG_ID } from '@gatehouse/contract';
-import { SessionClient, adminClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { USER_PASSWORD } from '../authentication/authTesting.ts';
-import { commandRow, loginLogRow, seedSessions } from './dashboardSeed.testing.ts';
+import { SessionClient, adminClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { USER_PASSWORD } from '../../../test-support/auth.ts';
+import { commandRow, loginLogRow, seedSessions } from '../../../test-support/dashboardSeed.ts';
 import { lastDays, weekStart } from './dayRanges.ts';
 
 /** `GET /api/v1/index/`: every flag over seeded sessions, commands and logs, with exact numbers. */

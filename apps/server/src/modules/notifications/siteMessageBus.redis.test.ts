@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@gatehouse/contract';
-import { adminClient, createPeerApp, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { USER_PASSWORD, createUser } from '../authentication/authTesting.ts';
-import { listenOnLoopback, openSiteMsgSocket } from './socketTesting.ts';
+import {
+  adminClient,
+  createPeerApp,
+  createTestApp,
+  SessionClient,
+  type TestApp,
+} from '../../../test-support/testApp.ts';
+import { USER_PASSWORD, createUser } from '../../../test-support/auth.ts';
+import { listenOnLoopback, openSiteMsgSocket } from '../../../test-support/siteMsgSocket.ts';
 
 /** Two instances sharing the database and Redis: a message sent on one reaches a socket on the other. */
 const redisUrl = process.env.TEST_REDIS_URL;

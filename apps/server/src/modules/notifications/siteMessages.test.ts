@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@gatehouse/contract';
-import { SessionClient, adminClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { USER_PASSWORD, createUser } from '../authentication/authTesting.ts';
-import { listenOnLoopback, openSiteMsgSocket } from './socketTesting.ts';
+import { SessionClient, adminClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { USER_PASSWORD, createUser } from '../../../test-support/auth.ts';
+import { listenOnLoopback, openSiteMsgSocket } from '../../../test-support/siteMsgSocket.ts';
 
 /** Site messages: the API, sanitised HTML, and the live unread count. */
 let t: TestApp;

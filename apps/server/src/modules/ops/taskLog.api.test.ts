@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@gatehouse/contract';
-import { SessionClient, adminClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { USER_PASSWORD, createUser } from '../authentication/authTesting.ts';
-import { listenOnLoopback } from '../notifications/socketTesting.ts';
-import { collectTaskLog, freePort, startSshd, type Sshd } from './opsTesting.ts';
+import { SessionClient, adminClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { USER_PASSWORD, createUser } from '../../../test-support/auth.ts';
+import { listenOnLoopback } from '../../../test-support/siteMsgSocket.ts';
+import { freePort } from '../../../test-support/ports.ts';
+import { startSshd, type Sshd } from '../../../test-support/sshd.ts';
+import { collectTaskLog } from '../../../test-support/taskLog.ts';
 
 /** A connectivity test's log streamed on /ws/ops/tasks/log/, against a real sshd. */
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { makeAsset, makeNode, makePerm, makeUser, PASSWORD, type Row } from './permsTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { makeAsset, makeNode, makePerm, makeUser, PASSWORD, type Row } from '../../../test-support/perms.ts';
 
 /**
  * Who is granted one asset (the asset detail's "authorised users"): users and groups named by the

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { makeAsset, makeNode, makePerm, makeUser, P, PASSWORD, PERMS, type Row } from './permsTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { makeAsset, makeNode, makePerm, makeUser, P, PASSWORD, PERMS, type Row } from '../../../test-support/perms.ts';
 
 /**
  * What a user is granted (issue 15): the granted assets, nodes with counts, the lazy tree, the

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { makeAsset, makeNode, makePerm, makeUser, PERMS, type Row } from './permsTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { makeAsset, makeNode, makePerm, makeUser, PERMS, type Row } from '../../../test-support/perms.ts';
 import { notifyExpiringPermissions } from './expiryNotices.ts';
 
 /** Asset permissions: the resource, its fields, defaults, validation and filters (issue 15). */

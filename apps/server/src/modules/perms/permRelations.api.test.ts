@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { makeAccount, makeAsset, makeNode, makePerm, makeUser, P, PASSWORD, PERMS, type Row } from './permsTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import {
+  makeAccount,
+  makeAsset,
+  makeNode,
+  makePerm,
+  makeUser,
+  P,
+  PASSWORD,
+  PERMS,
+  type Row,
+} from '../../../test-support/perms.ts';
 
 /** The four relation endpoints and what one permission covers (assets/all, users/all, accounts). */
 let t: TestApp;

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS, ROOT_ORG_ID, SETTING_CATEGORIES, permissionId } from '@gatehouse/contract';
-import { adminClient, createPeerApp, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
+import {
+  adminClient,
+  createPeerApp,
+  createTestApp,
+  SessionClient,
+  type TestApp,
+} from '../../../test-support/testApp.ts';
 import { SETTING_DEFAULTS } from './defaults.ts';
 
 /** `/api/v1/settings/setting/?category=`: read, partial and whole writes, validation, permissions, reload. */

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { setCommandReviewer } from './gateway/commandReview.ts';
-import { adminIdentity, hostWithAccounts, KEY, openShell } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { adminIdentity, hostWithAccounts, KEY, openShell } from '../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 
 /**
  * Command filter rules in a live session on a real OpenSSH: a rejected line never reaches the
@@ -14,7 +14,7 @@ import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
 const A = '/api/v1/acls';
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any };
 let adminUser: { id: string; name: string; username: string };
@@ -71,7 +71,7 @@ describe('command filter rules in a session', () => {
     await term.run(`touch ${flag}`);
     expect(term.text).toContain(`Command "touch ${flag}" is rejected by the rule "no touching"; it was not run.`);
     await term.run('whoami');
-    // The test user has uid 0 (see shellSshdTesting.ts).
+    // The test user has uid 0 (SHELL_USER of test-support/sshd.ts).
     expect(term.text).toMatch(/[^ ]root\r\n/);
     await term.run('echo fine');
     await term.type('exit\r');

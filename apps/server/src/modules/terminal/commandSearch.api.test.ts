@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
-import { seedCommands, seedSession } from './auditTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { createUser, USER_PASSWORD } from '../../../test-support/auth.ts';
+import { seedCommands, seedSession } from '../../../test-support/auditSeed.ts';
 import { commandResource } from './commandResource.ts';
 
 /**

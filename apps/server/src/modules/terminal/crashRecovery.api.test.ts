@@ -3,19 +3,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { GatewayInstance } from './gateway/instance.ts';
-import { hostWithAccounts } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { hostWithAccounts } from '../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 
 /**
- * `kill -9` of a process holding a session (testing/gatewayCrashRunner.ts in a child process): the
+ * `kill -9` of a process holding a session (test-support/gatewayCrashRunner.ts in a child process): the
  * recording on disk holds what was shown up to the last second, and the next start of that
  * gateway finishes the session and compresses the recording into a readable asciicast.
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 
 beforeAll(async () => {
   sshd = await startShellSshd();
@@ -41,7 +41,7 @@ describe('a crash mid-session', () => {
     // One process (`node --import tsx`): the `tsx` command would run the runner in a child it does not pass SIGKILL to.
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'apps/server/src/testing/gatewayCrashRunner.ts')],
+      ['--import', 'tsx', path.join(ROOT, 'apps/server/test-support/gatewayCrashRunner.ts')],
       {
         cwd: ROOT,
         env: {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DelayProxy } from '../../testing/delayProxy.ts';
-import type { SessionClient, TestApp } from '../../testing/testApp.ts';
+import type { DelayProxy } from '../../../test-support/delayProxy.ts';
+import type { SessionClient, TestApp } from '../../../test-support/testApp.ts';
 import { RISK } from './gateway/commandPolicy.ts';
-import { openShell, proxiedAsset, type GatewayUser, type ProxiedAsset } from './gatewayTesting.ts';
+import { openShell, proxiedAsset, type GatewayUser, type ProxiedAsset } from '../../../test-support/gateway.ts';
 
 /**
  * An echo held back mid-line (a loaded asset, a hiccup on the link): a real OpenSSH behind a

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { gatewayOf } from './gatewayInstance.ts';
 import type { OpenSessionOptions } from './gateway/gatewaySession.ts';
-import { hostWithAccounts, KEY, TestTerminal } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { hostWithAccounts, KEY, TestTerminal } from '../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 
 /**
  * GatewaySession against a real OpenSSH with a bash login shell: commands read from the
@@ -15,7 +15,7 @@ import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any; key: any };
 let adminUser: { id: string; name: string; username: string };

@@ -2,12 +2,12 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { listenOnLoopback } from '../notifications/socketTesting.ts';
-import { adminIdentity, hostWithAccounts, openShell, signedInMember } from './gatewayTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../test-support/siteMsgSocket.ts';
+import { adminIdentity, hostWithAccounts, openShell, signedInMember } from '../../../test-support/gateway.ts';
 import { MONITOR_SOCKET_PATH } from './monitorSocket.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
-import { monitorClient } from './tokens/webTerminalTesting.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
+import { monitorClient } from '../../../test-support/webTerminal.ts';
 
 /**
  * Watching a running session through `/koko/ws/monitor/` against a real OpenSSH: the screen as it
@@ -17,7 +17,7 @@ import { monitorClient } from './tokens/webTerminalTesting.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let base: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any };

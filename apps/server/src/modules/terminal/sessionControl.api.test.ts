@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { ACCOUNTS, makeHost } from '../../../test-support/accounts.ts';
 import { gatewayOf } from './gatewayInstance.ts';
-import { adminIdentity, hostWithAccounts, openShell, signedInMember } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell, signedInMember } from '../../../test-support/gateway.ts';
+import { SHELL_USER, startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 
 /**
  * Live control on one instance (in-process bus): lock, unlock, kill through the task API, the
@@ -12,16 +12,16 @@ import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
-let jump: ShellSshd;
+let sshd: SshdWithUsers;
+let jump: SshdWithUsers;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any };
 let adminUser: { id: string; name: string; username: string };
 const TASKS = '/api/v1/terminal/tasks';
 
 beforeAll(async () => {
-  sshd = await startShellSshd(undefined, undefined, { username: 'plainuser', password: 'Plain-pass-1' });
-  jump = await startShellSshd('jumpuser', 'Jump-pass-1');
+  sshd = await startShellSshd({ users: [SHELL_USER, { username: 'plainuser', password: 'Plain-pass-1', uid: 1500 }] });
+  jump = await startShellSshd({ users: [{ username: 'jumpuser', password: 'Jump-pass-1' }] });
   t = await createTestApp();
   admin = await adminClient(t.app);
   target = await hostWithAccounts(admin, sshd);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createPeerApp, createTestApp, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createPeerApp, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
 import { gatewayOf } from './gatewayInstance.ts';
-import { hostWithAccounts, TestTerminal } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { hostWithAccounts, TestTerminal } from '../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 
 /**
  * Two instances on one database and Redis: a session held by A is watched, locked, typed into (a
@@ -13,7 +13,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.runIf(redisUrl)('live control across instances (Redis bus)', () => {
   let a: TestApp;
   let b: Awaited<ReturnType<typeof createPeerApp>>;
-  let sshd: ShellSshd;
+  let sshd: SshdWithUsers;
   beforeAll(async () => {
     sshd = await startShellSshd();
     a = await createTestApp({ REDIS_URL: redisUrl! });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionClient, TestApp } from '../../testing/testApp.ts';
-import { openShell, proxiedAsset, type GatewayUser, type ProxiedAsset } from './gatewayTesting.ts';
+import type { SessionClient, TestApp } from '../../../test-support/testApp.ts';
+import { openShell, proxiedAsset, type GatewayUser, type ProxiedAsset } from '../../../test-support/gateway.ts';
 
 /**
  * A far-away asset: a real OpenSSH behind a loopback TCP proxy that delays everything the sshd

@@ -1,11 +1,11 @@
 import { gunzipSync } from 'node:zlib';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { listenOnLoopback } from '../notifications/socketTesting.ts';
-import { makePerm, type Row } from '../perms/permsTesting.ts';
-import { hostWithAccounts } from './gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from './shellSshdTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../test-support/siteMsgSocket.ts';
+import { makePerm, type Row } from '../../../test-support/perms.ts';
+import { hostWithAccounts } from '../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from './webTerminalSocket.ts';
 
 /**
@@ -17,7 +17,7 @@ import { WEB_TERMINAL_SOCKET_PATH } from './webTerminalSocket.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let base: string;
 let target: { host: Row; password: Row };
 

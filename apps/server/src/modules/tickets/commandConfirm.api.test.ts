@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { adminIdentity, commandRule, hostWithAccounts, KEY, openShell } from '../terminal/gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../terminal/shellSshdTesting.ts';
-import { makeUser, type Row } from '../perms/permsTesting.ts';
-import { put, signIn, T } from './ticketsTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { adminIdentity, commandRule, hostWithAccounts, KEY, openShell } from '../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
+import { makeUser, type Row } from '../../../test-support/perms.ts';
+import { put, signIn, T } from '../../../test-support/tickets.ts';
 
 /**
  * A command under review on a real OpenSSH (issue 19): the held line becomes a command-confirm
@@ -14,7 +14,7 @@ import { put, signIn, T } from './ticketsTesting.ts';
 let t: TestApp;
 let admin: SessionClient;
 let reviewer: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let target: { host: Row; password: Row };
 let adminUser: { id: string; name: string; username: string };
 const C = `${T}/apply-command-tickets`;

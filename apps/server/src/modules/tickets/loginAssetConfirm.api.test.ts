@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { makeAccount, makeAsset, makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
-import { seedSession } from '../terminal/auditTesting.ts';
-import { put, signIn, T } from './ticketsTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { makeAccount, makeAsset, makePerm, makeUser, type Row } from '../../../test-support/perms.ts';
+import { seedSession } from '../../../test-support/auditSeed.ts';
+import { put, signIn, T } from '../../../test-support/tickets.ts';
 
 /**
  * A login-asset rule with review (issue 19): a connection token asked with `?create_ticket=1`

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_PATH } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { makeUser, PASSWORD, type Row } from '../perms/permsTesting.ts';
-import { put, signIn, T } from './ticketsTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { makeUser, PASSWORD, type Row } from '../../../test-support/perms.ts';
+import { put, signIn, T } from '../../../test-support/tickets.ts';
 
 /**
  * A login rule with review (issue 19, contract §2.3): the sign-in waits on a login-confirm ticket

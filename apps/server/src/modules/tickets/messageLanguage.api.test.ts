@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_COOKIE, LOGIN_PATH } from '@gatehouse/contract';
-import { SessionClient, adminClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
+import { SessionClient, adminClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
 import { notifyExpiringPermissions } from '../perms/expiryNotices.ts';
-import { PASSWORD, makeAsset, makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
+import { PASSWORD, makeAsset, makePerm, makeUser, type Row } from '../../../test-support/perms.ts';
 import { rememberLanguage } from '../notifications/userLanguage.ts';
-import { put, requestAssets, T } from './ticketsTesting.ts';
+import { put, requestAssets, T } from '../../../test-support/tickets.ts';
 
 /**
  * Messages the server writes are in their recipient's language: the language of the user's

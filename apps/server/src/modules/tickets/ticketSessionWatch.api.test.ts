@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { listenOnLoopback } from '../notifications/socketTesting.ts';
-import { makePerm, makeUser, type Row } from '../perms/permsTesting.ts';
-import { adminIdentity, hostWithAccounts, openShell } from '../terminal/gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../terminal/shellSshdTesting.ts';
-import { put, signIn, T } from './ticketsTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../test-support/siteMsgSocket.ts';
+import { makePerm, makeUser, type Row } from '../../../test-support/perms.ts';
+import { adminIdentity, hostWithAccounts, openShell } from '../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
+import { put, signIn, T } from '../../../test-support/tickets.ts';
 import { createTicket } from './ticketStore.ts';
-import { monitorClient, terminalClient } from '../terminal/tokens/webTerminalTesting.ts';
+import { monitorClient, terminalClient } from '../../../test-support/webTerminal.ts';
 
 /**
  * A ticket's reviewer watching and controlling the ticket's session on a real OpenSSH (issue 19):
@@ -24,7 +24,7 @@ let admin: SessionClient;
 let reviewer: SessionClient;
 let applicant: SessionClient;
 let outsider: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let base: string;
 let target: { host: Row; password: Row };
 let ids: { reviewer: string; applicant: string };

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, ROOT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { makeAccount, makeAsset, makeNode, makeUser, P, PERMS, type Row } from '../perms/permsTesting.ts';
-import { bindOrgAdmin, put, requestAssets, signIn, T } from './ticketsTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { makeAccount, makeAsset, makeNode, makeUser, P, PERMS, type Row } from '../../../test-support/perms.ts';
+import { bindOrgAdmin, put, requestAssets, signIn, T } from '../../../test-support/tickets.ts';
 
 /**
  * Tickets through the API (issue 19): asking for assets and the permission the final approval

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { signedInUser } from '../authentication/profile/profileTesting.ts';
+import { createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { signedInUser } from '../../../test-support/profile.ts';
 
 /** Preferences: defaults merged with the caller's own stored values, validated per field. */
 let t: TestApp;

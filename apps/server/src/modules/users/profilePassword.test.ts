@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@gatehouse/contract';
-import { SessionClient, createTestApp, type TestApp } from '../../testing/testApp.ts';
-import { encryptGatehouse, encryptLegacy } from '../../platform/crypto/transportSecret.testing.ts';
-import { USER_PASSWORD, browserPublicKey, createUser } from '../authentication/authTesting.ts';
+import { SessionClient, createTestApp, type TestApp } from '../../../test-support/testApp.ts';
+import { encryptGatehouse, encryptLegacy } from '../../../test-support/transportSecret.ts';
+import { USER_PASSWORD, browserPublicKey, createUser } from '../../../test-support/auth.ts';
 
 /** The user's own password (`profile/password/`) and profile flags. */
 let t: TestApp;

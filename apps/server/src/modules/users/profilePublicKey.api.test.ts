@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { makeUser, PASSWORD } from '../perms/permsTesting.ts';
-import { freePort, SshClient, userKeyPair } from '../terminal/ssh/sshTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { makeUser, PASSWORD } from '../../../test-support/perms.ts';
+import { freePort } from '../../../test-support/ports.ts';
+import { SshClient, userKeyPair } from '../../../test-support/sshClients.ts';
 
 /**
  * The profile's SSH public key: set through the API (bad input refused in the user's language,

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, ADMIN_PASSWORD, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
+import {
+  adminClient,
+  ADMIN_PASSWORD,
+  createTestApp,
+  SessionClient,
+  type TestApp,
+} from '../../../test-support/testApp.ts';
 import { EXPORT_CONFIRM_SETTING } from './exportGuard.ts';
 
 /** Issue 5 around users: the export behind a re-verification, and the owner told of a new password. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 
 /** Usernames as directories and JumpServer clients have them: `-`, `.`, `@` and any script's letters. */
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID, ROOT_ORG_ID } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 
 /** The resource framework through the users and user-groups resources (issue 3), on a real database. */
 let t: TestApp;
@@ -150,7 +150,7 @@ describe('errors', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ detail: 'User object does not exist.', code: 'object_does_not_exist' });
     await admin.post(U, user('plain', { password_strategy: 'custom', password: 'Plain-pass1' }));
-    const { SessionClient } = await import('../../testing/testApp.ts');
+    const { SessionClient } = await import('../../../test-support/testApp.ts');
     const plain = new SessionClient(t.app);
     expect((await plain.login('user_plain', 'Plain-pass1')).statusCode).toBe(200);
     const denied = await plain.get(U);
@@ -164,7 +164,7 @@ describe('errors', () => {
 
   it('shows a user locked by failed sign-ins as login_blocked in the list and detail, until unblocked', async () => {
     await admin.post(U, user('locked', { password_strategy: 'custom', password: 'Locked-pass1' }));
-    const { SessionClient } = await import('../../testing/testApp.ts');
+    const { SessionClient } = await import('../../../test-support/testApp.ts');
     const c = new SessionClient(t.app);
     for (let i = 1; i <= 7; i++) await c.login('user_locked', `wrong-${i}`);
     const [locked] = await list('username=user_locked');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { generateOperatorKeys, issueLicence } from './licence.ts';
 
 /** Licences (issue 6): self-issued on a fresh install, imported from an operator, refused when tampered. */

@@ -5,7 +5,7 @@ import {
   generateTransportKeyPair,
   type TransportKeyPair,
 } from './transportSecret.ts';
-import { encryptGatehouse, encryptLegacy } from './transportSecret.testing.ts';
+import { encryptGatehouse, encryptLegacy } from '../../../test-support/transportSecret.ts';
 
 let pair: TransportKeyPair;
 let small: TransportKeyPair;

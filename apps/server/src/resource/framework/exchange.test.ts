@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { parseCsv } from '../csv.ts';
-import { WIDGETS, makeWidgets, widgetApp, type WidgetApp } from './widgetFixture.ts';
+import { WIDGETS, makeWidgets, widgetApp, type WidgetApp } from '../../../test-support/widgets.ts';
 
 /** CSV/XLSX export, import templates and render-to-json of the resource framework. */
 let w: WidgetApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_COOKIE } from '@gatehouse/contract';
-import { WIDGETS, makeWidgets, widgetApp, type WidgetApp } from './widgetFixture.ts';
+import { WIDGETS, makeWidgets, widgetApp, type WidgetApp } from '../../../test-support/widgets.ts';
 
 /** Validation messages (in the caller's language), serialization of every field type, and OPTIONS metadata. */
 let w: WidgetApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
-import { WIDGETS, makeWidgets, widgetApp, type WidgetApp } from './widgetFixture.ts';
+import { WIDGETS, makeWidgets, widgetApp, type WidgetApp } from '../../../test-support/widgets.ts';
 
 /** List parameters of the resource framework (search, order, filters, dates, pages, spm, ids), on a test resource. */
 let w: WidgetApp;

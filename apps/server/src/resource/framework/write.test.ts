@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_ID, ROOT_ORG_ID } from '@gatehouse/contract';
-import { WIDGETS, createLinkTable, makeWidgets, widgetApp, type WidgetApp } from './widgetFixture.ts';
+import { WIDGETS, createLinkTable, makeWidgets, widgetApp, type WidgetApp } from '../../../test-support/widgets.ts';
 
 /** Writes through the resource framework: create, update, bulk, delete, and the audit rows each leaves. */
 let w: WidgetApp;

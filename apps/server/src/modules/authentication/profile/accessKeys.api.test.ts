@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- http-signature ships no types; used here only as an independent signer
 import httpSignature from 'http-signature';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { confirmPassword, signedHeaders, signedInUser } from './profileTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { confirmPassword, signedHeaders, signedInUser } from '../../../../test-support/profile.ts';
 import { createPrivateToken } from './accessKeys.ts';
 
 /**

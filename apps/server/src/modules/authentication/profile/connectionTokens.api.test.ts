@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { insertTestConnectionToken, signedInUser } from './profileTesting.ts';
+import { createTestApp, type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { insertTestConnectionToken, signedInUser } from '../../../../test-support/profile.ts';
 
 /** Connection tokens in the profile: the caller's own live tokens, expire, and reuse behind its setting. */
 let t: TestApp;

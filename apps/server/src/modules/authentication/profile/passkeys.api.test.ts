@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { confirmPassword, signedInUser } from './profileTesting.ts';
-import { SoftAuthenticator } from './softAuthenticator.testing.ts';
+import { createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { confirmPassword, signedInUser } from '../../../../test-support/profile.ts';
+import { SoftAuthenticator } from '../../../../test-support/softAuthenticator.ts';
 
 /**
  * Passkey ceremonies, verified by @simplewebauthn/server against a software authenticator: the

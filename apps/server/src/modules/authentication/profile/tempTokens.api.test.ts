@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { confirmPassword, signedInUser } from './profileTesting.ts';
+import { createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { confirmPassword, signedInUser } from '../../../../test-support/profile.ts';
 
 /** Temporary passwords: created behind AUTH_TEMP_TOKEN and re-verification, usable once, for 300 s. */
 let t: TestApp;

@@ -1,17 +1,17 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { listenOnLoopback } from '../../notifications/socketTesting.ts';
-import type { Row } from '../../perms/permsTesting.ts';
-import { commandRule } from '../gatewayTesting.ts';
-import { socketClient } from '../tokens/webTerminalTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../../test-support/siteMsgSocket.ts';
+import type { Row } from '../../../../test-support/perms.ts';
+import { commandRule } from '../../../../test-support/gateway.ts';
+import { socketClient } from '../../../../test-support/webTerminal.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from '../webTerminalSocket.ts';
-import { startFakeK8s, type FakeK8s } from './k8sApiTesting.ts';
-import { k8sAsset, k8sToken, k8sUser } from './k8sAssetTesting.ts';
+import { startFakeK8s, type FakeK8s } from '../../../../test-support/k8sApi.ts';
+import { k8sAsset, k8sToken, k8sUser } from '../../../../test-support/k8sAsset.ts';
 
 /**
  * A shell in a Kubernetes container through the web terminal's socket: the gateway opens the
- * container's exec WebSocket (`v4.channel.k8s.io`) on a fake API server (k8sApiTesting.ts: no real
+ * container's exec WebSocket (`v4.channel.k8s.io`) on a fake API server (test-support/k8sApi.ts: no real
  * cluster can run here; its exec runs a real /bin/sh under a pty), and the session is recorded,
  * its commands read and filtered, and it can be killed, as an SSH session.
  */

@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { ACCOUNTS } from '../../accounts/accountsTesting.ts';
-import { PERMS, type Row } from '../../perms/permsTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { startFakeK8s, type FakeK8s } from './k8sApiTesting.ts';
-import { k8sAsset, k8sToken, k8sUser } from './k8sAssetTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { ACCOUNTS } from '../../../../test-support/accounts.ts';
+import { PERMS, type Row } from '../../../../test-support/perms.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
+import { startFakeK8s, type FakeK8s } from '../../../../test-support/k8sApi.ts';
+import { k8sAsset, k8sToken, k8sUser } from '../../../../test-support/k8sAsset.ts';
 import { K8S_TREE_PATH } from './k8sTreeRoutes.ts';
 
 /**
  * The Kubernetes tree of the web terminal (`perms/users/self/nodes/children-with-k8s/tree/`)
- * against a fake API server (k8sApiTesting.ts: no real cluster can run here; it answers the real
+ * against a fake API server (test-support/k8sApi.ts: no real cluster can run here; it answers the real
  * REST paths over HTTPS with a self-signed certificate), directly and through a domain gateway (a
- * real OpenSSH on loopback, shellSshdTesting.ts).
+ * real OpenSSH on loopback, test-support/sshd.ts).
  */
 let t: TestApp;
 let admin: SessionClient;
 let fake: FakeK8s;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let asset: Row;
 let good: Row;
 let wrong: Row;

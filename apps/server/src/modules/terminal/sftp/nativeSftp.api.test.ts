@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { makeHost } from '../../accounts/accountsTesting.ts';
-import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
-import { put, T } from '../../tickets/ticketsTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { openSftp, runScp, runSftp, userKeyPair, nativeSshApp } from '../ssh/sshTesting.ts';
+import { type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { makeHost } from '../../../../test-support/accounts.ts';
+import { makePerm, makeUser, PASSWORD } from '../../../../test-support/perms.ts';
+import { put, T } from '../../../../test-support/tickets.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
+import { openSftp, runScp, runSftp, userKeyPair, nativeSshApp } from '../../../../test-support/sshClients.ts';
 
 /**
  * SFTP through the native SSH server with the real OpenSSH `sftp` and `scp` clients against a real
@@ -18,7 +18,7 @@ import { openSftp, runScp, runSftp, userKeyPair, nativeSshApp } from '../ssh/ssh
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let port: number;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any; key: any };
@@ -282,7 +282,7 @@ describe('native SFTP: review rules and virtual accounts', () => {
 
   it('logs in to @USER with the password the user signed in with; @INPUT is not listed', async () => {
     // An asset whose only login is the Gatehouse user's own username and password.
-    const own = await startShellSshd('ursula', PASSWORD);
+    const own = await startShellSshd({ users: [{ username: 'ursula', password: PASSWORD }] });
     try {
       const host = await makeHost(admin, own.port);
       const ursula = await makeUser(admin, 'ursula');

@@ -2,11 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
-import { ACCOUNTS, makeHost } from '../../accounts/accountsTesting.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { makePerm, makeUser, PASSWORD } from '../../../../test-support/perms.ts';
+import { ACCOUNTS, makeHost } from '../../../../test-support/accounts.ts';
+import { hostWithAccounts } from '../../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
 import { WEB_SFTP_API } from './webSftpRoutes.ts';
 
 /**
@@ -16,7 +16,7 @@ import { WEB_SFTP_API } from './webSftpRoutes.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any; key: any };
 const clients: Record<string, SessionClient> = {};

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { listenOnLoopback } from '../../notifications/socketTesting.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../../test-support/siteMsgSocket.ts';
 import type { ShareEvent } from '../gateway/control.ts';
-import { adminIdentity, hostWithAccounts, openShell, signedInMember } from '../gatewayTesting.ts';
+import { adminIdentity, hostWithAccounts, openShell, signedInMember } from '../../../../test-support/gateway.ts';
 import { MONITOR_SOCKET_PATH } from '../monitorSocket.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { socketClient } from '../tokens/webTerminalTesting.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
+import { socketClient } from '../../../../test-support/webTerminal.ts';
 import { MAX_FAILURES } from './sharingRules.ts';
 
 /**
@@ -17,7 +17,7 @@ import { MAX_FAILURES } from './sharingRules.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let base: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any };

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { makePerm, makeUser, type Row } from '../../perms/permsTesting.ts';
-import { put, signIn, T } from '../../tickets/ticketsTesting.ts';
-import { commandRule } from '../gatewayTesting.ts';
-import { type ShellSshd } from '../shellSshdTesting.ts';
-import { runSsh, userKeyPair, nativeSshApp } from './sshTesting.ts';
+import { type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { makePerm, makeUser, type Row } from '../../../../test-support/perms.ts';
+import { put, signIn, T } from '../../../../test-support/tickets.ts';
+import { commandRule } from '../../../../test-support/gateway.ts';
+import { type SshdWithUsers } from '../../../../test-support/sshd.ts';
+import { runSsh, userKeyPair, nativeSshApp } from '../../../../test-support/sshClients.ts';
 
 /**
  * A command run through the native SSH port as a script runs one (`ssh <user>@<account>@<asset>@
@@ -17,7 +17,7 @@ import { runSsh, userKeyPair, nativeSshApp } from './sshTesting.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let port: number;
 let target: { host: Row; password: Row; key: Row };
 const key = userKeyPair();

@@ -1,13 +1,13 @@
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { makeHost } from '../../accounts/accountsTesting.ts';
-import { codeAt } from '../../authentication/authTesting.ts';
+import { type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { makeHost } from '../../../../test-support/accounts.ts';
+import { codeAt } from '../../../../test-support/auth.ts';
 import { newOtpSecret } from '../../authentication/mfa/otp.ts';
-import { makePerm, makeUser, PASSWORD } from '../../perms/permsTesting.ts';
-import { type ShellSshd } from '../shellSshdTesting.ts';
-import { put, T } from '../../tickets/ticketsTesting.ts';
-import { SshClient, userKeyPair, nativeSshApp } from './sshTesting.ts';
+import { makePerm, makeUser, PASSWORD } from '../../../../test-support/perms.ts';
+import { type SshdWithUsers } from '../../../../test-support/sshd.ts';
+import { put, T } from '../../../../test-support/tickets.ts';
+import { SshClient, userKeyPair, nativeSshApp } from '../../../../test-support/sshClients.ts';
 
 /**
  * The native SSH server driven by the real OpenSSH client (`ssh -tt` through pipes, the password
@@ -16,7 +16,7 @@ import { SshClient, userKeyPair, nativeSshApp } from './sshTesting.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let port: number;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
 let target: { host: any; password: any; key: any };

@@ -1,12 +1,12 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { listenOnLoopback } from '../../notifications/socketTesting.ts';
-import { makePerm, makeUser, PASSWORD, type Row } from '../../perms/permsTesting.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../../test-support/siteMsgSocket.ts';
+import { makePerm, makeUser, PASSWORD, type Row } from '../../../../test-support/perms.ts';
+import { hostWithAccounts } from '../../../../test-support/gateway.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
 import { WEB_TERMINAL_SOCKET_PATH } from '../webTerminalSocket.ts';
-import { terminalClient } from './webTerminalTesting.ts';
+import { terminalClient } from '../../../../test-support/webTerminal.ts';
 
 /**
  * Connection tokens made by users (the gateway's checks, case by case) and spent by the web
@@ -14,7 +14,7 @@ import { terminalClient } from './webTerminalTesting.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let target: { host: Row; password: Row; key: Row };
 let base: string;
 const CT = '/api/v1/authentication/connection-token/';

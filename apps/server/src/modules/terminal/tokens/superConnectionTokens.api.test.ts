@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_ROLES, BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { confirmPassword, signedHeaders } from '../../authentication/profile/profileTesting.ts';
-import { createUser, USER_PASSWORD } from '../../authentication/authTesting.ts';
-import { makeAccount, makeAsset, makePerm, makeUser, type Row } from '../../perms/permsTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { confirmPassword, signedHeaders } from '../../../../test-support/profile.ts';
+import { createUser, USER_PASSWORD } from '../../../../test-support/auth.ts';
+import { makeAccount, makeAsset, makePerm, makeUser, type Row } from '../../../../test-support/perms.ts';
 
 /**
  * `super-connection-token/` as a terminal component uses it: tokens made for a named user (checked

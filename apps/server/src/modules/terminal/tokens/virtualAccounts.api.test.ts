@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { listenOnLoopback } from '../../notifications/socketTesting.ts';
-import { makePerm, makeUser, PASSWORD, type Row } from '../../perms/permsTesting.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd, type ShellSshd } from '../shellSshdTesting.ts';
-import { terminalClient } from './webTerminalTesting.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
+import { listenOnLoopback } from '../../../../test-support/siteMsgSocket.ts';
+import { makePerm, makeUser, PASSWORD, type Row } from '../../../../test-support/perms.ts';
+import { hostWithAccounts } from '../../../../test-support/gateway.ts';
+import { SHELL_USER, startShellSshd, type SshdWithUsers } from '../../../../test-support/sshd.ts';
+import { terminalClient } from '../../../../test-support/webTerminal.ts';
 
 /**
  * Virtual accounts through the web terminal's socket against a real OpenSSH on loopback: @INPUT
@@ -14,14 +14,14 @@ import { terminalClient } from './webTerminalTesting.ts';
  */
 let t: TestApp;
 let admin: SessionClient;
-let sshd: ShellSshd;
+let sshd: SshdWithUsers;
 let host: Row;
 let base: string;
 const CT = '/api/v1/authentication/connection-token/';
-const PLAIN = { username: 'plainuser', password: 'Plain-pass-1' };
+const PLAIN = { username: 'plainuser', password: 'Plain-pass-1', uid: 1500 };
 
 beforeAll(async () => {
-  sshd = await startShellSshd(undefined, undefined, PLAIN);
+  sshd = await startShellSshd({ users: [SHELL_USER, PLAIN] });
   t = await createTestApp();
   admin = await adminClient(t.app);
   host = (await hostWithAccounts(admin, sshd)).host;

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { text } from '@gatehouse/contract';
-import { f, registerResource, type ResourceDef } from '../index.ts';
-import {
-  adminClient,
-  createTestApp,
-  type SessionClient,
-  type TestApp,
-  type TestAppOptions,
-} from '../../testing/testApp.ts';
-import type { DB } from '../../platform/db/schema.ts';
+import { f, registerResource, type ResourceDef } from '../src/resource/index.ts';
+import { adminClient, createTestApp, type SessionClient, type TestApp, type TestAppOptions } from './testApp.ts';
+import type { DB } from '../src/platform/db/schema.ts';
 
 /**
  * A small resource declared only for the framework's own tests: widgets (org-scoped) with one

@@ -1,6 +1,6 @@
 import { constants, createCipheriv, publicEncrypt, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
-import { GATEHOUSE_SCHEME_MARKER } from './transportSecret.ts';
+import { GATEHOUSE_SCHEME_MARKER } from '../src/platform/crypto/transportSecret.ts';
 
 /**
  * Test clients for both transport schemes. `encryptLegacy` does exactly what JumpServer's

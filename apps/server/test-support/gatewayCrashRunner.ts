@@ -1,6 +1,6 @@
-import { openDeps } from '../app.ts';
-import { loadConfig } from '../platform/config.ts';
-import { GatewayInstance } from '../modules/terminal/gateway/instance.ts';
+import { openDeps } from '../src/app.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { GatewayInstance } from '../src/modules/terminal/gateway/instance.ts';
 
 /**
  * A gateway in a process of its own, for the crash test: opens the database of DATA_DIR /

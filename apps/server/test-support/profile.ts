@@ -1,8 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { BUILTIN_ROLE_IDS, DEFAULT_ORG_ID } from '@gatehouse/contract';
-import { SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from '../authTesting.ts';
-import { insertConnectionToken, type NewConnectionToken } from './connectionTokens.ts';
+import { SessionClient, type TestApp } from './testApp.ts';
+import { createUser, USER_PASSWORD } from './auth.ts';
+import {
+  insertConnectionToken,
+  type NewConnectionToken,
+} from '../src/modules/authentication/profile/connectionTokens.ts';
 
 /** Helpers for the profile tests: users with the builtin User role, re-verification, a signer. */
 

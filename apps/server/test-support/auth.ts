@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PUBLIC_KEY_COOKIE } from '@gatehouse/contract';
-import { hashPassword } from '../../platform/crypto/password.ts';
-import { defaultDateExpired } from '../bootstrap/seed.ts';
-import type { SessionClient, TestApp } from '../../testing/testApp.ts';
-import { publicKeyFromCookie } from '../../platform/crypto/transportSecret.testing.ts';
-import { totpCode } from './mfa/otp.ts';
+import { hashPassword } from '../src/platform/crypto/password.ts';
+import { defaultDateExpired } from '../src/modules/bootstrap/seed.ts';
+import type { SessionClient, TestApp } from './testApp.ts';
+import { publicKeyFromCookie } from './transportSecret.ts';
+import { totpCode } from '../src/modules/authentication/mfa/otp.ts';
 
 /** Helpers for the authentication and notification tests. */
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
-import type { DB } from '../../platform/db/schema.ts';
-import type { TerminalSessionTable } from '../../platform/db/tables/terminal.ts';
+import type { DB } from '../src/platform/db/schema.ts';
+import type { TerminalSessionTable } from '../src/platform/db/tables/terminal.ts';
 
 /** Rows of the gateway's tables for dashboard tests and benchmarks, straight into the database. */
 export interface SessionSeed {

@@ -1,11 +1,12 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { startDelayProxy, type DelayProxy } from '../../testing/delayProxy.ts';
-import { adminClient, createTestApp, SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { createUser, USER_PASSWORD } from '../authentication/authTesting.ts';
-import { ACCOUNTS, makeHost } from '../accounts/accountsTesting.ts';
-import { gatewayOf } from './gatewayInstance.ts';
-import { startShellSshd } from './shellSshdTesting.ts';
+import { startDelayProxy, type DelayProxy } from './delayProxy.ts';
+import { adminClient, createTestApp, SessionClient, type TestApp } from './testApp.ts';
+import { createUser, USER_PASSWORD } from './auth.ts';
+import { apiPost } from './accounts.ts';
+import { sshHost, type SshHost } from './sshAsset.ts';
+import { gatewayOf } from '../src/modules/terminal/gatewayInstance.ts';
+import { startShellSshd, type SshdWithUsers } from './sshd.ts';
 
 /** Helpers of the gateway tests: a user at a terminal, and an asset with accounts on a test sshd. */
 
@@ -56,30 +57,13 @@ export class TestTerminal {
 
 export const KEY = { up: '\x1b[A', left: '\x1b[D', esc: '\x1b', ctrlC: '\x03' } as const;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
-type Json = any;
-
-/** A Linux host on the sshd's port with a password account and a key account. */
-export async function hostWithAccounts(
+/** A Linux host on the sshd's port (`sshd.port`) with a password account and a key account (sshAsset.ts). */
+export function hostWithAccounts(
   admin: SessionClient,
-  sshd: { port: number; username: string; password: string; privateKey: string },
+  sshd: Pick<SshdWithUsers, 'port' | 'username' | 'password' | 'privateKey'>,
   extra: Record<string, unknown> = {},
-): Promise<{ host: Json; password: Json; key: Json }> {
-  const host = await makeHost(admin, sshd.port, extra);
-  const password = (
-    await admin.post(ACCOUNTS, { asset: host.id, username: sshd.username, secret: sshd.password })
-  ).json();
-  const key = (
-    await admin.post(ACCOUNTS, {
-      asset: host.id,
-      name: `${sshd.username}-key`,
-      username: sshd.username,
-      secret_type: 'ssh_key',
-      secret: sshd.privateKey,
-    })
-  ).json();
-  if (!password.id || !key.id) throw new Error(`accounts: ${JSON.stringify([password, key])}`);
-  return { host, password, key };
+): Promise<SshHost> {
+  return sshHost(apiPost(admin), sshd, { host: extra, key: true });
 }
 
 export interface GatewayUser {
@@ -163,7 +147,7 @@ export interface ProxiedAsset {
   t: TestApp;
   admin: SessionClient;
   proxy: DelayProxy;
-  target: { host: Json; password: Json; key: Json };
+  target: SshHost;
   adminUser: GatewayUser;
   close(): Promise<void>;
 }

@@ -1,27 +1,27 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { SESSION_COOKIE } from '@gatehouse/contract';
-import { ADMIN_PASSWORD, type SessionClient, type TestApp } from '../../testing/testApp.ts';
+import { ACCOUNTS, linuxHost, type ApiPost } from './sshAsset.ts';
+import { ADMIN_PASSWORD, type SessionClient, type TestApp } from './testApp.ts';
 
 /** Helpers of the accounts API tests. */
 
-export const ACCOUNTS = '/api/v1/accounts/accounts/';
+export { ACCOUNTS };
 export const SECRETS = '/api/v1/accounts/account-secrets/';
 export const TEMPLATES = '/api/v1/accounts/account-templates/';
 
-let n = 0;
+/** The client's POST as the shared fixtures make API calls (sshAsset.ts): the JSON answer, an error on a status above 299. */
+export function apiPost(c: SessionClient): ApiPost {
+  return async (url, body) => {
+    const res = await c.post(url, body);
+    if (res.statusCode >= 300) throw new Error(`POST ${url}: ${res.statusCode} ${res.body}`);
+    return res.json();
+  };
+}
+
 /** A Linux host (su allowed) in the admin's current org, reachable on `sshPort` if given. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answer
-export async function makeHost(admin: SessionClient, sshPort = 22, extra: Record<string, unknown> = {}): Promise<any> {
-  n += 1;
-  const res = await admin.post('/api/v1/assets/hosts/', {
-    name: `host-${n}-${randomUUID().slice(0, 6)}`,
-    address: '127.0.0.1',
-    platform: 'Linux',
-    protocols: [{ name: 'ssh', port: sshPort }],
-    ...extra,
-  });
-  if (res.statusCode !== 201) throw new Error(`host: ${res.body}`);
-  return res.json();
+export function makeHost(admin: SessionClient, sshPort = 22, extra: Record<string, unknown> = {}): Promise<any> {
+  return linuxHost(apiPost(admin), sshPort, extra);
 }
 
 /** Re-verifies the admin with the password (the admin has no MFA). */

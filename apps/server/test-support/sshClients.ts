@@ -1,23 +1,13 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { adminClient, createTestApp } from '../../../testing/testApp.ts';
-import { hostWithAccounts } from '../gatewayTesting.ts';
-import { startShellSshd } from '../shellSshdTesting.ts';
+import { adminClient, createTestApp } from './testApp.ts';
+import { hostWithAccounts } from './gateway.ts';
+import { freePort } from './ports.ts';
+import { startShellSshd } from './sshd.ts';
 
 /** The real OpenSSH client driven by a test: `ssh -tt` through pipes, passwords and codes by SSH_ASKPASS. */
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.once('error', reject);
-  });
-}
 
 /**
  * An app with its native SSH server on a free port, the signed-in admin, and a real sshd asset

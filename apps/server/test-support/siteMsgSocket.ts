@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
-import { SITE_MSG_SOCKET_PATH } from './siteMessageSocket.ts';
+import { SITE_MSG_SOCKET_PATH } from '../src/modules/notifications/siteMessageSocket.ts';
 
 /** A `ws` client on the site-message socket that queues what it receives. */
 export interface SocketProbe {

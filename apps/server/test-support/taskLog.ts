@@ -1,8 +1,7 @@
 import WebSocket from 'ws';
-import { TASK_LOG_SOCKET_PATH } from './taskLogSocket.ts';
+import { TASK_LOG_SOCKET_PATH } from '../src/modules/ops/taskLogSocket.ts';
 
-/** Test helpers: a client of the task-log socket (and, re-exported, the loopback sshd). */
-export { freePort, startSshd, type Sshd } from './sshdTesting.ts';
+/** Test helper: a client of the task-log socket. */
 
 export interface TaskLogMessage {
   message?: string;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { BUILTIN_ROLE_IDS } from '@gatehouse/contract';
-import { SessionClient, type TestApp } from '../../testing/testApp.ts';
-import { PASSWORD, type Row } from '../perms/permsTesting.ts';
+import { SessionClient, type TestApp } from './testApp.ts';
+import { PASSWORD, type Row } from './perms.ts';
 
 /** Helpers of the ticket API tests. */
 export const T = '/api/v1/tickets';

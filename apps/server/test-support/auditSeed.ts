@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../platform/db/schema.ts';
+import type { DB } from '../src/platform/db/schema.ts';
 
 /** Rows of sessions and commands written straight to the database, for the audit tests. */
 export async function seedSession(

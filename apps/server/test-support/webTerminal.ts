@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
-import { MONITOR_SOCKET_PATH } from '../monitorSocket.ts';
-import { WEB_TERMINAL_SOCKET_PATH } from '../webTerminalSocket.ts';
+import { MONITOR_SOCKET_PATH } from '../src/modules/terminal/monitorSocket.ts';
+import { WEB_TERMINAL_SOCKET_PATH } from '../src/modules/terminal/webTerminalSocket.ts';
 
 /** Test helper: the web terminal socket as a page uses it. */
 export interface Msg {

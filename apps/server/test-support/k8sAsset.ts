@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { SessionClient, type TestApp } from '../../../testing/testApp.ts';
-import { ACCOUNTS } from '../../accounts/accountsTesting.ts';
-import { makePerm, makeUser, PASSWORD, type Row } from '../../perms/permsTesting.ts';
+import { SessionClient, type TestApp } from './testApp.ts';
+import { ACCOUNTS } from './accounts.ts';
+import { makePerm, makeUser, PASSWORD, type Row } from './perms.ts';
 
 /** Test helpers: a Kubernetes asset (Kubernetes platform) with token accounts, users granted it, their tokens. */
 export const CT = '/api/v1/authentication/connection-token/';

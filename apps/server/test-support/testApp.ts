@@ -6,9 +6,9 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { CSRF_COOKIE, LOGIN_PATH } from '@gatehouse/contract';
-import { buildApp, openDeps, type BuildOptions, type OpenedDeps } from '../app.ts';
-import { loadConfig } from '../platform/config.ts';
-import { cloneTemplate, TEMPLATE_ADMIN_PASSWORD } from '../../test-support/templates.ts';
+import { buildApp, openDeps, type BuildOptions, type OpenedDeps } from '../src/app.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { cloneTemplate, TEMPLATE_ADMIN_PASSWORD } from './templates.ts';
 
 export const ADMIN_PASSWORD = TEMPLATE_ADMIN_PASSWORD;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { expect } from 'vitest';
-import type { SessionClient } from '../../testing/testApp.ts';
+import type { SessionClient } from './testApp.ts';
 
 /** Helpers of the asset permission API tests. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers
