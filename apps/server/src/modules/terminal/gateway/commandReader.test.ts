@@ -34,6 +34,22 @@ async function typeLine(r: CommandReader, keys: string): Promise<string | undefi
   return command;
 }
 
+describe('the command reader with keys typed ahead', () => {
+  it('takes off a prompt that arrived after the first key was sent (a slow link)', async () => {
+    reader = new CommandReader(80, 24);
+    reader.output(PROMPT);
+    expect(await typeLine(reader, 'echo one')).toBe('echo one');
+    reader.output('\r\none\r\n');
+    // The next command is sent before the shell's prompt is back: the line is empty at its first key.
+    await reader.settle();
+    reader.beginLine();
+    reader.output(`${PROMPT}echo two`);
+    await reader.settle();
+    expect(reader.command()).toBe('echo two');
+    reader.endLine();
+  });
+});
+
 describe('the command reader after a flood of output', () => {
   it('holds a bounded tail of 20 MB printed between two keystrokes, then reads the next command', async () => {
     reader = new CommandReader(80, 24);

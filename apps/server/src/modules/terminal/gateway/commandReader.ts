@@ -26,6 +26,8 @@ const ALT_SCREEN = /\x1b\[\?(?:[\d;]*;)?(?:1049|1047|47)(?:;[\d;]*)?([hl])/g;
 export class CommandReader {
   private readonly term: InstanceType<typeof xterm.Terminal>;
   private prompt: string | undefined;
+  /** The last prompt a line began after, for keys typed before the next one arrived. */
+  private lastPrompt = '';
   /** Output not parsed yet, from `head` on. */
   private backlog: string[] = [];
   private head = 0;
@@ -142,6 +144,7 @@ export class CommandReader {
     if (this.prompt !== undefined || this.fullScreen) return;
     const { text, cursor } = this.line();
     this.prompt = text.slice(0, cursor);
+    if (this.prompt.trim()) this.lastPrompt = this.prompt;
   }
 
   get lineStarted(): boolean {
@@ -152,7 +155,10 @@ export class CommandReader {
   command(): string | undefined {
     if (this.fullScreen) return undefined;
     const { text } = this.line();
-    const prompt = this.prompt ?? '';
+    let prompt = this.prompt ?? '';
+    // Typed ahead of a prompt still on its way (a slow link, a busy asset): the line began empty and
+    // the shell drew its prompt before the keys' echo. The prompt it drew last time is taken off.
+    if (!prompt.trim() && this.lastPrompt && text.startsWith(this.lastPrompt)) prompt = this.lastPrompt;
     const cmd = (text.startsWith(prompt) ? text.slice(prompt.length) : text).trim();
     return cmd || undefined;
   }
