@@ -4,7 +4,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server.ts';
 import { launchBrowser, newContext, screenshot, signIn } from './browser.ts';
-import { hashPassword } from '../../server/src/platform/crypto/password.ts';
+import { hashPassword } from '@gatehouse/server/test-support/passwords.ts';
 
 /** Issue 5 on the login page: the password leaves encrypted, and a bound authenticator adds a code step. */
 let browser: Browser;
