@@ -35,10 +35,16 @@ function filesUnder(rel) {
 export function fingerprint() {
   const files = [
     ...INPUTS.flatMap(filesUnder),
-    ...fs.readdirSync(web).filter((f) => WEB_FILES.test(f)).map((f) => `apps/web/${f}`),
+    ...fs
+      .readdirSync(web)
+      .filter((f) => WEB_FILES.test(f))
+      .map((f) => `apps/web/${f}`),
   ].sort();
   const h = createHash('sha256');
-  for (const f of files) h.update(`${f}\0`).update(fs.readFileSync(path.join(root, f))).update('\0');
+  for (const f of files)
+    h.update(`${f}\0`)
+      .update(fs.readFileSync(path.join(root, f)))
+      .update('\0');
   return h.digest('hex').slice(0, 16);
 }
 

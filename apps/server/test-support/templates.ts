@@ -19,6 +19,13 @@ export interface DatabaseTemplate {
   pgDatabase?: string;
 }
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The migrated, seeded database every test app of this project clones (globalSetup.ts). */
+    databaseTemplate: DatabaseTemplate;
+  }
+}
+
 export const TEMPLATE_ADMIN_PASSWORD = 'Adm1n-secret!';
 
 /** `url` with its database replaced by `name`. */

@@ -70,7 +70,11 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
   let dropClone: (() => Promise<void>) | undefined;
   const template = opts.fresh || SEED_SETTINGS.some((k) => k in env) ? undefined : inject('databaseTemplate');
   if (template) {
-    const clone = await cloneTemplate(template, dataDir, TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined);
+    const clone = await cloneTemplate(
+      template,
+      dataDir,
+      TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
+    );
     databaseUrl = clone.databaseUrl;
     dropClone = clone.drop;
   } else if (TEST_DB === 'postgres') {
