@@ -13,16 +13,39 @@ const MOCKING_FILES = [
   'src/modules/authentication/loginRace.redis.test.ts',
 ];
 
+/**
+ * Server files whose behaviour does not depend on the database, run on SQLite only: pure logic
+ * (no app, or an app only for its HTTP layer), and gateway protocol tests whose only database work
+ * is the session and command rows that gatewaySession, nativeSsh, sessionControl and crashRecovery
+ * check on PostgreSQL too. A file that reads or filters data with SQL of its own does not belong here.
+ */
+const DATABASE_NEUTRAL = [
+  'src/platform/**',
+  'src/main.test.ts',
+  'src/http/datetime.test.ts',
+  'src/http/console.test.ts',
+  'src/http/securityHeaders.api.test.ts',
+  'src/modules/apidocs/*.test.ts',
+  'src/modules/acls/matcher/*.test.ts',
+  'src/modules/ops/taskLog.test.ts',
+  'src/modules/settings/settingValidate.test.ts',
+  'src/modules/tickets/stateMachine.test.ts',
+  'src/modules/terminal/gateway/*.test.ts',
+  'src/modules/terminal/ssh/clientLanguage.test.ts',
+  'src/modules/terminal/ssh/hostKey.test.ts',
+  'src/modules/terminal/slowLink.api.test.ts',
+  'src/modules/terminal/echoHiccup.api.test.ts',
+  'src/modules/terminal/webTerminalOutput.api.test.ts',
+  'src/modules/terminal/k8s/k8sSession.api.test.ts',
+  'src/modules/terminal/sftp/nativeSftp.api.test.ts',
+];
+
 const serverProject = (name: string, db: 'sqlite' | 'postgres', isolated: boolean) => ({
   test: {
     name: isolated ? `${name}-isolated` : name,
     root: './apps/server',
     include: isolated ? MOCKING_FILES : ['src/**/*.test.ts'],
-    // Database-free suites (config, crypto, cache, the CLI) run once, in the SQLite project.
-    exclude: [
-      ...(db === 'postgres' ? ['src/platform/**', 'src/main.test.ts'] : []),
-      ...(isolated ? [] : MOCKING_FILES),
-    ],
+    exclude: [...(db === 'postgres' ? DATABASE_NEUTRAL : []), ...(isolated ? [] : MOCKING_FILES)],
     environment: 'node',
     env: { GATEHOUSE_TEST_DB: db },
     // The run's migrated, seeded database that test apps clone, and the tests' password cost.

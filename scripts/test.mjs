@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Every test of the project: machine tools; type-check and lint side by side (each is one
-// single-threaded process, so together they fill the 2 cores CI has); unit and API tests (SQLite,
-// and PostgreSQL when TEST_DATABASE_URL is set) in TEST_WORKERS vitest workers; then browser tests
-// in Chromium, E2E_WORKERS files at a time. Both test stages run more workers than cores: most of
-// their time is spent waiting (on sshd, on the browser, on timers), not computing. TEST_SERIAL=1
-// runs type-check and lint one after the other. Prints each stage's time, the total and the ten
-// slowest test files, and ends with one line "tests: N passed, M failed" and a non-zero exit code
-// on any failure.
-import { spawn, spawnSync } from 'node:child_process';
+// Every test of the project, in two phases that each keep the 2 cores of CI busy (docs/testing.md):
+//   1. machine tools; then side by side: type-check and lint (each one single-threaded, CPU-bound
+//      process) and the browser tests (Chromium against real servers, E2E_WORKERS files at a time,
+//      mostly waiting on the browser);
+//   2. unit and API tests (SQLite, and PostgreSQL when TEST_DATABASE_URL is set) in TEST_WORKERS
+//      vitest workers, more than the cores: much of their time is spent waiting on sshd and timers.
+// Output of steps side by side is kept until each ends, so their lines do not mix. TEST_SERIAL=1
+// runs every step one after the other. Prints each step's time, the total and the ten slowest test
+// files, and ends with one line "tests: N passed, M failed" and a non-zero exit code on any failure.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,8 +19,10 @@ fs.rmSync(results, { recursive: true, force: true });
 fs.mkdirSync(results, { recursive: true });
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const fileTimes = path.join(results, 'file-times.jsonl');
-/** Unit and API workers: twice the cores (measured in docs/testing.md). */
-const unitWorkers = process.env.TEST_WORKERS ?? String(2 * os.availableParallelism());
+const cores = os.availableParallelism();
+const unitWorkers = process.env.TEST_WORKERS ?? String(Math.max(2, Math.round(1.5 * cores)));
+const e2eWorkers = process.env.E2E_WORKERS ?? String(Math.max(2, Math.round(1.5 * cores)));
+const serial = process.env.TEST_SERIAL === '1';
 
 let passed = 0;
 let failed = 0;
@@ -29,58 +32,53 @@ const failures = [];
 const startedAll = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
-function run(label, cmd, args, env = {}) {
-  process.stdout.write(`\n=== ${label} ===\n`);
+/**
+ * Runs one step. `buffered`: its output is printed when it ends (steps side by side); otherwise it
+ * streams. Resolves to whether it exited 0.
+ */
+function step(label, cmd, args, { buffered = false, env = {} } = {}) {
   const started = Date.now();
-  const r = spawnSync(cmd, args, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, GATEHOUSE_FILE_TIMES: fileTimes, ...env },
-  });
-  const ok = r.status === 0;
-  summary.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds(started)})`);
-  return ok;
-}
-
-function check(label, cmd, args) {
-  if (run(label, cmd, args)) passed++;
-  else failed++;
-}
-
-/** Runs a check with its output kept until it ends, so checks side by side do not mix their lines. */
-function checkBuffered(label, cmd, args) {
-  const started = Date.now();
+  if (!buffered) process.stdout.write(`\n=== ${label} ===\n`);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: process.env });
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, GATEHOUSE_FILE_TIMES: fileTimes, ...env },
+    });
     const out = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => out.push(d));
+    child.stdout?.on('data', (d) => out.push(d));
+    child.stderr?.on('data', (d) => out.push(d));
     child.on('close', (code) => {
       const ok = code === 0;
-      process.stdout.write(`\n=== ${label} ===\n${Buffer.concat(out).toString()}`);
-      summary.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds(started)}, side by side)`);
-      if (ok) passed++;
-      else failed++;
-      resolve();
+      if (buffered) process.stdout.write(`\n=== ${label} ===\n${Buffer.concat(out).toString()}`);
+      summary.push(`${ok ? 'ok  ' : 'FAIL'} ${label} (${seconds(started)}${buffered ? ', side by side' : ''})`);
+      resolve(ok);
     });
   });
 }
 
-/** Checks side by side (each single-threaded), or one after the other with TEST_SERIAL=1. */
-async function checksSideBySide(checks) {
-  if (process.env.TEST_SERIAL === '1') for (const c of checks) check(...c);
-  else await Promise.all(checks.map((c) => checkBuffered(...c)));
+/** A check that counts as one test. */
+async function check(label, cmd, args, opts) {
+  if (await step(label, cmd, args, opts)) passed++;
+  else failed++;
 }
 
-function vitest(label, file, args) {
-  const ok = run(label, bin('vitest'), [
-    'run',
-    ...args,
-    '--reporter=default',
-    `--reporter=${path.join(root, 'scripts/fileTimes.mjs')}`,
-    '--reporter=json',
-    `--outputFile.json=${file}`,
-  ]);
+/** A vitest run whose tests count one by one (its JSON report), with its failures named at the end. */
+async function vitest(label, args, opts) {
+  const file = path.join(results, `${label.replace(/\W+/g, '-')}.json`);
+  const ok = await step(
+    label,
+    bin('vitest'),
+    [
+      'run',
+      ...args,
+      `--reporter=${opts?.buffered ? 'dot' : 'default'}`,
+      `--reporter=${path.join(root, 'scripts/fileTimes.mjs')}`,
+      '--reporter=json',
+      `--outputFile.json=${file}`,
+    ],
+    opts,
+  );
   try {
     const r = JSON.parse(fs.readFileSync(file, 'utf8'));
     passed += r.numPassedTests;
@@ -127,13 +125,23 @@ function slowestFiles(n) {
     .join('\n');
 }
 
-check('machine tools', 'bash', ['scripts/setup-machine.sh']);
-await checksSideBySide([
-  ['type-check', 'npm', ['run', '--silent', 'typecheck']],
-  ['lint', 'npm', ['run', '--silent', 'lint']],
+/** Runs steps side by side, or one after the other with TEST_SERIAL=1. */
+async function sideBySide(steps) {
+  if (serial) for (const s of steps) await s({ buffered: false });
+  else await Promise.all(steps.map((s) => s({ buffered: true })));
+}
+
+await check('machine tools', 'bash', ['scripts/setup-machine.sh']);
+await sideBySide([
+  (o) => check('type-check', 'npm', ['run', '--silent', 'typecheck'], o),
+  (o) => check('lint', 'npm', ['run', '--silent', 'lint'], o),
+  (o) =>
+    vitest(`browser tests (${e2eWorkers} workers)`, ['--config', 'apps/web/e2e/vitest.config.ts'], {
+      ...o,
+      env: { E2E_WORKERS: e2eWorkers },
+    }),
 ]);
-vitest('unit and API tests', path.join(results, 'unit.json'), [`--maxWorkers=${unitWorkers}`]);
-vitest('browser tests', path.join(results, 'e2e.json'), ['--config', 'apps/web/e2e/vitest.config.ts']);
+await vitest(`unit and API tests (${unitWorkers} workers)`, [`--maxWorkers=${unitWorkers}`]);
 
 const pagesAtFailure = path.join(results, 'e2e-failures.txt');
 if (fs.existsSync(pagesAtFailure))
