@@ -70,9 +70,17 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'], environment: 'node' } },
-      // The lint rules' own tests (eslint.layers.test.js).
+      // The lint rules' own tests (eslint.layers.test.js) and the scripts' (scripts/*.test.mjs).
       // ESLint over in-memory sources takes seconds on a busy machine: the default 5 s is too short.
-      { test: { name: 'tooling', root: '.', include: ['*.test.js'], environment: 'node', testTimeout: 30_000 } },
+      {
+        test: {
+          name: 'tooling',
+          root: '.',
+          include: ['*.test.js', 'scripts/*.test.mjs'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
       ...serverProjects('server-sqlite', 'sqlite'),
       ...(process.env.TEST_DATABASE_URL ? serverProjects('server-postgres', 'postgres') : []),
       {

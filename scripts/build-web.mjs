@@ -12,17 +12,19 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const root = path.resolve(import.meta.dirname, '..');
-const web = path.join(root, 'apps/web');
-const builds = path.join(web, '.builds');
-const dist = path.join(web, 'dist');
 const KEEP = 3;
+
+/** The folders of a checkout (`root`: the repository; tests pass a folder of their own). */
+function layout(root) {
+  const web = path.join(root, 'apps/web');
+  return { root, web, builds: path.join(web, '.builds'), dist: path.join(web, 'dist') };
+}
 
 /** What the build reads: the console's sources and config, the shared contract, the locked packages. */
 const INPUTS = ['apps/web/src', 'apps/web/public', 'apps/web/build', 'packages/contract/src', 'package-lock.json'];
 const WEB_FILES = /^(?:[^/]+\.html|vite\.config\.ts|package\.json|tsconfig\.json)$/;
 
-function filesUnder(rel) {
+function filesUnder(root, rel) {
   const abs = path.join(root, rel);
   if (!fs.existsSync(abs)) return [];
   if (fs.statSync(abs).isFile()) return [rel];
@@ -32,9 +34,10 @@ function filesUnder(rel) {
     .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
 }
 
-export function fingerprint() {
+export function fingerprint(root) {
+  const { web } = layout(root);
   const files = [
-    ...INPUTS.flatMap(filesUnder),
+    ...INPUTS.flatMap((rel) => filesUnder(root, rel)),
     ...fs
       .readdirSync(web)
       .filter((f) => WEB_FILES.test(f))
@@ -49,7 +52,7 @@ export function fingerprint() {
 }
 
 /** Points apps/web/dist at `target` in one step (a new link renamed over the old one). */
-function switchTo(target) {
+function switchTo({ web, dist }, target) {
   const next = `${dist}.next-${process.pid}`;
   fs.rmSync(next, { force: true });
   fs.symlinkSync(path.relative(web, target), next);
@@ -58,7 +61,7 @@ function switchTo(target) {
   fs.renameSync(next, dist);
 }
 
-function pruneOld(current) {
+function pruneOld({ builds }, current) {
   const done = fs
     .readdirSync(builds)
     .filter((d) => /^[0-9a-f]{16}$/.test(d) && d !== current)
@@ -78,8 +81,10 @@ function pruneOld(current) {
   }
 }
 
-export function buildWeb({ quiet = false } = {}) {
-  const id = fingerprint();
+export function buildWeb({ root = path.resolve(import.meta.dirname, '..'), quiet = false } = {}) {
+  const where = layout(root);
+  const { web, builds } = where;
+  const id = fingerprint(root);
   const out = path.join(builds, id);
   fs.mkdirSync(builds, { recursive: true });
   if (!fs.existsSync(path.join(out, 'index.html'))) {
@@ -100,8 +105,8 @@ export function buildWeb({ quiet = false } = {}) {
   } else if (!quiet) process.stdout.write(`console build ${id} is current\n`);
   const now = new Date();
   fs.utimesSync(out, now, now);
-  switchTo(out);
-  pruneOld(id);
+  switchTo(where, out);
+  pruneOld(where, id);
   return out;
 }
 
