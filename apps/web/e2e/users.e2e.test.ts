@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Download, Locator, Page } from 'playwright-core';
 import { DEFAULT_ORG_ID, ORG_COOKIE } from '@gatehouse/contract';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, openAsAdmin, pickMenuItem, screenshot } from './browser.ts';
+import { apiCall, newContext, openAsAdmin, pickMenuItem, screenshot, signIn } from './browser.ts';
 
 /**
  * Issue 3 as an administrator uses it: the generic list, form, detail, export and import screens
@@ -118,6 +118,13 @@ describe('the users pages', () => {
     await create.getByRole('button', { name: 'Submit' }).click();
     expect(await page.getByTestId('form-success').textContent()).toBe('E2E Carol created');
     await page.waitForURL((u) => u.pathname === LIST && u.searchParams.get('order') === '-date_updated');
+    // The form sent the password encrypted: it is the one Carol signs in with.
+    const carolCtx = await newContext(browser, inject('baseURL'));
+    const carolPage = await carolCtx.newPage();
+    await carolPage.goto('/core/auth/login/');
+    await signIn(carolPage, 'e2e_carol', 'Carol-Pass-2024');
+    await carolPage.waitForURL('**/ui/**');
+    await carolCtx.close();
 
     await search('e2e_carol');
     await expect.poll(() => rows().count()).toBe(1);

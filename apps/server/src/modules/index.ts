@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { registerLoginRoutes } from './authentication/loginRoutes.ts';
 import { registerTokenRoutes } from './authentication/tokenRoutes.ts';
-import { registerBrowserKeys } from './authentication/browserKeys.ts';
+import { decryptSecret, registerBrowserKeys } from './authentication/browserKeys.ts';
+import { registerSecretDecoder } from '../resource/secretFields.ts';
 import { registerConfirmRoutes } from './authentication/confirmRoutes.ts';
 import { registerMfaRoutes } from './authentication/mfaRoutes.ts';
 import { registerOtpRoutes } from './authentication/otpRoutes.ts';
@@ -46,6 +47,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   // First: it collects every route registered after it for the OpenAPI description.
   registerApiDocs(app);
   registerIdentitySource(app, usersIdentitySource(app.deps.settings));
+  registerSecretDecoder(app, decryptSecret);
   registerHealthRoutes(app);
   registerLoginRoutes(app);
   registerTokenRoutes(app, buildProfile);

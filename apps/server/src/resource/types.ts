@@ -101,6 +101,8 @@ export interface FieldDef {
   required?: boolean;
   readOnly?: boolean;
   writeOnly?: boolean;
+  /** Sent encrypted by the console (a password, a secret): decrypted before anything reads it (secretFields.ts). */
+  encrypted?: boolean;
   /** Used on create when the field is absent; shown in OPTIONS when primitive. */
   default?: unknown | ((ctx: ResourceCtx) => unknown);
   choices?: Choice[];

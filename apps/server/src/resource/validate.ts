@@ -1,5 +1,6 @@
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { jsType, parseBool, parseDateTime, relatedPk } from './coerce.ts';
+import { decodeSecretField } from './secretFields.ts';
 import { rt } from './messages.ts';
 import { columnOf } from './query.ts';
 import { dyn, type AnyQuery, type FieldDef, type ResourceCtx, type ResourceDef, type Row } from './types.ts';
@@ -179,6 +180,7 @@ export async function validateObject(
         continue;
       } else continue;
     }
+    if (f.encrypted) v = await decodeSecretField(ctx.req, v, name);
     const r = await coerce(f, v, ctx);
     if (r.error) {
       errors[name] = [r.error];

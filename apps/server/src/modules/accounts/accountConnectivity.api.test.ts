@@ -3,6 +3,8 @@ import { adminClient, createTestApp, type SessionClient, type TestApp } from '..
 import { readTaskLog } from '../ops/taskLog.ts';
 import { startSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
 import { ACCOUNTS, makeHost } from '../../../test-support/accounts.ts';
+import { encryptGatehouse } from '../../../test-support/transportSecret.ts';
+import { browserPublicKey } from '../../../test-support/auth.ts';
 
 /** Account connectivity: a real SSH login to OpenSSH with each account's own password or key. */
 let t: TestApp;
@@ -71,4 +73,17 @@ describe('account connectivity test', () => {
     );
     expect(again.results[0].connectivity).toBe('err');
   }, 60_000);
+
+  it('connects with a password and a key the console sent encrypted', async () => {
+    await admin.get('/ui/');
+    const key = browserPublicKey(admin);
+    const host = await makeHost(admin, sshd.port);
+    const make = async (body: Record<string, unknown>) =>
+      (await admin.post(ACCOUNTS, { asset: host.id, username: sshd.username, ...body })).json();
+    const password = await make({ secret: encryptGatehouse(key, sshd.password) });
+    const sshKey = await make({ secret_type: 'ssh_key', secret: encryptGatehouse(key, sshd.privateKey) });
+    const res = await admin.post(`${ACCOUNTS}tasks/`, { action: 'verify', accounts: [password.id, sshKey.id] });
+    const s = await finished(res.json().task);
+    expect(s.results.map((r: { connectivity: string }) => r.connectivity)).toEqual(['ok', 'ok']);
+  });
 });

@@ -3,7 +3,6 @@ import { tr } from '../../platform/i18n/catalogue.ts';
 import { f, L } from '../../resource/fields.ts';
 import type { Choice, FieldDef, ResourceCtx } from '../../resource/types.ts';
 import { toBool } from '../../platform/db/schema.ts';
-import { decryptSecret } from '../authentication/browserKeys.ts';
 import { CATEGORY_CHOICES, TYPE_CHOICES } from '../assets/assetFields.ts';
 import { ACCOUNT_MESSAGES as M } from './accountMessages.ts';
 import { SECRET_MAX_LENGTH, SECRET_TYPES } from './secrets.ts';
@@ -35,17 +34,14 @@ export const CONNECTIVITY_CHOICES: Choice[] = [
 ];
 
 /**
- * A secret as typed: decrypted from the browser's transport encryption, never trimmed (spaces
- * belong to a password), a string of at most SECRET_MAX_LENGTH characters.
+ * A secret as typed (the framework has decrypted the console's transport encryption: `encrypted`),
+ * never trimmed (spaces belong to a password), a string of at most SECRET_MAX_LENGTH characters.
  */
-function secretInput(field: string) {
-  return async (v: unknown, ctx: ResourceCtx): Promise<{ value?: unknown; error?: string }> => {
-    if (typeof v !== 'string') return { error: M.secret_not_text[ctx.req.lang] };
-    const plain = await decryptSecret(ctx.req, v, field);
-    if (plain.length > SECRET_MAX_LENGTH)
-      return { error: tr(ctx.req.lang, M.secret_too_long, { n: String(SECRET_MAX_LENGTH) }) };
-    return { value: plain };
-  };
+async function secretInput(v: unknown, ctx: ResourceCtx): Promise<{ value?: unknown; error?: string }> {
+  if (typeof v !== 'string') return { error: M.secret_not_text[ctx.req.lang] };
+  if (v.length > SECRET_MAX_LENGTH)
+    return { error: tr(ctx.req.lang, M.secret_too_long, { n: String(SECRET_MAX_LENGTH) }) };
+  return { value: v };
 }
 
 const choiceOut = (choices: Choice[], v: unknown, req: FastifyRequest) => {
@@ -62,8 +58,13 @@ export function baseAccountFields(): Record<string, FieldDef> {
     name: f.string(L.name, { order: true, filter: true }),
     username: f.string(M.field_username, { order: true, filter: true }),
     secret_type: f.choice(M.field_secret_type, SECRET_TYPE_CHOICES, { default: 'password', filter: true }),
-    secret: f.text(M.field_secret, { writeOnly: true, parse: secretInput('secret'), maxLength: SECRET_MAX_LENGTH }),
-    passphrase: f.text(M.field_passphrase, { writeOnly: true, parse: secretInput('passphrase') }),
+    secret: f.text(M.field_secret, {
+      writeOnly: true,
+      encrypted: true,
+      parse: secretInput,
+      maxLength: SECRET_MAX_LENGTH,
+    }),
+    passphrase: f.text(M.field_passphrase, { writeOnly: true, encrypted: true, parse: secretInput }),
     privileged: f.bool(M.field_privileged, { default: false, filter: true }),
     is_active: f.bool(L.is_active, { default: true, filter: true }),
     // Read-only to callers, written by the hooks with the secret it describes.

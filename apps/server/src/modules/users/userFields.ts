@@ -104,6 +104,7 @@ export const USER_FIELDS: Record<string, FieldDef> = {
     type: 'string',
     label: M.password_label,
     writeOnly: true,
+    encrypted: true,
     maxLength: 1024,
     column: false,
   },
