@@ -58,6 +58,9 @@ const serverProject = (name: string, db: 'sqlite' | 'postgres', isolated: boolea
     isolate: isolated,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for an event (a socket message, a session row); 1 s is vitest's default,
+    // which more workers than cores overrun without anything being wrong.
+    expect: { poll: { timeout: 15_000 } },
   },
 });
 

@@ -15,6 +15,9 @@ export default defineConfig({
     setupFiles: ['./failureSnapshot.ts'],
     maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
     testTimeout: 60_000,
+    // expect.poll waits for what the page shows; vitest gives up after 1 s, which a busy machine
+    // (CI runs these files side by side with type-check and lint) overruns without anything wrong.
+    expect: { poll: { timeout: 20_000 } },
     hookTimeout: 60_000,
   },
 });
