@@ -21,7 +21,7 @@ const slow = { timeout: 20_000 };
 
 describe('LazyApp', () => {
   it('shows a message and a confirm asked for before their code has loaded, also through App.useApp()', async () => {
-    render(
+    const { unmount } = render(
       <ConfigProvider>
         <LazyApp>
           <Buttons />
@@ -35,5 +35,9 @@ describe('LazyApp', () => {
     expect((await screen.findAllByText('Delete it?', {}, slow)).length).toBeGreaterThan(0);
     await userEvent.click(screen.getByText('legacy'));
     expect(await screen.findByText('Through App.useApp', {}, slow)).toBeTruthy();
+    // Close the messages and the dialog while the page still exists: their timers and animations
+    // would otherwise run React after the test environment is gone (an uncaught error on a busy machine).
+    unmount();
+    await new Promise((r) => setTimeout(r, 100));
   }, 60_000);
 });
