@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,5 +94,20 @@ describe('gatehouse start', { timeout: 200_000 }, () => {
     first.kill();
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`^gatehouse: PORT: ${port} is already in use`));
+  });
+
+  it('stops with one line when the native SSH port is taken, instead of running without SSH', async () => {
+    const taken = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => taken.once('listening', r));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const r = await run({ DATA_DIR: tmp(), PORT: '0', GATEHOUSE_SSH_PORT: String(port) });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(new RegExp(`^gatehouse: GATEHOUSE_SSH_PORT: ${port} is already in use`));
+      expect(r.stdout).not.toMatch(/serving on/);
+    } finally {
+      taken.close();
+    }
   });
 });

@@ -26,7 +26,9 @@ async function start(config: Config): Promise<void> {
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (e) {
+    await app.close().catch(() => undefined);
     await deps.close();
+    if ((e as { setting?: string }).setting) die((e as Error).message);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       die(`PORT: ${config.port} is already in use on ${config.host}; stop the other program or set PORT`);

@@ -247,6 +247,15 @@ export function sshServerAddress(app: FastifyInstance): { port: number } | undef
   return a && typeof a === 'object' ? { port: a.port } : undefined;
 }
 
+/** Why the native SSH server could not listen, for the one line start-up prints. */
+function sshListenError(e: NodeJS.ErrnoException, port: number, host: string): string {
+  const off = 'or set GATEHOUSE_SSH_PORT=0 to run without native SSH';
+  if (e.code === 'EADDRINUSE')
+    return `GATEHOUSE_SSH_PORT: ${port} is already in use on ${host}; stop the other program, choose another port ${off}`;
+  if (e.code === 'EACCES') return `GATEHOUSE_SSH_PORT: not allowed to listen on ${port}; use a port above 1023 ${off}`;
+  return `GATEHOUSE_SSH_PORT: cannot listen on ${host}:${port} (${e.message}); ${off}`;
+}
+
 export function registerSshServer(app: FastifyInstance): void {
   const { config } = app.deps;
   if (!config.sshPort) return;
@@ -257,15 +266,17 @@ export function registerSshServer(app: FastifyInstance): void {
       onConnection(app, client, info.ip);
     });
     servers.set(app, server);
-    // A port taken must not keep the API down: the error is logged and the API runs without SSH.
-    const listening = await new Promise<boolean>((resolve) => {
-      server.on('error', (e: Error) => {
-        app.log.error({ port: config.sshPort, err: e.message }, 'native SSH server not started');
-        resolve(false);
+    // A port that cannot be had stops start-up with one line naming the setting, as the HTTP port
+    // does (main.ts): a Gatehouse that silently runs without its SSH gateway is worse.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (e: NodeJS.ErrnoException) => {
+        servers.delete(app);
+        reject(
+          Object.assign(new Error(sshListenError(e, config.sshPort, config.host)), { setting: 'GATEHOUSE_SSH_PORT' }),
+        );
       });
-      server.listen(config.sshPort, config.host, () => resolve(true));
+      server.listen(config.sshPort, config.host, () => resolve());
     });
-    if (!listening) return void servers.delete(app);
     app.log.info({ port: config.sshPort }, 'native SSH server listening');
   });
   app.addHook('onClose', async () => {
