@@ -6,7 +6,8 @@ const server = process.env.GATEHOUSE_DEV_SERVER ?? 'http://127.0.0.1:8080';
 
 /**
  * HTML entries: the console (index.html, routed under /ui/), the login page, the web terminal
- * (luna.html, /luna/) and the session player (replay and monitor, /luna/replay|monitor/<id>). Text assets are
+ * (luna.html, /luna/), the session player (replay, monitor and share, /luna/replay|monitor|share/<id>) and
+ * the web file manager (filemanager.html, /koko/elfinder/sftp/). Text assets are
  * also written brotli- and gzip-compressed for the server to send as they are.
  */
 export default defineConfig({
@@ -28,7 +29,7 @@ export default defineConfig({
       // antd's rc-component packages declare no `sideEffects`, so a bundler keeps every module their
       // index re-exports: one FormProvider import (antd's form context, used by its dropdowns and
       // modals) pulled all of rc-form and async-validator into the console's first load. They have
-      // no import-time effects; see docs/architecture.md "Console loading".
+      // no import-time effects; see docs/console.md "Console loading".
       treeshake: { moduleSideEffects: [{ test: /node_modules[\\/]@rc-component[\\/]/, sideEffects: false }] },
     },
   },

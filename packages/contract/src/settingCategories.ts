@@ -3,7 +3,7 @@
  * category (field name, type, range or choices, secret). The server validates, answers GET and
  * saves from it (apps/server/src/modules/settings/settingRoutes.ts); the console draws its forms
  * from it (apps/web/src/features/settings/form/). Only settings with a server default are
- * declared, never a switch nothing implements (docs/architecture.md, "Settings").
+ * declared, never a switch nothing implements (docs/settings.md, "Settings").
  */
 export type SettingField =
   | { type: 'bool' }

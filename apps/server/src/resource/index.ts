@@ -1,4 +1,4 @@
-/** The resource framework (docs/architecture.md): one declaration gives a resource its whole API. */
+/** The resource framework (docs/resource-framework.md): one declaration gives a resource its whole API. */
 export { registerResource, permFor, findVisible } from './routes.ts';
 export { listQuery } from './query.ts';
 export { registerImportParsers } from './importParse.ts';

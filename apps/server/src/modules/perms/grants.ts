@@ -9,7 +9,7 @@ import { ancestorKeys, inSubtree, type NodeDb } from '../assets/nodeStore.ts';
  * request. Three small indexed reads give the grant (`loadGrant`): the valid permission ids of the
  * subject (direct, and through its groups), the granted node keys reduced to the highest ones
  * (a granted node grants its subtree, a key prefix), and nothing else; asset lists and counts are
- * subqueries on those. See docs/architecture.md, "Asset permissions and grants".
+ * subqueries on those. See docs/perms.md, "Asset permissions and grants".
  */
 export type GrantDb = NodeDb;
 

@@ -15,8 +15,8 @@ import { spendToken } from './tokens/tokenSpend.ts';
  * The web terminal's WebSocket, `/koko/ws/terminal/?token=<connection token id>&cols=&rows=`
  * (`&namespace=&pod=&container=` with a k8s token: a shell in that container)
  * (behind the websocket guard of http/websocketGuard.ts). It spends the token, opens a gateway
- * session as the token's user (login_from WT) and relays JSON messages (docs/architecture.md,
- * "The web terminal's WebSocket"):
+ * session as the token's user (login_from WT) and relays JSON messages
+ * (docs/gateway.md, "The web terminal's WebSocket"):
  *   page -> server  {type:'TERMINAL_DATA', data}  {type:'TERMINAL_RESIZE', data:{cols, rows}}  {type:'CLOSE'}
  *   server -> page  {type:'CONNECT', id, data:{asset, account, actions, clipboard:{copy, paste}}}
  *                   {type:'TERMINAL_DATA', data}  {type:'TERMINAL_ERROR', err}  {type:'CLOSE', reason}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TICKET_STATES, transition, type MachineInput, type TicketAction } from './stateMachine.ts';
 
-/** Every edge of the ticket state machine (docs/architecture.md, "Tickets"), allowed and refused. */
+/** Every edge of the ticket state machine (docs/tickets.md, "Tickets"), allowed and refused. */
 const base = (over: Partial<MachineInput>): MachineInput => ({
   state: 'pending',
   approvalStep: 1,

@@ -1,5 +1,5 @@
 /**
- * The ticket lifecycle as a pure function (docs/architecture.md, "Tickets"): given a ticket's
+ * The ticket lifecycle as a pure function (docs/tickets.md, "Tickets"): given a ticket's
  * state, its current step and who acts, `transition` answers the new ticket and step states or
  * why the action is refused. Routes apply the answer in one transaction.
  *

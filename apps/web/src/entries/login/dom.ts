@@ -2,7 +2,7 @@ import type { AbstractNode, IconDefinition } from '@ant-design/icons-svg/es/type
 
 /**
  * The login page's DOM helpers: it is plain DOM on purpose (no React, antd or i18next in its first
- * load, see docs/architecture.md "Console loading").
+ * load, see docs/console.md "Console loading").
  */
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | undefined | null | EventListener>;

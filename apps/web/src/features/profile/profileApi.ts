@@ -3,7 +3,7 @@ import { encryptSecret } from '../../lib/crypto.ts';
 import { http } from '../../lib/http.ts';
 import { PROFILE_URL } from '../../lib/httpErrors.ts';
 
-/** The calls of the profile pages (OTP binding: architecture notes). */
+/** The calls of the profile pages (OTP binding: docs/auth.md, "Pending sign-in, MFA and re-verification"). */
 export interface FullProfile extends Profile {
   phone: { code: string; phone: string } | null;
   wechat: string;
