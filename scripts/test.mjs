@@ -20,7 +20,7 @@ fs.mkdirSync(results, { recursive: true });
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 const fileTimes = path.join(results, 'file-times.jsonl');
 const cores = os.availableParallelism();
-const unitWorkers = process.env.TEST_WORKERS ?? String(2 * cores);
+const unitWorkers = process.env.TEST_WORKERS ?? String(Math.max(2, Math.round(1.5 * cores)));
 const e2eWorkers = process.env.E2E_WORKERS ?? String(Math.max(2, Math.round(1.5 * cores)));
 const serial = process.env.TEST_SERIAL === '1';
 

@@ -1,3 +1,5 @@
+import { prettyStream } from './platform/log/prettyLog.ts';
+import { registerRequestLog } from './http/requestLog.ts';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
@@ -37,7 +39,11 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     logger:
       deps.config.logLevel === 'silent'
         ? false
-        : { level: deps.config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+        : {
+            level: deps.config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie'],
+            ...(deps.config.logFormat === 'pretty' ? { stream: prettyStream(process.stdout) } : {}),
+          },
     // X-Forwarded-For/-Proto/-Host are believed only from the proxies named in TRUSTED_PROXIES.
     trustProxy: deps.config.trustedProxies.length ? deps.config.trustedProxies : false,
     logController: new LogController({ disableRequestLogging: true }),
@@ -57,6 +63,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   registerErrorHandlers(app);
   registerSecurityHeaders(app);
+  registerRequestLog(app);
   registerIdentification(app);
   registerWebsocketGuard(app);
   registerBodyLimits(app);

@@ -88,6 +88,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Test
     DATABASE_URL: databaseUrl,
     GATEHOUSE_ADMIN_PASSWORD: ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
+    LOG_FORMAT: 'json',
     GATEHOUSE_SSH_PORT: '0',
     // Its own Redis keys and channels: files and runs sharing one Redis never see each other's.
     ...(env.REDIS_URL ? { REDIS_PREFIX: `gh-test-${randomBytes(4).toString('hex')}:` } : {}),

@@ -32,6 +32,7 @@ describe('configuration from the environment', () => {
     [{ REDIS_PREFIX: 'gate house' }, 'REDIS_PREFIX', 'letters, digits'],
     [{ GATEHOUSE_ADMIN_PASSWORD: 'abc' }, 'GATEHOUSE_ADMIN_PASSWORD', 'at least 6'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'must be one of'],
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT', 'must be json or pretty'],
     [{ LIMIT_SPM_IDS: 'many' }, 'LIMIT_SPM_IDS', 'not a positive whole number'],
     [{ IMPORT_MAX_ROWS: '0' }, 'IMPORT_MAX_ROWS', 'not a positive whole number'],
     [{ TRUSTED_PROXIES: '10.0.0.1, proxy.example' }, 'TRUSTED_PROXIES', 'not an IP address or CIDR range'],

@@ -18,6 +18,8 @@ export interface Config {
   /** Directory holding the built console (apps/web/dist). */
   webDist: string;
   logLevel: string;
+  /** LOG_FORMAT: `pretty` lines for a person (default on a terminal) or `json` (default elsewhere). */
+  logFormat: 'pretty' | 'json';
   /** An operator's licence public key (PEM or base64 of PEM); licences it signed are trusted. */
   licensePublicKey: string | undefined;
   /** `GATEHOUSE_DEBUG=1`: development aids (the SQL count to any caller who asks for it). */
@@ -92,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError('LOG_FORMAT', 'must be json or pretty');
   const webDist = path.resolve(env.GATEHOUSE_WEB_DIST || path.join(import.meta.dirname, '../../../web/dist'));
   const licensePublicKey = env.GATEHOUSE_LICENSE_PUBLIC_KEY || undefined;
   const debug = ['1', 'true', 'yes', 'on'].includes((env.GATEHOUSE_DEBUG ?? '').toLowerCase());
@@ -108,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     adminPassword,
     webDist,
     logLevel,
+    logFormat,
     licensePublicKey,
     debug,
     trustedProxies,

@@ -28,6 +28,9 @@ export function loginOrigin(req: FastifyRequest): { type: string; user_agent: st
 
 export async function writeLoginLog(req: FastifyRequest, a: LoginAttempt): Promise<void> {
   const { type, user_agent } = loginOrigin(req);
+  const who = { username: a.username.slice(0, 128), ip: req.ip, type, backend: a.backend ?? 'password' };
+  if (a.status) req.log.info(who, 'signed in');
+  else req.log.warn({ ...who, reason: a.reason ?? '' }, 'sign-in refused');
   try {
     await req.server.deps.database.db
       .insertInto('audits_userloginlog')

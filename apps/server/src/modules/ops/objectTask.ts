@@ -56,6 +56,10 @@ async function run<R>(
   }
   task.date_finished = new Date().toISOString();
   await save();
+  app.log.info(
+    { task: task.id, name: task.name, state: task.state, done: task.done, total: task.total },
+    'task finished',
+  );
   await log.write(`>>> Task ${task.state}: ${task.done}/${task.total}`);
   await log.end();
 }
@@ -82,6 +86,7 @@ export async function startObjectTask<R>(
   await req.server.deps.cache.set(taskKey(task.id), task, TASK_TTL);
   // The log exists before the answer: the console opens it as soon as it has the task's id.
   const log = await openTaskLog(req.server.deps.cache, task.id, task.user_id);
+  req.log.info({ task: task.id, name, total: ids.length }, 'task started');
   void run(req.server, task, ids, what, step, log);
   return { task: task.id };
 }

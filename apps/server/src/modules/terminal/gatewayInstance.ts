@@ -24,6 +24,7 @@ export function registerGatewayInstance(app: FastifyInstance): GatewayInstance {
     dataDir: deps.config.dataDir,
     name: instanceName(deps.config.port),
     remoteAddr: deps.config.host,
+    log: app.log,
   });
   instances.set(app, g);
   app.addHook('onReady', () => g.start());

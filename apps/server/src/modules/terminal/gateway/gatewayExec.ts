@@ -8,6 +8,7 @@ import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { OutputExcerpt } from './commandReader.ts';
 import {
   endedSessionRow,
+  logSession,
   recordCommand,
   startedSessionRow,
   warnCommandReviewers,
@@ -75,6 +76,10 @@ export class GatewayExec implements ControlTarget {
     const user = `${o.user.name}(${o.user.username})`;
     this.labels = { sessionId: this.id, orgId: '', remoteAddr: o.remoteAddr, user, asset: '', account: '' };
   }
+  private logFields() {
+    const { user, asset, account } = this.labels;
+    return { id: this.id, user, asset, account, protocol: 'ssh', from: 'ST (exec)' };
+  }
 
   /** Runs the command; a refusal before the session exists (no secret, su needed...) throws a GatewayError. */
   async run(): Promise<ExecEnd> {
@@ -105,6 +110,7 @@ export class GatewayExec implements ControlTarget {
         org_id: t.orgId,
       })
       .execute();
+    logSession(this.deps.log, 'opened', this.logFields());
     this.recorder = new Recorder(path.join(this.deps.dataDir, rel), {
       width: o.pty?.cols ?? 80,
       height: o.pty?.rows ?? 24,
@@ -294,6 +300,10 @@ export class GatewayExec implements ControlTarget {
         .set(endedSessionRow(dataDir, gz, this.commandId ? 1 : 0))
         .where('id', '=', this.id)
         .execute();
+      logSession(this.deps.log, 'closed', this.logFields(), {
+        seconds: Math.round((Date.now() - this.started.getTime()) / 1000),
+        commands: this.commandId ? 1 : 0,
+      });
     } catch {
       // See above.
     }

@@ -14,9 +14,11 @@ import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { CommandReader, OutputExcerpt } from './commandReader.ts';
 import {
   endedSessionRow,
+  logSession,
   recordCommand,
   startedSessionRow,
   warnCommandReviewers,
+  type GatewayLog,
   type SessionLabels,
 } from './sessionRecords.ts';
 import { commandReviewer } from './commandReview.ts';
@@ -48,6 +50,8 @@ export interface GatewayDeps {
   registry: SessionRegistry;
   /** The instance's gateway (row of `terminal_terminal`). */
   terminalId: string;
+  /** Sessions opened and closed are told here (the app's logger). */
+  log?: GatewayLog;
 }
 
 export interface OpenSessionOptions {
@@ -213,6 +217,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
         org_id: this.orgId,
       })
       .execute();
+    logSession(this.deps.log, 'opened', this.logFields());
     this.policy = new CommandPolicy(db, settings, {
       orgId: this.orgId,
       userId: o.user.id,
@@ -498,6 +503,11 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     return recordCommand(this.deps.db, this.labels(), { command, risk, verdict, output });
   }
 
+  private logFields() {
+    const o = this.o;
+    return { id: this.id, ...this.display, protocol: o.k8s ? 'k8s' : 'ssh', from: o.loginFrom };
+  }
+
   private labels(): SessionLabels {
     return { sessionId: this.id, orgId: this.orgId, remoteAddr: this.o.remoteAddr, ...this.display };
   }
@@ -568,6 +578,10 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
         .set(endedSessionRow(this.deps.dataDir, gz, this.commandCount))
         .where('id', '=', this.id)
         .execute();
+      logSession(this.deps.log, 'closed', this.logFields(), {
+        seconds: Math.round((Date.now() - this.started.getTime()) / 1000),
+        commands: this.commandCount,
+      });
     } catch {
       // See above: crash recovery finishes the row.
     } finally {

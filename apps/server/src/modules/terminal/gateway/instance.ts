@@ -1,3 +1,4 @@
+import type { GatewayLog } from './sessionRecords.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,8 @@ export interface InstanceOptions {
   /** Stable across restarts of the same instance: `<host>:<port>`. */
   name: string;
   remoteAddr?: string;
+  /** Where sessions opened and closed are told (the app's logger). */
+  log?: GatewayLog;
 }
 
 function load(): { cpu_load: number; memory_used: number } {
@@ -118,6 +121,7 @@ export class GatewayInstance {
       dataDir: this.o.dataDir,
       registry: this.registry,
       terminalId: this.id,
+      ...(this.o.log ? { log: this.o.log } : {}),
     };
   }
 

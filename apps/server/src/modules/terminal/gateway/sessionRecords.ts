@@ -23,6 +23,24 @@ export interface SessionLabels {
   account: string;
 }
 
+/** Where a gateway tells that a session opened or closed (the app's logger). */
+export interface GatewayLog {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
+/** The log line of a session that opened, or closed (with how long it ran and its commands). */
+export function logSession(
+  log: GatewayLog | undefined,
+  event: 'opened' | 'closed',
+  s: { id: string; user: string; asset: string; account: string; protocol: string; from: string },
+  closed?: { seconds: number; commands: number },
+): void {
+  log?.info(
+    { session: s.id, user: s.user, asset: s.asset, account: s.account, protocol: s.protocol, from: s.from, ...closed },
+    `session ${event}`,
+  );
+}
+
 /** A session's row as it starts (running, no command yet); callers add its labels, org and replay. */
 export function startedSessionRow(s: {
   id: string;
