@@ -146,7 +146,8 @@ describe('asset permissions', () => {
     const usersCard = page.getByTestId('perm-relation-users');
     await pick(page, usersCard, names.user, names.user);
     await usersCard.getByRole('button', { name: 'Add' }).click();
-    await usersCard.getByText(`Paula ${stamp}`).waitFor();
+    // In the list (the picker may still show the name it sent until it clears).
+    await usersCard.locator('.ant-list-item').getByText(`Paula ${stamp}`).waitFor();
     await expect
       .poll(async () => (await api<Row>('GET', `/api/v1/perms/asset-permissions/${perm.id}/`)).users)
       .toEqual([expect.objectContaining({ id: user.id })]);
