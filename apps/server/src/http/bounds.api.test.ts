@@ -133,6 +133,21 @@ describe('id lists', () => {
     expect(Number(links.n)).toBe(1200);
   });
 
+  it.each([
+    ['POST', 'accounts/accounts/username-suggestions/', 'assets'],
+    ['POST', 'accounts/accounts/username-suggestions/', 'nodes'],
+    ['POST', 'accounts/accounts/bulk/', 'assets'],
+    ['PATCH', 'accounts/accounts/clear-secret/', 'account_ids'],
+  ])(
+    'in a body list of %s %s: more than LIMIT_RELATION_IDS ids in %s is a 400, not a 500',
+    async (method, route, field) => {
+      const many = Array.from({ length: 5000 }, () => randomUUID());
+      const res = await admin.request({ method, url: `/api/v1/${route}`, payload: { [field]: many }, headers: ORG });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ [field]: ['At most 2000 ids can be given at once.'] });
+    },
+  );
+
   it('in a list filter: more than LIMIT_RELATION_IDS ids is a 400', async () => {
     const ids = Array.from({ length: 2001 }, () => randomUUID()).join(',');
     const res = await admin.get(`/api/v1/users/users/?ids=${ids}`, ORG);

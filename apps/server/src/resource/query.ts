@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../http/errors.ts';
-import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef } from './types.ts';
+import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef, Row } from './types.ts';
 import { rt } from './messages.ts';
 import { parseBool, parseDateTime } from './coerce.ts';
 
@@ -107,6 +107,17 @@ function boundedIds(ctx: ResourceCtx, param: string, ids: string[]): string[] {
   const max = ctx.req.server.deps.config.limits.relationIds;
   if (ids.length > max) throw new ApiError(400, { [param]: [rt(ctx.req.lang, 'too_many_ids', { max })] });
   return ids;
+}
+
+/**
+ * The ids a hand-written route reads from a body field (`[id, ...]` or `[{id}|{pk}, ...]`), within
+ * LIMIT_RELATION_IDS like every relation list: a longer one is a 400 naming the field. Undefined
+ * when the field is not a list.
+ */
+export function bodyIds(ctx: ResourceCtx, param: string, v: unknown): string[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  boundedIds(ctx, param, v as unknown[] as string[]);
+  return v.map((x) => (x && typeof x === 'object' ? String((x as Row).id ?? (x as Row).pk) : String(x)));
 }
 
 /** `id IN (...)` over the ids that can exist; none of them matches nothing. */

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { recordOperation } from '../../resource/audit.ts';
+import { bodyIds } from '../../resource/query.ts';
 import { findVisible } from '../../resource/routes.ts';
 import { serializeRows } from '../../resource/serialize.ts';
 import { validateObject, type FieldErrors } from '../../resource/validate.ts';
@@ -38,16 +39,14 @@ async function orgAssets(req: FastifyRequest, ids: string[]): Promise<Row[]> {
   return q.execute();
 }
 
-const idList = (v: unknown): string[] | undefined =>
-  Array.isArray(v)
-    ? v.map((x) => (x && typeof x === 'object' ? String((x as Row).id ?? (x as Row).pk) : String(x)))
-    : undefined;
+const idList = (req: FastifyRequest, body: Row, field: string): string[] | undefined =>
+  bodyIds({ req, db: req.db }, field, body[field]);
 
 /** One account on each asset; `on_invalid` error makes any failure refuse the whole request. */
 async function bulkCreate(req: FastifyRequest): Promise<BulkResult[]> {
   const body = (req.body ?? {}) as Row;
   const lang = req.lang;
-  const ids = idList(body.assets);
+  const ids = idList(req, body, 'assets');
   if (!ids?.length) throw new ApiError(400, { assets: [acm(lang, 'assets_required')] });
   const assets = await orgAssets(req, ids);
   const missing = ids.find((id) => !assets.some((a) => a.id === id));
@@ -118,8 +117,8 @@ async function usernameSuggestions(req: FastifyRequest): Promise<string[]> {
   const ctx: ResourceCtx = { req, db: req.db };
   let q = req.db.selectFrom('accounts_account').select('username').distinct();
   if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
-  const assetIds = idList(body.assets) ?? [];
-  const nodeIds = idList(body.nodes) ?? [];
+  const assetIds = idList(req, body, 'assets') ?? [];
+  const nodeIds = idList(req, body, 'nodes') ?? [];
   if (assetIds.length || nodeIds.length) {
     const keys = nodeIds.length
       ? (await req.db.selectFrom('assets_node').select('key').where('id', 'in', nodeIds).execute()).map((n) => n.key)
@@ -142,7 +141,7 @@ async function usernameSuggestions(req: FastifyRequest): Promise<string[]> {
 
 /** Removes the secrets of the given accounts; the removed version stays in their history. */
 async function clearSecret(req: FastifyRequest) {
-  const ids = idList(((req.body ?? {}) as Row).account_ids);
+  const ids = idList(req, (req.body ?? {}) as Row, 'account_ids');
   if (!ids?.length) throw new ApiError(400, { account_ids: [acm(req.lang, 'account_ids_required')] });
   let q = req.db.selectFrom('accounts_account').select(['id', 'version', 'name', 'org_id']).where('id', 'in', ids);
   if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', '=', req.org.id);
