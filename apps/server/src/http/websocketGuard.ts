@@ -8,7 +8,10 @@ import { t } from './messages.ts';
  * - a browser's `Origin` must be this site (same host as the request): a page on another site
  *   cannot open a socket with the user's cookies (cross-site websocket hijacking). Clients that
  *   send no Origin are not browsers, so carry no ambient credentials of a victim;
- * - one user holds at most LIMIT_WEBSOCKETS_PER_USER open sockets on this instance.
+ * - one user holds at most LIMIT_WEBSOCKETS_PER_USER open sockets on this instance, whether the
+ *   socket is signed in by the session cookie or by something the module behind it reads (a web
+ *   terminal's connection token): such a module registers how to tell the socket's user
+ *   (`registerWebsocketOwner`), so no way in escapes the count.
  */
 export function sameSiteOrigin(req: FastifyRequest): boolean {
   const origin = req.headers.origin;
@@ -20,6 +23,23 @@ export function sameSiteOrigin(req: FastifyRequest): boolean {
   }
 }
 
+/** The user a websocket upgrade without a session acts as (read, not spent), or undefined. */
+export type WebsocketOwner = (req: FastifyRequest) => Promise<string | undefined>;
+
+const owners = new WeakMap<FastifyInstance, WebsocketOwner[]>();
+
+export function registerWebsocketOwner(app: FastifyInstance, owner: WebsocketOwner): void {
+  owners.set(app, [...(owners.get(app) ?? []), owner]);
+}
+
+async function ownerOf(app: FastifyInstance, req: FastifyRequest): Promise<string | undefined> {
+  for (const owner of owners.get(app) ?? []) {
+    const id = await owner(req);
+    if (id) return id;
+  }
+  return undefined;
+}
+
 export function registerWebsocketGuard(app: FastifyInstance): void {
   const openByUser = new Map<string, number>();
   const pending = new WeakMap<IncomingMessage, string>();
@@ -28,11 +48,12 @@ export function registerWebsocketGuard(app: FastifyInstance): void {
     if (!req.ws) return;
     if (!sameSiteOrigin(req))
       throw new ApiError(403, { detail: t(req.lang, 'websocket_origin'), code: 'websocket_origin' });
-    if (!req.user) return; // the handler refuses it (close 4001)
+    const user = req.user?.id ?? (await ownerOf(app, req));
+    if (!user) return; // the handler refuses it (close 4001)
     const max = app.deps.config.limits.websocketsPerUser;
-    if ((openByUser.get(req.user.id) ?? 0) >= max)
+    if ((openByUser.get(user) ?? 0) >= max)
       throw new ApiError(429, { detail: t(req.lang, 'websocket_limit', { max }), code: 'too_many_websockets' });
-    pending.set(req.raw, req.user.id);
+    pending.set(req.raw, user);
   });
 
   app.addHook('onReady', async () => {

@@ -1,3 +1,4 @@
+import { registerWebsocketOwner } from '../../http/websocketGuard.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ApiError } from '../../http/errors.ts';
@@ -201,7 +202,22 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
   for (const data of pending.splice(0)) session.stream.write(data);
 }
 
+/** The user of the connection token a terminal socket names, for the per-user socket count. */
+async function tokenOwner(req: FastifyRequest): Promise<string | undefined> {
+  if (!req.url.startsWith(WEB_TERMINAL_SOCKET_PATH)) return undefined;
+  const token = (req.query as Record<string, unknown>).token;
+  if (typeof token !== 'string' || !token) return undefined;
+  const row = await req.server.deps.database.db
+    .selectFrom('authentication_connectiontoken')
+    .select('user_id')
+    .where('id', '=', token)
+    .executeTakeFirst()
+    .catch(() => undefined);
+  return row?.user_id ?? undefined;
+}
+
 export function registerWebTerminalSocket(app: FastifyInstance): void {
+  registerWebsocketOwner(app, tokenOwner);
   const open = new Set<WebSocket>();
   app.addHook('preClose', async () => {
     for (const s of open) s.terminate();
