@@ -1,3 +1,4 @@
+import { announceDeactivated } from './userEvents.ts';
 import { sql } from 'kysely';
 import { BUILTIN_ROLE_IDS, ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
@@ -157,6 +158,9 @@ export const userResource: ResourceDef = {
       // A new password or a deactivation ends the user's tokens and sessions (a reactivation
       // does not bring them back).
       const deactivated = 'is_active' in data && !data.is_active && toBool(before?.is_active);
+      const expired =
+        'date_expired' in data && !!data.date_expired && String(data.date_expired) < new Date().toISOString();
+      if (deactivated || expired) await announceDeactivated(ctx.req.server.deps.bus, id);
       if (data.password || deactivated)
         await endCredentials(
           ctx.req.server.deps,

@@ -1,3 +1,4 @@
+import { USER_DEACTIVATED_CHANNEL } from '../../users/userEvents.ts';
 import type { GatewayLog } from './sessionRecords.ts';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -100,6 +101,7 @@ export class GatewayInstance {
   readonly id = randomUUID();
   readonly registry: SessionRegistry;
   private timer?: NodeJS.Timeout;
+  private unsubscribeUsers?: () => Promise<void>;
   private readonly sessions = new Set<GatewaySession>();
   private readonly execs = new Map<GatewayExec, Promise<ExecEnd>>();
 
@@ -167,16 +169,61 @@ export class GatewayInstance {
       })
       .execute();
     await this.registry.start();
+    // A user deactivated in the console loses their sessions at once, on every instance.
+    this.unsubscribeUsers = await this.o.bus.subscribe(USER_DEACTIVATED_CHANNEL, (m) => {
+      const user = (m as { user_id?: unknown }).user_id;
+      if (typeof user === 'string') void this.endSessionsOf(user).catch(() => undefined);
+    });
     this.timer = setInterval(() => void this.heartbeat().catch(() => undefined), HEARTBEAT_MS);
     this.timer.unref();
   }
 
   async heartbeat(): Promise<void> {
+    await this.endSessionsOfUnusableUsers();
     await this.o.db
       .updateTable('terminal_terminal')
       .set({ last_seen: new Date().toISOString(), session_online: this.registry.size, ...load() })
       .where('id', '=', this.id)
       .execute();
+  }
+
+  /**
+   * Ends this instance's sessions (terminals and commands) whose user may no longer sign in:
+   * deactivated, expired (which needs no write, so the heartbeat looks) or gone.
+   */
+  async endSessionsOfUnusableUsers(): Promise<void> {
+    const ids = this.registry.ids();
+    if (!ids.length) return;
+    const now = new Date().toISOString();
+    const rows = await this.o.db
+      .selectFrom('terminal_session as s')
+      .leftJoin('users_user as u', 'u.id', 's.user_id')
+      .select('s.id')
+      .where('s.id', 'in', ids)
+      .where((eb) => eb.or([eb('u.id', 'is', null), eb('u.is_active', '=', false), eb('u.date_expired', '<', now)]))
+      .execute();
+    if (rows.length)
+      await this.registry.kill(
+        rows.map((r) => r.id),
+        'Gatehouse',
+      );
+  }
+
+  /** Ends this instance's sessions of one user. */
+  private async endSessionsOf(userId: string): Promise<void> {
+    const ids = this.registry.ids();
+    if (!ids.length) return;
+    const rows = await this.o.db
+      .selectFrom('terminal_session')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('user_id', '=', userId)
+      .execute();
+    if (rows.length)
+      await this.registry.kill(
+        rows.map((r) => r.id),
+        'Gatehouse',
+      );
   }
 
   /** Opens a session on this instance (see GatewaySession); it ends with the instance. */
@@ -198,6 +245,7 @@ export class GatewayInstance {
   /** A clean stop: sessions end (recordings compressed, rows finished) and the row goes. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.unsubscribeUsers?.();
     for (const x of this.execs.keys()) x.kill('stop');
     await Promise.all([...this.execs.values()].map((p) => p.catch(() => undefined)));
     await Promise.all([...this.sessions].map((s) => s.close('killed').catch(() => undefined)));
