@@ -99,6 +99,7 @@ describe('assets forms', () => {
     await itemOf('protocols-field').getByText('Port Error, please check').waitFor();
     await nodesItem().getByText('This field is required').waitFor();
     expect(await nodesItem().locator('.ant-form-item-required').count()).toBe(1);
+    await screenshot(page, 'assets-host-create-node-required');
     await chooseNode();
     await expect.poll(() => nodesItem().getByText('This field is required').count(), { timeout: 10_000 }).toBe(0);
     await page.getByTestId('protocol-port-0').fill(String(sshd.port));
@@ -145,6 +146,8 @@ describe('assets forms', () => {
     await page.getByTestId('asset-account-edit-1').click();
     const edit = page.locator('.ant-modal').filter({ has: page.getByTestId('asset-account-dialog') });
     await edit.getByTestId('asset-account-secret').fill(sshd.password);
+    await edit.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((x) => x.finished)));
+    await screenshot(page, 'assets-host-account-dialog');
     await edit.getByRole('button', { name: 'OK' }).click();
     await edit.waitFor({ state: 'hidden' });
     await page.getByTestId('asset-account-remove-0').click();
@@ -246,6 +249,9 @@ describe('assets forms', () => {
     const pick = page.locator('.ant-modal').filter({ has: page.getByTestId('asset-account-templates') });
     await pick.getByTestId('asset-account-templates').click();
     await page.locator('.ant-select-item-option[title="e2e-tpl(tpluser)"]').click();
+    // The multiple select stays open over the dialog's buttons: a click on the title closes it.
+    await pick.locator('.ant-modal-title').click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached', timeout: 5000 });
     await pick.getByRole('button', { name: 'OK' }).click();
     await pick.waitFor({ state: 'hidden' });
     await expect.poll(() => accounts.locator('tbody tr.ant-table-row').count()).toBe(2);
