@@ -2,26 +2,31 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startSshd, type Sshd } from '@gatehouse/server/test-support/sshd.ts';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { startSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, openAsAdmin, screenshot } from './browser.ts';
+import { apiCall, openAsAdmin, pickMenuItem, screenshot } from './browser.ts';
 
 /**
  * Issue 7 as an administrator uses it: a Linux host created through its form and tested against a
  * real OpenSSH server, the protocol editor's rules, the asset detail, platforms, and a CSV import.
+ * Issue 28: the form requires a node and creates the asset's accounts (its Accounts group), whose
+ * secrets leave the browser encrypted and then log in to the sshd.
  */
 let browser: Browser;
 let ctx: BrowserContext;
 let page: Page;
-let sshd: Sshd;
+let sshd: SshdWithUsers;
 let tmp: string;
+/** A node of this file's own, chosen in the forms' required node field. */
+const NODE = 'e2e-forms';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers
 
 beforeAll(async () => {
-  sshd = await startSshd();
+  sshd = await startSshd({ users: [{ username: 'formuser', password: 'Form-pass-1' }] });
   ({ browser, ctx, page } = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD));
+  await api('POST', '/api/v1/assets/nodes/', { full_value: `/DEFAULT/${NODE}` });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-assets-e2e-'));
 });
 afterAll(async () => {
@@ -44,6 +49,34 @@ const itemOf = (testId: string) =>
   form()
     .locator('.ant-form-item')
     .filter({ has: page.getByTestId(testId) });
+const nodesItem = () =>
+  form()
+    .locator('.ant-form-item')
+    .filter({ has: page.locator('#nodes') });
+
+/** Chooses this file's node in the form's node field. */
+async function chooseNode() {
+  await page.locator('#nodes').click();
+  await page.locator('#nodes').fill(NODE);
+  await page.locator(`.ant-select-item-option[title="/DEFAULT/${NODE}"]`).click();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => nodesItem().textContent(), { timeout: 10_000 }).toContain(NODE);
+}
+
+/** Adds one account in the Accounts group's dialog. */
+async function addAccount(fields: { name?: string; username: string; secret: string }) {
+  await page.getByTestId('asset-account-add').click();
+  const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('asset-account-dialog') });
+  if (fields.name) await dialog.getByTestId('asset-account-name').fill(fields.name);
+  await dialog.getByTestId('asset-account-username').fill(fields.username);
+  await dialog.getByTestId('asset-account-secret').fill(fields.secret);
+  await dialog.getByRole('button', { name: 'OK' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** The asset-detail Accounts tab's row whose name link is `name`. */
+const accountRow = (name: string): Locator =>
+  page.locator('tr.ant-table-row', { has: page.getByRole('link', { name, exact: true }) });
 
 describe('assets forms', () => {
   let hostId: string;
@@ -60,9 +93,15 @@ describe('assets forms', () => {
     await field('IP/Host').fill('127.0.0.1');
 
     // Protocol rules: a bad port is refused with its message; the primary and the last row stay.
+    // The node is required too: no node, no asset.
     await page.getByTestId('protocol-port-0').fill('99999');
     await page.getByRole('button', { name: 'Submit' }).click();
     await itemOf('protocols-field').getByText('Port Error, please check').waitFor();
+    await nodesItem().getByText('This field is required').waitFor();
+    expect(await nodesItem().locator('.ant-form-item-required').count()).toBe(1);
+    await screenshot(page, 'assets-host-create-node-required');
+    await chooseNode();
+    await expect.poll(() => nodesItem().getByText('This field is required').count(), { timeout: 10_000 }).toBe(0);
     await page.getByTestId('protocol-port-0').fill(String(sshd.port));
     await expect
       .poll(() => itemOf('protocols-field').getByText('Port Error, please check').count(), { timeout: 10_000 })
@@ -96,6 +135,38 @@ describe('assets forms', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'assets-host-create');
 
+    // The Accounts group: two accounts typed, one changed, one removed, the sshd user's kept.
+    const accounts = page.getByTestId('asset-accounts-field');
+    await accounts.scrollIntoViewIfNeeded();
+    await addAccount({ name: 'root', username: 'root', secret: 'Not-this-1' });
+    await addAccount({ username: sshd.username, secret: 'Wrong-for-now-1' });
+    await expect.poll(() => accounts.locator('tbody tr.ant-table-row').count()).toBe(2);
+    // The name filled the username and made root privileged, as in the account dialog.
+    expect(await accounts.locator('tbody tr.ant-table-row').first().textContent()).toContain('Yes');
+    await page.getByTestId('asset-account-edit-1').click();
+    const edit = page.locator('.ant-modal').filter({ has: page.getByTestId('asset-account-dialog') });
+    await edit.getByTestId('asset-account-secret').fill(sshd.password);
+    await edit.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((x) => x.finished)));
+    await screenshot(page, 'assets-host-account-dialog');
+    await edit.getByRole('button', { name: 'OK' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await page.getByTestId('asset-account-remove-0').click();
+    await expect.poll(() => accounts.locator('tbody tr.ant-table-row').count()).toBe(1);
+    // A second row with the same username and secret type is refused in the dialog.
+    await page.getByTestId('asset-account-add').click();
+    await edit.getByTestId('asset-account-username').fill(sshd.username);
+    await edit.getByRole('button', { name: 'OK' }).click();
+    await edit.getByText('An account with this username and secret type is already in the list').waitFor();
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await accounts.scrollIntoViewIfNeeded();
+    await screenshot(page, 'assets-host-create-accounts');
+
+    const posted: Row[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/assets/hosts/')
+        posted.push(r.postDataJSON() as Row);
+    });
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByTestId('form-success').waitFor();
     await page.waitForURL('**/ui/console/assets/assets/**');
@@ -103,7 +174,16 @@ describe('assets forms', () => {
     expect(host).toMatchObject({ address: '127.0.0.1', platform: { name: 'Linux' } });
     expect(host!.protocols).toEqual([{ name: 'ssh', port: sshd.port }]);
     expect(host!.labels.map((l: Row) => `${l.name}:${l.value}`)).toEqual(['env:e2e']);
+    expect(host!.nodes_display).toEqual([`/DEFAULT/${NODE}`]);
     hostId = host!.id;
+    // The account's password left the browser encrypted.
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.accounts).toEqual([
+      { username: sshd.username, secret_type: 'password', privileged: false, secret: expect.stringMatching(/^gh1\./) },
+    ]);
+    expect(JSON.stringify(posted[0])).not.toContain(sshd.password);
+    const made = await api<Row[]>('GET', `/api/v1/accounts/accounts/?asset=${hostId}`);
+    expect(made.map((a) => [a.username, a.secret_type.value])).toEqual([[sshd.username, 'password']]);
   });
 
   it('tests connectivity from the detail page, opening the task log, and shows Reachable', async () => {
@@ -130,10 +210,73 @@ describe('assets forms', () => {
     await expect
       .poll(() => page.getByTestId('protocol-port-0').inputValue(), { timeout: 10_000 })
       .toBe(String(sshd.port));
+    // Accounts are created with the asset only: the update form has no Accounts group.
+    expect(await page.getByTestId('asset-accounts-field').count()).toBe(0);
     await field('Comment').fill('tested');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL(`**/ui/console/assets/assets/${hostId}`);
     expect((await api<Row>('GET', `/api/v1/assets/hosts/${hostId}/`)).comment).toBe('tested');
+
+    // The account made with the asset is on its Accounts tab, and logs in to the sshd with the typed password.
+    await page.goto(`/ui/console/assets/assets/${hostId}?activeTab=Accounts`);
+    await accountRow(sshd.username).waitFor();
+    const taskLog = ctx.waitForEvent('page');
+    await accountRow(sshd.username).locator('[data-action="more"]').click();
+    await pickMenuItem(page, 'Test', true);
+    await (await taskLog).close();
+    await expect
+      .poll(() => accountRow(sshd.username).getByTestId('asset-connectivity').getAttribute('data-value'), {
+        timeout: 30_000,
+      })
+      .toBe('ok');
+    await settled();
+    await screenshot(page, 'assets-detail-accounts');
+  });
+
+  it('clones the host with its accounts (secrets copied) and adds one from a template', async () => {
+    await api('POST', '/api/v1/accounts/account-templates/', {
+      name: 'e2e-tpl',
+      username: 'tpluser',
+      secret_type: 'password',
+      secret: 'Tpl-pass-1',
+    });
+    const linux = await api<Row>('GET', '/api/v1/assets/platforms/Linux/');
+    await page.goto(`/ui/console/assets/hosts/create?platform=${linux.id}&clone_from=${hostId}`);
+    await form().waitFor();
+    const accounts = page.getByTestId('asset-accounts-field');
+    await expect.poll(() => accounts.locator('tbody tr.ant-table-row').textContent()).toContain('Secret copied');
+    await page.getByTestId('asset-account-template-add').click();
+    const pick = page.locator('.ant-modal').filter({ has: page.getByTestId('asset-account-templates') });
+    await pick.getByTestId('asset-account-templates').click();
+    await page.locator('.ant-select-item-option[title="e2e-tpl(tpluser)"]').click();
+    // The multiple select stays open over the dialog's buttons: a click on the title closes it.
+    await pick.locator('.ant-modal-title').click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached', timeout: 5000 });
+    await pick.getByRole('button', { name: 'OK' }).click();
+    await pick.waitFor({ state: 'hidden' });
+    await expect.poll(() => accounts.locator('tbody tr.ant-table-row').count()).toBe(2);
+    await accounts.scrollIntoViewIfNeeded();
+    await screenshot(page, 'assets-host-clone-accounts');
+    await field('Name').fill('e2e-ssh-clone');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByTestId('form-success').waitFor();
+    const [clone] = await api<Row[]>('GET', '/api/v1/assets/hosts/?name=e2e-ssh-clone');
+    expect(clone!.nodes_display).toEqual([`/DEFAULT/${NODE}`]);
+    const made = await api<Row[]>('GET', `/api/v1/accounts/accounts/?asset=${clone!.id}`);
+    expect(made.map((a) => [a.username, a.source.value]).sort()).toEqual([
+      [sshd.username, 'local'],
+      ['tpluser', 'template'],
+    ]);
+    // The copied secret is the one typed in the first form: it logs in.
+    const copied = made.find((a) => a.username === sshd.username)!;
+    const { task } = await api<{ task: string }>('POST', '/api/v1/accounts/accounts/tasks/', {
+      action: 'verify',
+      accounts: [copied.id],
+    });
+    await expect
+      .poll(async () => (await api<Row>('GET', `/api/v1/ops/celery/task/${task}/`)).state, { timeout: 30_000 })
+      .toBe('SUCCESS');
+    expect((await api<Row>('GET', `/api/v1/accounts/accounts/${copied.id}/`)).connectivity.value).toBe('ok');
   });
 
   it('imports ten hosts from a CSV naming the platform and the node path, on the Host tab', async () => {
@@ -209,6 +352,7 @@ describe('assets forms', () => {
       .toContain('Gateway');
     await field('Name').fill('e2e-gw');
     await field('IP/Host').fill('127.0.0.1');
+    await chooseNode();
     await page.getByTestId('protocol-port-0').fill(String(sshd.port));
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL(`**/ui/console/assets/domains/${domain!.id}?activeTab=GatewayList`);

@@ -35,6 +35,24 @@ async function makeUser(username: string): Promise<Row> {
   );
 }
 
+/** The state and status tags of the list row titled `title`: value, text and colour class. */
+async function rowTags(page: Page, title: string) {
+  const row = page.locator('tr.ant-table-row', { hasText: title });
+  const tag = async (testId: string) => {
+    const t = row.getByTestId(testId);
+    await t.waitFor();
+    return {
+      value: await t.getAttribute('data-value'),
+      text: await t.textContent(),
+      cls: await t.getAttribute('class'),
+    };
+  };
+  return { state: await tag('ticket-state-tag'), status: await tag('ticket-status-tag') };
+}
+
+/** The header texts of the ticket list. */
+const headers = (page: Page) => page.locator('[data-testid="resource-list"] thead th').allTextContents();
+
 async function userSession(username: string, locale = 'en-US'): Promise<{ ctx: BrowserContext; page: Page }> {
   const ctx = await newContext(browser, inject('baseURL'), { locale });
   const page = await ctx.newPage();
@@ -75,6 +93,13 @@ describe('tickets', () => {
     await admin.page.goto('/ui/tickets/assigned-tickets');
     await admin.page.getByTestId('ticket-badge').waitFor({ timeout: 20_000 });
     await admin.page.getByText('Web server for the release').first().waitFor();
+    // The reference's default columns, state and status as coloured tags.
+    expect((await headers(admin.page)).filter(Boolean)).toEqual(expect.arrayContaining(['Title', 'Action', 'Status']));
+    const open = await rowTags(admin.page, 'Web server for the release');
+    expect(open.state).toMatchObject({ value: 'pending', text: 'Open' });
+    expect(open.state.cls).toContain('ant-tag-warning');
+    expect(open.status).toMatchObject({ value: 'open', text: 'Open' });
+    expect(open.status.cls).toContain('ant-tag-processing');
     await screenshot(admin.page, 'tickets-assigned-en');
     await admin.page.getByText('Web server for the release').first().click();
     await admin.page.getByTestId('ticket-approve').click();
@@ -88,6 +113,16 @@ describe('tickets', () => {
     await page.getByTestId('my-assets-page').getByText('tk-web').waitFor();
     await page.goto('/ui/tickets/my-tickets');
     await page.getByText('Web server for the release').waitFor();
+    // The shell's one-time view tip covers the page title on a new user's first pages.
+    await page
+      .getByRole('button', { name: 'Got it' })
+      .click({ timeout: 3000 })
+      .catch(() => undefined);
+    const done = await rowTags(page, 'Web server for the release');
+    expect(done.state).toMatchObject({ value: 'approved', text: 'Approved' });
+    expect(done.state.cls).toContain('ant-tag-success');
+    expect(done.status).toMatchObject({ value: 'closed', text: 'Finished' });
+    expect(done.status.cls).toContain('ant-tag-default');
     await screenshot(page, 'tickets-my-en');
     await user.ctx.close();
   });
@@ -100,6 +135,10 @@ describe('tickets', () => {
     await ctx.addCookies([{ name: 'django_language', value: 'zh-hans', url: inject('baseURL') }]);
     await page.goto('/ui/tickets/assigned-tickets');
     await page.getByText('Web server for the release').first().waitFor();
+    // Approved by now: the tags in Chinese (the server labels the choices in the reader's language).
+    const zh = await rowTags(page, 'Web server for the release');
+    expect([zh.state.text, zh.status.text]).toEqual(['已同意', '已完成']);
+    expect((await headers(page)).filter(Boolean)).toEqual(expect.arrayContaining(['动作', '状态']));
     await screenshot(page, 'tickets-assigned-zh');
     await page.getByText('Web server for the release').first().click();
     await page.getByTestId('ticket-detail').waitFor();
@@ -108,6 +147,14 @@ describe('tickets', () => {
     await page.goto('/ui/tickets/tickets/request-host-perm/create');
     await page.getByTestId('request-assets-form').waitFor();
     await screenshot(page, 'tickets-request-form-zh');
+    // And in Japanese.
+    await ctx.addCookies([{ name: 'django_language', value: 'ja', url: inject('baseURL') }]);
+    await page.goto('/ui/tickets/assigned-tickets');
+    await page.getByText('Web server for the release').first().waitFor();
+    const ja = await rowTags(page, 'Web server for the release');
+    expect([ja.state.text, ja.status.text]).toEqual(['承認済み', '完了']);
+    expect((await headers(page)).filter(Boolean)).toEqual(expect.arrayContaining(['アクション', 'ステータス']));
+    await screenshot(page, 'tickets-assigned-ja');
     await ctx.close();
   });
 

@@ -86,4 +86,54 @@ describe('account connectivity test', () => {
     const s = await finished(res.json().task);
     expect(s.results.map((r: { connectivity: string }) => r.connectivity)).toEqual(['ok', 'ok']);
   });
+
+  it('connects with the accounts an asset was created with, their secrets sent encrypted by the asset form', async () => {
+    await admin.get('/ui/');
+    const key = browserPublicKey(admin);
+    // The asset form's body: the accounts group's secrets encrypted, each in its own item.
+    const created = await admin.post('/api/v1/assets/hosts/', {
+      name: 'created-with-accounts',
+      address: '127.0.0.1',
+      platform: 'Linux',
+      protocols: [{ name: 'ssh', port: sshd.port }],
+      accounts: [
+        { username: sshd.username, secret_type: 'password', secret: encryptGatehouse(key, sshd.password) },
+        {
+          name: 'by-key',
+          username: sshd.username,
+          secret_type: 'ssh_key',
+          secret: encryptGatehouse(key, sshd.privateKey),
+          privileged: true,
+        },
+      ],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const host = created.json();
+    const listed: { id: string; name: string; secret_type: { value: string }; privileged: boolean }[] = (
+      await admin.get(`${ACCOUNTS}?asset=${host.id}`)
+    ).json();
+    expect(listed.map((a) => [a.name, a.secret_type.value, a.privileged])).toEqual([
+      ['by-key', 'ssh_key', true],
+      [sshd.username, 'password', false],
+    ]);
+    const res = await admin.post(`${ACCOUNTS}tasks/`, { action: 'verify', accounts: listed.map((a) => a.id) });
+    const s = await finished(res.json().task);
+    expect(s.results.map((r: { connectivity: string }) => r.connectivity)).toEqual(['ok', 'ok']);
+
+    // A clone of the asset names the source's accounts by id: their secrets are copied, and still connect.
+    const clone = await admin.post('/api/v1/assets/hosts/', {
+      name: 'clone-with-accounts',
+      address: '127.0.0.1',
+      platform: 'Linux',
+      protocols: [{ name: 'ssh', port: sshd.port }],
+      accounts: listed.map((a) => ({ id: a.id, name: a.name, username: sshd.username })),
+    });
+    expect(clone.statusCode, clone.body).toBe(201);
+    const copies: { id: string }[] = (await admin.get(`${ACCOUNTS}?asset=${clone.json().id}`)).json();
+    expect(copies).toHaveLength(2);
+    const again = await finished(
+      (await admin.post(`${ACCOUNTS}tasks/`, { action: 'verify', accounts: copies.map((a) => a.id) })).json().task,
+    );
+    expect(again.results.map((r: { connectivity: string }) => r.connectivity)).toEqual(['ok', 'ok']);
+  });
 });

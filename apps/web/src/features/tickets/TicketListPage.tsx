@@ -8,18 +8,27 @@ import type { CellFormatter } from '../../resource/formatters.tsx';
 import { ResourceList } from '../../resource/ResourceList.tsx';
 import type { ResourceObject } from '../../resource/types.ts';
 import { BatchApproveDialog } from './BatchApproveDialog.tsx';
-import { STATE_COLOR, ticketPath, TICKETS_URL } from './ticketsApi.ts';
+import { STATE_COLOR, STATUS_COLOR, ticketPath, TICKETS_URL } from './ticketsApi.ts';
 
-const choiceTag: CellFormatter = ({ value }) => {
-  const v = value as { value: string; label: string } | null;
-  return v ? <Tag color={STATE_COLOR[v.value] ?? 'default'}>{v.label}</Tag> : '-';
-};
+/** A labelled choice as a coloured tag (the label is the server's, in the reader's language). */
+const choiceTag =
+  (colours: Record<string, string>, testId: string): CellFormatter =>
+  ({ value }) => {
+    const v = value as { value: string; label: string } | null;
+    return v ? (
+      <Tag color={colours[v.value] ?? 'default'} data-testid={testId} data-value={v.value}>
+        {v.label}
+      </Tag>
+    ) : (
+      '-'
+    );
+  };
 const applicant: CellFormatter = ({ value }) => (value as { name?: string } | null)?.name ?? '-';
 
 /**
  * `/tickets/my-tickets` (tickets I asked for) and `/tickets/assigned-tickets` (tickets whose current
- * step is mine, with batch approve and reject): the ticket list filtered for the caller, open ones
- * first shown by the `status` tag.
+ * step is mine, with batch approve and reject): the ticket list filtered for the caller, with the
+ * reference's default columns (title, number, type, state and status as coloured tags, date).
  */
 export function TicketListPage({ mode }: { mode: 'my' | 'assigned' }) {
   const { t } = useTranslation();
@@ -38,12 +47,16 @@ export function TicketListPage({ mode }: { mode: 'my' | 'assigned' }) {
         extraQuery={extraQuery}
         detailPath={(row) => ticketPath(row as never)}
         linkColumn="title"
-        columns={['serial_num', 'title', 'type', 'applicant', 'org_name', 'state', 'status', 'date_created']}
+        columns={['title', 'serial_num', 'type', 'state', 'status', 'applicant', 'org_name', 'date_created']}
         columnsShow={{
-          default: ['serial_num', 'title', 'type', 'applicant', 'state', 'date_created'],
+          default: ['title', 'serial_num', 'type', 'state', 'status', 'date_created'],
           min: ['title', 'state'],
         }}
-        columnsMeta={{ state: { formatter: choiceTag }, applicant: { formatter: applicant } }}
+        columnsMeta={{
+          state: { formatter: choiceTag(STATE_COLOR, 'ticket-state-tag'), width: 110 },
+          status: { formatter: choiceTag(STATUS_COLOR, 'ticket-status-tag'), width: 110 },
+          applicant: { formatter: applicant },
+        }}
         noSelection={mode === 'my'}
         headerActions={{
           hasCreate: false,

@@ -76,11 +76,17 @@ export const addComment = (ticket: string, body: string) => http.post(COMMENTS_U
 export const openAssetRequest = (body: Record<string, unknown>) =>
   http.post<Ticket>('/api/v1/tickets/apply-asset-tickets/open/', body);
 
-/** Tag colours of the ticket states. */
+/** Tag colours of the ticket states (the reference: approved green, rejected red, the rest waiting). */
 export const STATE_COLOR: Record<string, string> = {
-  pending: 'processing',
-  reopen: 'processing',
+  pending: 'warning',
+  reopen: 'warning',
   approved: 'success',
   rejected: 'error',
+  closed: 'default',
+};
+
+/** Tag colours of the ticket statuses: open (still in progress) or closed (finished). */
+export const STATUS_COLOR: Record<string, string> = {
+  open: 'processing',
   closed: 'default',
 };

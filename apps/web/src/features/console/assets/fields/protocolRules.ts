@@ -18,6 +18,8 @@ export interface ProtocolChoice {
   required?: boolean;
   default?: boolean;
   port_from_addr?: boolean;
+  /** Secret types an account may have over this protocol (the asset form's accounts). */
+  secret_types?: string[];
   setting?: Record<string, unknown>;
 }
 

@@ -9,10 +9,17 @@ import { errorMessage } from '../../../../resource/errorMessage.ts';
 import type { FieldSpec } from '../../../../resource/FormField.tsx';
 import { ResourceForm } from '../../../../resource/ResourceForm.tsx';
 import { ResourcePathsContext, type ResourcePaths } from '../../../../resource/resourcePaths.ts';
+import { ENCRYPTED_FIELDS } from '../../../../resource/secrets.ts';
 import type { ResourceObject } from '../../../../resource/types.ts';
 import { useResourceObject } from '../../../../resource/useResourceObject.ts';
 import { relatedId } from '../../../../resource/values.ts';
 import { ASSET_LIST_PATH, assetDetailPath } from '../categories.ts';
+import {
+  ACCOUNT_SECRET_PATHS,
+  AssetAccountsField,
+  accountPayload,
+  type AccountDraft,
+} from '../fields/AssetAccountsField.tsx';
 import { LabelsField, labelsRule, useLabels } from '../fields/LabelsField.tsx';
 import { ProtocolsField, protocolsRule } from '../fields/ProtocolsField.tsx';
 import {
@@ -47,6 +54,20 @@ const PATHS: ResourcePaths = {
   detail: assetDetailPath,
 };
 const typeOf = (p: Platform | undefined) => (p ? String(relatedId(p.type)) : undefined);
+const choiceValue = (v: unknown) => String(relatedId(v) ?? '');
+const ENCRYPTED = [...ENCRYPTED_FIELDS, ...ACCOUNT_SECRET_PATHS];
+
+/** A clone creates the source's accounts again, each copying its secret on the server (`id`). */
+function clonedAccounts(object: ResourceObject | undefined): AccountDraft[] {
+  const list = Array.isArray(object?.accounts) ? (object.accounts as ResourceObject[]) : [];
+  return list.map((a) => ({
+    id: String(a.id),
+    name: String(a.name),
+    username: String(a.username),
+    secret_type: choiceValue(a.secret_type),
+    privileged: Boolean(a.privileged),
+  }));
+}
 
 /** The platform a create/update page works with: `?platform=`, else the object's, else a default. */
 function usePlatform(category: CategoryValue, gateway: boolean, ref: string | null | undefined) {
@@ -84,10 +105,17 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
   const primaryName = choices.find((c) => c.primary)?.name;
   const extra = categoryForm(category, typeOf(p), t);
   const domainParam = params.get('domain');
+  const secretTypes = [...new Set(choices.flatMap((c) => c.secret_types ?? []))];
+  const required = { required: true, message: t('resource.form.required') };
 
   const fieldsMeta: Record<string, FieldSpec> = {
     platform: { render: () => <PlatformPicker category={category} disabled={gateway} />, disabled: gateway },
-    nodes: { url: '/api/v1/assets/nodes/', optionLabel: (o) => String(o.full_value ?? o.value ?? o.name) },
+    // Required in the form as in the reference; the API still takes an asset without nodes (org root).
+    nodes: {
+      url: '/api/v1/assets/nodes/',
+      optionLabel: (o) => String(o.full_value ?? o.value ?? o.name),
+      rules: [{ ...required, type: 'array', min: 1 }],
+    },
     domain: {
       url: '/api/v1/assets/domains/',
       hidden: () => p.domain_enabled === false,
@@ -99,12 +127,17 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
       hidden: () => p.protocols_enabled === false || choices.length === 0,
     },
     labels: { render: () => <LabelsField />, rules: [labelsRule(t, () => knownLabelIds)] },
+    accounts: {
+      render: () => <AssetAccountsField secretTypes={secretTypes} protocols={choices.map((c) => c.name)} />,
+      hidden: (_v, ctx) => ctx.isUpdate,
+    },
     ...extra.fieldsMeta,
   };
   const groups = [
     { title: 'assets.group.Basic', fields: ['name', 'address', 'platform', 'nodes', ...(extra.basic ?? [])] },
     { title: 'assets.group.Protocol', fields: ['protocols'] },
     ...(extra.groups ?? []),
+    { title: 'assets.group.Account', fields: ['accounts'] },
     { title: 'assets.group.Other', fields: ['domain', 'labels', 'is_active', 'comment'] },
   ];
   const node = params.get('node');
@@ -113,6 +146,7 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
     ...extra.initial,
     nodes: node ? [node] : [],
     protocols: initialProtocols(choices),
+    accounts: [],
     ...(domainParam ? { domain: domainParam } : {}),
   };
   const domainRoute = (saved: ResourceObject) => {
@@ -129,6 +163,7 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
         groups={groups}
         fieldsMeta={fieldsMeta}
         initial={initial}
+        encryptedFields={ENCRYPTED}
         afterGetFormValue={(values, object) => ({
           ...values,
           platform: String(p.id),
@@ -137,11 +172,15 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
             object && String(relatedId(object.platform)) === String(p.id) && Array.isArray(object.protocols)
               ? markPrimary(object.protocols as ProtocolRow[], primaryName)
               : initialProtocols(choices),
+          accounts: id ? [] : clonedAccounts(object),
         })}
         cleanValues={(values) => ({
           ...values,
           ...(Array.isArray(values.protocols)
             ? { protocols: protocolsPayload(values.protocols as ProtocolRow[], false) }
+            : {}),
+          ...(Array.isArray(values.accounts)
+            ? { accounts: (values.accounts as AccountDraft[]).map(accountPayload) }
             : {}),
         })}
         successRoute={(saved, ctx) =>
