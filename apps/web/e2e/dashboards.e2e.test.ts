@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_ORG_ID } from '@gatehouse/contract';
 import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server.ts';
-import { apiCall, launchBrowser, screenshot, signInAdmin } from './browser.ts';
+import { apiCall, launchBrowser, pickMenuItem, screenshot, signInAdmin } from './browser.ts';
 
 /**
  * Both dashboards drawn with data (issue 18): sessions, commands and login logs seeded in the
@@ -208,5 +208,57 @@ describe('the logs pages', () => {
     // One's own session offers no "Offline".
     expect(await sessions.first().getByRole('button', { name: 'Offline' }).count()).toBe(0);
     await screenshot(page, 'logs-user-sessions');
+  });
+});
+
+/** Pixels of a chart's canvas painted in a colour (not white, grey or black: a ring's track and text are grey). */
+async function colouredPixels(id: string): Promise<number> {
+  const box = page.getByTestId(id);
+  await box.locator('canvas').first().waitFor({ timeout: 30_000 });
+  return box.evaluate((el) => {
+    const canvas = el.querySelector('canvas')!;
+    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let coloured = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+      if (a > 0 && Math.max(r, g, b) - Math.min(r, g, b) > 40) coloured++;
+    }
+    return coloured;
+  });
+}
+
+describe('rings with nothing to count', () => {
+  it('are an empty grey track saying 0%, not half filled, in an organisation without data', async () => {
+    await inEnglish();
+    // With data, the rings are filled in colour.
+    await page.goto('/ui/audit/dashboard');
+    await chartsDrawn(['chart-login-ring', 'chart-command-ring']);
+    await expect.poll(() => colouredPixels('chart-command-ring')).toBeGreaterThan(100);
+
+    await apiCall(ctx, 'POST', '/api/v1/orgs/orgs/', { name: 'Nothing here' });
+    await page.goto('/ui/audit/dashboard');
+    await page.getByTestId('org-selector').click();
+    await pickMenuItem(page, 'Nothing here', true);
+    await expect
+      .poll(() => page.getByTestId('org-selector').textContent(), { timeout: 15_000 })
+      .toContain('Nothing here');
+    await page.goto('/ui/audit/dashboard');
+    // Its answer is in (the rings are drawn from it, not from no data yet).
+    await expect.poll(() => page.getByTestId('count-commands').textContent(), { timeout: 15_000 }).toBe('0');
+    expect(await page.getByTestId('count-login-logs').textContent()).toBe('0');
+    await chartsDrawn(['chart-login-ring', 'chart-command-ring']);
+    // Drawn (the grey track is there, see chartsDrawn), with no coloured slice.
+    expect(await colouredPixels('chart-login-ring')).toBe(0);
+    expect(await colouredPixels('chart-command-ring')).toBe(0);
+    await screenshot(page, 'dashboard-audit-empty-rings');
+
+    await page.goto('/ui/console/dashboard');
+    // The counters in the rings' panel have their answer: the rings are drawn from it, not from no data.
+    await expect.poll(() => page.getByTestId('count-users').textContent(), { timeout: 15_000 }).toBe('0');
+    expect(await page.getByTestId('count-assets').textContent()).toBe('0');
+    await chartsDrawn(['chart-users-ring', 'chart-assets-ring']);
+    expect(await colouredPixels('chart-users-ring')).toBe(0);
+    expect(await colouredPixels('chart-assets-ring')).toBe(0);
+    await screenshot(page, 'dashboard-console-empty-rings');
   });
 });

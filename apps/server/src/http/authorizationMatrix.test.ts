@@ -12,6 +12,7 @@ import type { RouteRecord } from './routePerms.ts';
 import { allDefs } from '../resource/registry.ts';
 import type { ResourceDef } from '../resource/types.ts';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../../test-support/testApp.ts';
+import { seedSession } from '../../test-support/auditSeed.ts';
 
 /**
  * The authorisation matrix (issue 6), generated from the route table: for every API route that
@@ -215,8 +216,16 @@ describe('authorisation matrix', () => {
         { 'x-jms-org': orgB },
       )
     ).json();
+    // A gateway session in B of the admin himself: his own sessions (`my-sessions/`) follow the org too.
+    const adminId = (await admin.get('/api/v1/users/profile/')).json().id;
+    const sessionB = await seedSession(t.deps.database.db, {
+      user_id: adminId,
+      asset: 'host-b',
+      org_id: orgB,
+      date_start: new Date().toISOString(),
+    });
     expect([hostB.id, accountB.id, templateB.id, permB.id].every(Boolean)).toBe(true);
-    const foreign = [group.id, hostB.id, accountB.id, templateB.id, permB.id];
+    const foreign = [group.id, hostB.id, accountB.id, templateB.id, permB.id, sessionB];
     const idRoutes = t.app.routeTable.filter((r) => r.url.includes(':') && r.method !== 'OPTIONS');
     const listRoutes = t.app.routeTable.filter((r) => !r.url.includes(':') && r.method === 'GET');
     const leaks: string[] = [];

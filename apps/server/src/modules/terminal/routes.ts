@@ -4,7 +4,7 @@ import { ftpLogResource } from './ftpLogResource.ts';
 import { registerGatewayInstance } from './gatewayInstance.ts';
 import { registerReadOnly } from './readOnlyRoutes.ts';
 import { registerReplayRoutes } from './replayRoutes.ts';
-import { sessionResource } from './sessionResource.ts';
+import { mySessionResource, sessionResource } from './sessionResource.ts';
 import { registerTaskRoutes } from './taskRoutes.ts';
 import { registerConnectMethodRoutes } from './tokens/connectMethods.ts';
 import { registerConnectionTokenCreateRoutes } from './tokens/connectionTokenRoutes.ts';
@@ -24,6 +24,9 @@ import { registerK8sTreeRoutes } from './k8s/k8sTreeRoutes.ts';
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
   registerGatewayInstance(app);
+  // '*': any signed-in user, narrowed to their own rows. Registered first so that the model name
+  // keeps naming the full list (`defOf('session')`), as the login logs do.
+  registerReadOnly(app, mySessionResource, '*');
   registerReadOnly(app, sessionResource, 'terminal.view_session');
   registerReadOnly(app, commandResource, 'terminal.view_command');
   registerReadOnly(app, ftpLogResource, 'audits.view_ftplog');

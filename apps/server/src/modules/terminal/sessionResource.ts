@@ -101,3 +101,15 @@ export const sessionResource: ResourceDef = {
     for (const r of rows) r._terminal_name = names.get(String(r.terminal_id)) ?? '';
   },
 };
+
+/**
+ * `my-sessions/` (the workbench home's recent sessions): the caller's own sessions, in the current
+ * org as every session list (all orgs only in the global one, which the caller must be allowed to
+ * enter), for any signed-in user. The scope is by user id, never by the `user` label, which another
+ * user's display name could imitate; the request's filters only narrow it.
+ */
+export const mySessionResource: ResourceDef = {
+  ...sessionResource,
+  url: '/api/v1/terminal/my-sessions/',
+  scope: (q, ctx) => q.where(sql.ref(`${t}.user_id`), '=', ctx.req.user?.id ?? ''),
+};

@@ -16,7 +16,8 @@ import {
   Upload,
 } from 'antd';
 import dayjs from 'dayjs';
-import { join, sftpApi, type Entry, type Opened, type PermedAccount } from './sftpApi.ts';
+import { AssetPicker } from './AssetPicker.tsx';
+import { errorText, join, sftpApi, type Entry, type Opened, type PermedAccount } from './sftpApi.ts';
 
 /**
  * The file manager: breadcrumb, the folder's table (name, size, modified, type), a drop zone
@@ -24,6 +25,8 @@ import { join, sftpApi, type Entry, type Opened, type PermedAccount } from './sf
  * A button the permission does not allow is disabled with a tooltip saying which action is missing.
  */
 const t_ = (k: string) => `fileManager.${k}`;
+/** The page without an asset: the asset picker. */
+const FILE_MANAGER_HOME = '/koko/elfinder/sftp/';
 
 function size(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -32,11 +35,6 @@ function size(n: number): string {
   let i = 0;
   for (; v >= 1024 && i < units.length - 1; i++) v /= 1024;
   return `${v.toFixed(1)} ${units[i]}`;
-}
-
-function errorText(e: unknown): string {
-  const data = (e as { data?: { detail?: string } }).data;
-  return data?.detail ?? (e as Error).message;
 }
 
 interface Transfer {
@@ -287,10 +285,14 @@ export function FileManagerPage({ search }: { search: string }) {
       </Spin>
     );
   else if (assetId) body = <AccountChoice assetId={assetId} onToken={setToken} />;
-  else body = <Alert type="info" message={t(t_('noAsset'))} />;
+  else body = <AssetPicker />;
+  // Back to the asset list from an asset's account choice or its files.
+  const back = assetId ? <a href={FILE_MANAGER_HOME}>{t(t_('allAssets'))}</a> : undefined;
   return (
     <div style={{ padding: 24, maxWidth: 1200, margin: '0 auto' }}>
-      <Card title={title}>{body}</Card>
+      <Card title={title} extra={back}>
+        {body}
+      </Card>
     </div>
   );
 }

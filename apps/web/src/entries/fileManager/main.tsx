@@ -6,7 +6,8 @@ import { FileManagerPage } from './FileManagerPage.tsx';
 
 /**
  * The web file manager's entry (filemanager.html, served at /koko/elfinder/sftp/ to signed-in
- * users): `?token=<connection token id>` opens it at once, `?asset=<id>` asks for the account first.
+ * users): `?token=<connection token id>` opens it at once, `?asset=<id>` asks for the account first,
+ * neither lists the user's assets to choose from.
  */
 void initI18n()
   .catch(() => undefined)

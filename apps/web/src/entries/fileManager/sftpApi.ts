@@ -26,9 +26,33 @@ export interface PermedAccount {
   username: string;
 }
 
+/** A granted asset as the picker lists it (`perms/users/self/assets/`). */
+export interface GrantedAsset {
+  id: string;
+  name: string;
+  address: string;
+  platform: { id: number; name: string } | null;
+  protocols: { name: string; port: number }[];
+  comment: string;
+}
+
+/** Protocols a file manager session can use: SFTP runs over SSH when an asset lists no SFTP of its own. */
+export const SFTP_PROTOCOLS = 'sftp,ssh';
+
+/** The server's `detail`, else the error's message. */
+export function errorText(e: unknown): string {
+  const data = (e as { data?: { detail?: string } }).data;
+  return data?.detail ?? (e as Error).message;
+}
+
 export const join = (dir: string, name: string) => `${dir.replace(/\/$/, '')}/${name}`;
 
 export const sftpApi = {
+  /** The user's granted active assets the file manager can open, a page at a time. */
+  assets: (params: { search?: string; offset: number; limit: number }) =>
+    http.get<{ count: number; results: GrantedAsset[] }>('/api/v1/perms/users/self/assets/', {
+      params: { protocols: SFTP_PROTOCOLS, is_active: 'true', order: 'name', ...params },
+    }),
   accounts: (assetId: string) =>
     http.get<PermedAccount[]>(`/api/v1/perms/users/self/assets/${encodeURIComponent(assetId)}/accounts/`),
   token: (assetId: string, account: string) =>

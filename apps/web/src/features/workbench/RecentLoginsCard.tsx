@@ -5,13 +5,14 @@ import { useTranslation } from 'react-i18next';
 import type { HttpError } from '../../lib/http.ts';
 import { extractMessage } from '../../lib/httpErrors.ts';
 import { fetchRecentLogins, RECENT_LOGINS_KEY, type LoginLog } from './workbenchApi.ts';
+import { formatDate } from '../../resource/values.ts';
 
 /** The five latest sign-in attempts of the user (`/api/v1/audits/my-login-logs/?limit=5`). */
 export function RecentLoginsCard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const logs = useQuery({ queryKey: RECENT_LOGINS_KEY, queryFn: fetchRecentLogins });
   const columns: ColumnsType<LoginLog> = [
-    { key: 'datetime', title: t('workbench.login.datetime'), dataIndex: 'datetime' },
+    { key: 'datetime', title: t('workbench.login.datetime'), render: (_, r) => formatDate(r.datetime, i18n.language) },
     { key: 'ip', title: t('workbench.login.ip'), dataIndex: 'ip' },
     { key: 'type', title: t('workbench.login.type'), render: (_, r) => r.type.label },
     { key: 'backend', title: t('workbench.login.backend'), dataIndex: 'backend_display' },

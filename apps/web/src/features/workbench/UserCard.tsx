@@ -2,10 +2,11 @@ import { Avatar, Card, Descriptions, Space, Tag, Typography } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../lib/appStore.ts';
+import { formatDate } from '../../resource/values.ts';
 
 /** The user card of the workbench home: who is signed in, their roles and sign-in dates. */
 export function UserCard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const profile = useAppStore((s) => s.profile);
   if (!profile) return null;
   const roles = [...profile.system_roles, ...profile.org_roles];
@@ -38,8 +39,16 @@ export function UserCard() {
               '-'
             ),
           },
-          { key: 'last_login', label: t('workbench.field.lastLogin'), children: profile.last_login ?? '-' },
-          { key: 'date_expired', label: t('workbench.field.dateExpired'), children: profile.date_expired },
+          {
+            key: 'last_login',
+            label: t('workbench.field.lastLogin'),
+            children: formatDate(profile.last_login, i18n.language),
+          },
+          {
+            key: 'date_expired',
+            label: t('workbench.field.dateExpired'),
+            children: formatDate(profile.date_expired, i18n.language),
+          },
         ]}
       />
     </Card>

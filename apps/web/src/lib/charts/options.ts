@@ -65,14 +65,22 @@ export function columnOption(primary: string, dates: string[], name: string, dat
   };
 }
 
-/** A ring (pie with a hole, radius 72-90 %) of parts of a whole, the percentage of the first in the middle. */
+/** The ring's empty track: the colour of the rest of a whole, and of a ring with nothing to show. */
+export const RING_TRACK = '#e8e8e8';
+
+/**
+ * A ring (pie with a hole, radius 72-90 %) of parts of a whole, the percentage of the first in the
+ * middle. With a total of 0 there is no part to draw (ECharts would split the ring evenly and fill
+ * half of it): the ring is its empty track alone, silent, and says 0 % as the original does.
+ */
 export function ringOption(primary: string, parts: { name: string; value: number }[]): ChartOption {
   const total = parts.reduce((s, p) => s + p.value, 0);
   const first = parts[0]?.value ?? 0;
   const percent = total ? Math.round((first / total) * 1000) / 10 : 0;
+  const empty = total <= 0;
   return {
-    color: [primary, '#e8e8e8', '#f8ac59'],
-    tooltip: { trigger: 'item' },
+    color: [primary, RING_TRACK, '#f8ac59'],
+    tooltip: { trigger: 'item', show: !empty },
     title: undefined,
     graphic: undefined,
     series: [
@@ -80,6 +88,7 @@ export function ringOption(primary: string, parts: { name: string; value: number
         type: 'pie',
         radius: ['72%', '90%'],
         avoidLabelOverlap: false,
+        silent: empty,
         label: {
           show: true,
           position: 'center',
@@ -90,7 +99,8 @@ export function ringOption(primary: string, parts: { name: string; value: number
         },
         labelLine: { show: false },
         emphasis: { scale: false },
-        data: parts,
+        // One zero item is drawn as the whole ring (ECharts' stillShowZeroSum) in the track's colour.
+        data: empty ? [{ name: '', value: 0, itemStyle: { color: RING_TRACK } }] : parts,
       },
     ],
   };

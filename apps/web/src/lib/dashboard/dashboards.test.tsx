@@ -13,15 +13,19 @@ import type { ChartOption } from '../charts/options.ts';
 vi.mock('../http.ts', async (orig) =>
   (await import('../../resource/testing/fakeHttp.ts')).fakeHttpModule(await orig()),
 );
-// jsdom has no canvas: the chart box shows the series its option would draw (the browser test draws them).
+// jsdom has no canvas: the chart box shows the series its option would draw (the browser test draws them):
+// name, data, the text in a ring's middle and whether it answers the mouse.
+type Series = { name?: string; data: unknown[]; label?: { formatter?: () => string }; silent?: boolean };
 vi.mock('../charts/Chart.tsx', () => ({
   Chart: ({ option, testId }: { option: (primary: string) => ChartOption; testId?: string }) => {
-    const o = option('#1ab394') as { series: { name?: string; data: unknown[] }[]; xAxis?: { data?: string[] } };
-    return (
-      <pre data-testid={testId}>
-        {JSON.stringify({ x: o.xAxis?.data, series: o.series.map((s) => ({ name: s.name, data: s.data })) })}
-      </pre>
-    );
+    const o = option('#1ab394') as { series: Series[]; xAxis?: { data?: string[] } };
+    const series = o.series.map((s) => ({
+      name: s.name,
+      data: s.data,
+      label: s.label?.formatter?.(),
+      silent: s.silent,
+    }));
+    return <pre data-testid={testId}>{JSON.stringify({ x: o.xAxis?.data, series })}</pre>;
   },
 }));
 
@@ -116,10 +120,14 @@ describe('audit dashboard', () => {
     await waitFor(() => expect(screen.getByTestId('count-login-logs').textContent).toBe('12'));
     expect(screen.getByTestId('count-operate-logs').textContent).toContain('7');
     expect(screen.getByRole('link', { name: /Operate logs/ }).getAttribute('href')).toBe('/audit/audits/operate-logs/');
-    expect((await chart('chart-login-ring')).series[0].data).toEqual([
-      { name: 'Successful logins', value: 9 },
-      { name: 'Failed logins', value: 3 },
-    ]);
+    expect((await chart('chart-login-ring')).series[0]).toEqual({
+      data: [
+        { name: 'Successful logins', value: 9 },
+        { name: 'Failed logins', value: 3 },
+      ],
+      label: '75%',
+      silent: false,
+    });
     expect((await chart('chart-command-ring')).series[0].data).toEqual([
       { name: 'Dangerous commands', value: 25 },
       { name: 'Other commands', value: 75 },
@@ -133,5 +141,44 @@ describe('audit dashboard', () => {
     await userEvent.click(screen.getByRole('button', { name: '7 days' }));
     await waitFor(() => expect(calls.at(-1)!.query.get('days')).toBe('7'));
     expect(localStorage.getItem('dashboardDays')).toBe('7');
+  });
+});
+
+describe('rings with nothing to count', () => {
+  // 0 of 0: ECharts splits a ring of zeros evenly, so the ring used to be half filled and say 0 %.
+  const EMPTY_RING = { data: [{ name: '', value: 0, itemStyle: { color: '#e8e8e8' } }], label: '0%', silent: true };
+  // Every counter and per-day figure 0, the days kept, no rows in the rankings and types.
+  const zero = (v: unknown): unknown =>
+    typeof v === 'number' ? 0 : Array.isArray(v) ? v.filter((x) => typeof x !== 'object').map(zero) : v;
+  const zeros = (req: FakeRequest) => Object.fromEntries(Object.entries(answer(req)).map(([k, v]) => [k, zero(v)]));
+
+  it('draw an empty track saying 0% on the audit dashboard, with no slice to hover', async () => {
+    on('GET', '/api/v1/index/', zeros);
+    open(<AuditDashboardPage />, '/audit/dashboard');
+    await waitFor(() => expect(screen.getByTestId('count-login-logs').textContent).toBe('0'));
+    await waitFor(async () => expect((await chart('chart-login-ring')).series[0]).toEqual(EMPTY_RING));
+    expect((await chart('chart-command-ring')).series[0]).toEqual(EMPTY_RING);
+  });
+
+  it('draw an empty track on the console dashboard, and a full ring at 100 %', async () => {
+    on('GET', '/api/v1/index/', (req: FakeRequest) => ({
+      ...zeros(req),
+      ...(req.query.get('total_count_assets') === '1'
+        ? { total_count_assets: 4, total_count_today_active_assets: 4 }
+        : {}),
+    }));
+    open(<DashboardPage />, '/console/dashboard');
+    await waitFor(() => expect(screen.getByTestId('count-users').textContent).toContain('0'));
+    await waitFor(async () => expect((await chart('chart-users-ring')).series[0]).toEqual(EMPTY_RING));
+    await waitFor(async () =>
+      expect((await chart('chart-assets-ring')).series[0]).toEqual({
+        data: [
+          { name: 'Active assets', value: 4 },
+          { name: 'Inactive', value: 0 },
+        ],
+        label: '100%',
+        silent: false,
+      }),
+    );
   });
 });
