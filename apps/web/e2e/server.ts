@@ -32,6 +32,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       GATEHOUSE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       GATEHOUSE_ADMIN_FIRST_LOGIN: '0',
       LOG_LEVEL: 'warn',
+      // The server closes a kept-alive connection idle for this long (10 s by default). Playwright's
+      // API client (Node's http agent) reuses a pooled socket without retrying when the server
+      // closes it just as a request goes out (ECONNRESET on a busy machine); browsers retry those.
+      HTTP_KEEPALIVE_TIMEOUT_MS: '300000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
