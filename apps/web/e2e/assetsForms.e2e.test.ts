@@ -247,11 +247,21 @@ describe('assets forms', () => {
     await expect.poll(() => accounts.locator('tbody tr.ant-table-row').textContent()).toContain('Secret copied');
     await page.getByTestId('asset-account-template-add').click();
     const pick = page.locator('.ant-modal').filter({ has: page.getByTestId('asset-account-templates') });
-    await pick.getByTestId('asset-account-templates').click();
-    await page.locator('.ant-select-item-option[title="e2e-tpl(tpluser)"]').click();
+    const templates = pick.getByTestId('asset-account-templates');
+    await templates.click();
+    // A click while the dropdown is still opening can land beside the option (a busy machine):
+    // wait for its animation, and for the choice to show in the select before going on.
+    const option = page.locator('.ant-select-item-option[title="e2e-tpl(tpluser)"]');
+    await option.waitFor();
+    await option.evaluate((el) =>
+      Promise.all((el.closest('.ant-select-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
+    );
+    await option.click();
+    await expect.poll(() => templates.locator('.ant-select-selection-item').count()).toBe(1);
     // The multiple select stays open over the dialog's buttons: a click on the title closes it.
     await pick.locator('.ant-modal-title').click();
     await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached', timeout: 5000 });
+    await expect.poll(() => pick.getByRole('button', { name: 'OK' }).isEnabled()).toBe(true);
     await pick.getByRole('button', { name: 'OK' }).click();
     await pick.waitFor({ state: 'hidden' });
     await expect.poll(() => accounts.locator('tbody tr.ant-table-row').count()).toBe(2);
