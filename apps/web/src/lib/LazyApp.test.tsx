@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, ConfigProvider } from 'antd';
 import { LazyApp, useFeedback } from './LazyApp.tsx';
@@ -38,6 +38,6 @@ describe('LazyApp', () => {
     // Close the messages and the dialog while the page still exists: their timers and animations
     // would otherwise run React after the test environment is gone (an uncaught error on a busy machine).
     unmount();
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => expect(document.querySelector('.ant-modal, .ant-message-notice')).toBeNull(), slow);
   }, 60_000);
 });
