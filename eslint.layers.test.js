@@ -1,11 +1,13 @@
 // The layer rules of eslint.layers.js catch imports against the arrows (docs/architecture.md, "Layers").
 // Each case lints an in-memory source as if it lived at the given path; imports resolve against the real tree.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 import { MODULE_ORDER, layersConfig } from './eslint.layers.js';
+import { cyclesPlugin } from './eslint.cycles.js';
 
 const root = import.meta.dirname;
 const eslint = new ESLint({
@@ -87,7 +89,11 @@ describe('layer rules', () => {
       'apps/server/src/http/datetime.ts',
       "import { tokenCacheKey } from './identify.ts';",
     );
-    expect(errors).toEqual([expect.stringMatching(/^import-x\/no-cycle: /)]);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^gatehouse\/no-cycle: Import cycle: apps\/server\/src\/http\/identify\.ts imports this file again/,
+      ),
+    ]);
   });
 
   it('places every server module in MODULE_ORDER', () => {
@@ -96,5 +102,42 @@ describe('layer rules', () => {
       .filter((e) => e.isDirectory())
       .map((e) => e.name);
     expect([...MODULE_ORDER].sort()).toEqual(modules.sort());
+  });
+});
+
+describe('gatehouse/no-cycle on files on disk', () => {
+  it('names both ends of a cycle, and neither a file that only leads into one nor a type-only import', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-cycles-'));
+    try {
+      const files = {
+        'a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
+        'b.ts': "import { a } from './a.ts';\nexport const b = () => a;\n",
+        'c.ts': "import { a } from './a.ts';\nexport const c = a;\n",
+        'd.ts': "import { e } from './e.ts';\nexport type D = { n: number };\nexport const d = e;\n",
+        'e.ts':
+          "import type { D } from './d.ts';\nexport { type D as F } from './d.ts';\nexport const e = (x: D) => x;\n",
+      };
+      for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+      const lint = new ESLint({
+        cwd: dir,
+        overrideConfigFile: true,
+        overrideConfig: [
+          {
+            files: ['**/*.ts'],
+            languageOptions: { parser: tseslint.parser },
+            plugins: { gatehouse: cyclesPlugin },
+            rules: { 'gatehouse/no-cycle': 'error' },
+          },
+        ],
+      });
+      const results = await lint.lintFiles(Object.keys(files).map((f) => path.join(dir, f)));
+      const errors = results.flatMap((r) => r.messages.map((m) => `${path.basename(r.filePath)}: ${m.message}`));
+      expect(errors).toEqual([
+        'a.ts: Import cycle: b.ts imports this file again. Move what both need into a third file below them.',
+        'b.ts: Import cycle: a.ts imports this file again. Move what both need into a third file below them.',
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

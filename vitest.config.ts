@@ -28,6 +28,7 @@ const DATABASE_NEUTRAL = [
   'src/modules/apidocs/*.test.ts',
   'src/modules/acls/matcher/*.test.ts',
   'src/modules/ops/taskLog.test.ts',
+  'src/modules/ops/ansible/*.test.ts',
   'src/modules/settings/settingValidate.test.ts',
   'src/modules/tickets/stateMachine.test.ts',
   'src/modules/terminal/gateway/*.test.ts',

@@ -3,12 +3,16 @@ import { CSRF_COOKIE, LOGIN_PATH, SESSION_COOKIE } from '@gatehouse/contract';
 /** HTTP helpers for benchmarks that drive a real listening server. */
 
 /** Signs in as admin through the login endpoint; returns headers for reads and writes. */
-export async function signIn(base: string, password: string): Promise<Record<string, string>> {
-  const page = await fetch(new URL(LOGIN_PATH, base));
+export async function signIn(
+  base: string,
+  password: string,
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  const page = await fetch(new URL(LOGIN_PATH, base), { headers: extra });
   const csrf = /jms_csrftoken=([^;]+)/.exec(page.headers.getSetCookie().join(';'))![1]!;
   const res = await fetch(new URL(LOGIN_PATH, base), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: `${CSRF_COOKIE}=${csrf}`, 'x-csrftoken': csrf },
+    headers: { ...extra, 'content-type': 'application/json', cookie: `${CSRF_COOKIE}=${csrf}`, 'x-csrftoken': csrf },
     body: JSON.stringify({ username: 'admin', password }),
   });
   const set = res.headers.getSetCookie().join(';');

@@ -9,6 +9,12 @@ import { runGatewayBench } from './gatewayBench.ts';
 import { runAuditBench } from './auditBench.ts';
 import { runSftpBench } from './sftpBench.ts';
 import { runDashboardBench } from './dashboardBench.ts';
+import { runJobsBench } from './jobsBench.ts';
+import { runDbProxyBench } from './dbProxyBench.ts';
+import { runGraphicalBench } from './graphicalBench.ts';
+import { runAutomationsBench } from './automationsBench.ts';
+import { runPagesBench } from './pagesBench.ts';
+import { runExportBench } from './exportBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -30,7 +36,7 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
   }
 }
 
-/** `npm run bench -- bundle` or BENCH_ONLY=bundle,users,assets,accounts,perms,gateway,audit,sftp,dashboard runs some scenarios only (default: all). */
+/** `npm run bench -- bundle` or BENCH_ONLY=bundle,pages,users,export,assets,accounts,perms,gateway,audit,sftp,dashboard,jobs,dbproxy,graphical,automations runs some scenarios only (default: all). */
 const only = (process.env.BENCH_ONLY ?? process.argv[2])?.split(',').map((s) => s.trim());
 const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = [
   ['users', runUsersBench],
@@ -51,5 +57,24 @@ if (!withinBudget) process.exitCode = 1;
 for (const [, run] of scenarios) await run();
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pgUrl) for (const [, run] of scenarios) await withPgSchema(pgUrl, (schema) => run(pgUrl, schema));
+// 1M users and 1M commands exported by a server in its own process, next to the raw query (goal: 2x, +100 MiB).
+if (!only || only.includes('export')) {
+  if (!(await runExportBench())) process.exitCode = 1;
+  if (pgUrl)
+    await withPgSchema(
+      pgUrl,
+      async (schema) => void (!(await runExportBench(pgUrl, schema)) && (process.exitCode = 1)),
+    );
+}
 // SFTP through the gateway next to direct SFTP (no database in the measured path: SQLite only).
 if (!only || only.includes('sftp')) await runSftpBench();
+// Console pages in Chromium, time to first rows next to a bare page making the same API calls (SQLite only).
+if ((!only || only.includes('pages')) && !(await runPagesBench())) process.exitCode = 1;
+// A quick job over N asset records on one sshd next to N bare SSH execs (SQLite only).
+if (!only || only.includes('jobs')) await runJobsBench();
+// The database proxies next to the same clients straight to the machine's MariaDB and PostgreSQL (SQLite only).
+if (!only || only.includes('dbproxy')) await runDbProxyBench();
+// VNC frame latency through the gateway next to a direct RFB client (SQLite only).
+if (!only || only.includes('graphical')) await runGraphicalBench();
+// One change-secret execution over N database accounts on the machine's MariaDB (SQLite only).
+if (!only || only.includes('automations')) await runAutomationsBench();

@@ -143,12 +143,15 @@ await sideBySide([
 ]);
 await vitest(`unit and API tests (${unitWorkers} workers)`, [`--maxWorkers=${unitWorkers}`]);
 
+// What the browser showed first (long), then the failures, then the names alone: whoever keeps only
+// the tail of the output still sees which tests failed.
 const pagesAtFailure = path.join(results, 'e2e-failures.txt');
 if (fs.existsSync(pagesAtFailure))
-  failures.push(`  what the browser showed:\n${fs.readFileSync(pagesAtFailure, 'utf8')}`);
+  process.stdout.write(`\n=== what the browser showed ===\n${fs.readFileSync(pagesAtFailure, 'utf8')}\n`);
 if (failures.length) process.stdout.write(`\n=== failed tests ===\n${failures.join('\n')}\n`);
 process.stdout.write(`\n=== slowest test files ===\n${slowestFiles(10)}\n`);
 process.stdout.write(`\n${summary.join('\n')}\ntotal ${seconds(startedAll)}\n`);
+for (const f of failures) process.stdout.write(`failed: ${f.split('\n')[0].trim()}\n`);
 if (!process.env.TEST_DATABASE_URL)
   process.stdout.write('(PostgreSQL suite not run: set TEST_DATABASE_URL=postgres://... to run it)\n');
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);

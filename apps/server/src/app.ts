@@ -8,6 +8,7 @@ import type { Config } from './platform/config.ts';
 import { openCache, type Cache } from './platform/cache/index.ts';
 import { openBus, type Bus } from './platform/bus/index.ts';
 import { openSecretBox, type SecretBox } from './platform/crypto/secretBox.ts';
+import { checkSharedSecretKey } from './platform/crypto/secretKeyCheck.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import type { AppDeps } from './http/context.ts';
@@ -15,6 +16,7 @@ import { SessionStore } from './http/session.ts';
 import { registerErrorHandlers } from './http/errors.ts';
 import { registerIdentification } from './http/identify.ts';
 import { registerRoutePerms } from './http/routePerms.ts';
+import { registerRouteMetadata } from './resource/routeMetadata.ts';
 import { registerConsole } from './http/console.ts';
 import { parseQueryString } from './http/queryString.ts';
 import { registerSecurityHeaders } from './http/securityHeaders.ts';
@@ -68,6 +70,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerWebsocketGuard(app);
   registerBodyLimits(app);
   registerRoutePerms(app);
+  registerRouteMetadata(app);
   await registerModules(app);
   await opts.extend?.(app);
   await registerConsole(app);
@@ -107,11 +110,19 @@ export async function openDeps(config: Config, opts: { pgSchema?: string } = {})
     throw e;
   }
   await migrateToLatest(database.db, opts.pgSchema);
+  try {
+    await checkSharedSecretKey(database.db, secretBox);
+  } catch (e) {
+    await bus.close();
+    await cache.close();
+    await database.close();
+    throw e;
+  }
   const seedResult = await seed(database.db, {
     ...(config.adminPassword ? { adminPassword: config.adminPassword } : {}),
     dataDir: config.dataDir,
   });
-  const settings = new SettingsStore(database.db);
+  const settings = new SettingsStore(database.db, secretBox);
   await ensureSelfLicence(database.db, settings, config.dataDir);
   return {
     config,

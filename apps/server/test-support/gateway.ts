@@ -37,13 +37,9 @@ export class TestTerminal {
     }
   }
 
-  /** Sends keys one at a time (escape sequences whole), each after the previous one's echo had time to come. */
-  async type(keys: string | string[], gapMs = 15): Promise<void> {
-    const list = typeof keys === 'string' ? [...keys] : keys;
-    for (const k of list) {
-      this.stream.write(k);
-      await new Promise((r) => setTimeout(r, gapMs));
-    }
+  /** Sends keys one at a time (escape sequences whole), at a typist's pace (`typeKeys`). */
+  type(keys: string | string[], gapMs = 15): Promise<void> {
+    return typeKeys((k) => this.stream.write(k), keys, gapMs);
   }
 
   /** Types a line and Enter, then waits for the next prompt. */
@@ -52,6 +48,19 @@ export class TestTerminal {
     await this.type(line);
     await this.type('\r');
     await this.waitFor(prompt, from + 1);
+  }
+}
+
+/**
+ * Keys sent one at a time (escape sequences whole) with a gap between them, as a person types: the
+ * gateway's line reading is about keys arriving apart (each echoed before the next), which a
+ * pasted chunk does not exercise; with echo off there is no echo to wait for, so the gap is the
+ * typing itself, not a wait for an event.
+ */
+export async function typeKeys(send: (key: string) => void, keys: string | string[], gapMs = 15): Promise<void> {
+  for (const k of typeof keys === 'string' ? [...keys] : keys) {
+    send(k);
+    await new Promise((r) => setTimeout(r, gapMs));
   }
 }
 

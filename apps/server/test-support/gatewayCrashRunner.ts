@@ -20,6 +20,9 @@ async function main(): Promise<void> {
     secretBox: deps.secretBox,
     dataDir: config.dataDir,
     name: env.GH_GATEWAY_NAME!,
+    cache: deps.cache,
+    heartbeatMs: config.gateway.heartbeatMs,
+    replayStreamMs: config.gateway.replayStreamMs,
   });
   await g.start();
   const user = await deps.database.db

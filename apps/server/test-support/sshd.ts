@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, waitForPort } from './ports.ts';
+import { freePort } from './ports.ts';
 
 /**
  * A real OpenSSH server (/usr/sbin/sshd) on 127.0.0.1 with a throw-away host key, for API tests,
@@ -44,12 +44,22 @@ export interface SshdOptions {
   sftp?: boolean;
   /** More sshd_config lines, after the fixture's (e.g. `MaxStartups 300` for hundreds of sessions). */
   config?: string[];
+  /**
+   * Users of the machine itself (made by the test with `osUser()`, removed by its `remove()`) who may
+   * sign in with their own password and `~/.ssh/authorized_keys`, and root with the generated key
+   * (`privateKey`): for tests that change what the host holds (passwords with chpasswd,
+   * authorized_keys), which the private passwd/shadow of `users` cannot take (chpasswd renames over
+   * the file, a bind mount refuses). No mount namespace; needs root.
+   */
+  osUsers?: string[];
 }
 
 export interface Sshd {
   port: number;
   /** OpenSSH's fingerprint of the host key (`SHA256:...`). */
   hostKeyFingerprint: string;
+  /** The host key as `known_hosts` has it (`<type> <base64>`). */
+  hostKey: string;
   /** Stops sshd (its sessions end) and removes its files. */
   stop(): void;
 }
@@ -67,6 +77,7 @@ export interface SshdWithUsers extends Sshd {
 /** The gateway tests' user, logging in to bash with the prompt `gh$ ` (`startShellSshd`). */
 export const SHELL_USER: SshdUser = { username: 'shelluser', password: 'Shell-pass-1' };
 
+export function startSshd(options: SshdOptions & { osUsers: string[] }): Promise<SshdWithUsers>;
 export function startSshd(options?: SshdOptions & { users?: undefined }): Promise<Sshd>;
 export function startSshd(options: SshdOptions & { users: [SshdUser, ...SshdUser[]] }): Promise<SshdWithUsers>;
 export async function startSshd(options: SshdOptions = {}): Promise<Sshd | SshdWithUsers> {
@@ -81,9 +92,8 @@ export async function startSshd(options: SshdOptions = {}): Promise<Sshd | SshdW
   const hostKeyFingerprint = execFileSync('ssh-keygen', ['-l', '-f', file('host_key.pub')])
     .toString()
     .split(' ')[1]!;
-  const port = await freePort();
+  const hostKey = fs.readFileSync(file('host_key.pub'), 'utf8').split(' ').slice(0, 2).join(' ');
   const config = [
-    `Port ${port}`,
     'ListenAddress 127.0.0.1',
     `HostKey ${file('host_key')}`,
     'UsePAM no',
@@ -95,7 +105,18 @@ export async function startSshd(options: SshdOptions = {}): Promise<Sshd | SshdW
   ];
   const sshd = ['/usr/sbin/sshd', '-D', '-e', '-f', file('sshd_config')];
   let command = sshd;
-  if (!users.length) config.push('PasswordAuthentication no');
+  if (options.osUsers) {
+    keygen(file('user_key'));
+    fs.copyFileSync(file('user_key.pub'), file('authorized_keys'));
+    config.push(
+      'PermitRootLogin yes',
+      'PasswordAuthentication yes',
+      'PubkeyAuthentication yes',
+      'AllowTcpForwarding yes',
+      `AuthorizedKeysFile .ssh/authorized_keys ${file('authorized_keys')}`,
+      `AllowUsers root ${options.osUsers.join(' ')}`,
+    );
+  } else if (!users.length) config.push('PasswordAuthentication no');
   else {
     keygen(file('user_key'));
     fs.copyFileSync(file('user_key.pub'), file('authorized_keys'));
@@ -127,27 +148,54 @@ export async function startSshd(options: SshdOptions = {}): Promise<Sshd | SshdW
       `AuthorizedKeysFile ${file('authorized_keys')}`,
       `AllowUsers ${users.map((u) => u.username).join(' ')}`,
     );
+    // The users live in a private copy of /etc mounted over /etc in sshd's own mount namespace, not
+    // in files mounted over /etc/passwd and /etc/shadow: a test that changes the machine's users
+    // (useradd, chpasswd: `osUser()`) renames over those files, and Linux then detaches a mount on
+    // them in every other namespace, so each running sshd would fall back to the machine's users.
     const script = [
-      `mount --bind ${file('passwd')} /etc/passwd`,
-      `mount --bind ${file('shadow')} /etc/shadow`,
+      `cp -a /etc ${file('etc')}`,
+      `cp ${file('passwd')} ${file('etc/passwd')}`,
+      `cp ${file('shadow')} ${file('etc/shadow')}`,
+      `mount --bind ${file('etc')} /etc`,
       `exec ${sshd.join(' ')}`,
     ].join(' && ');
     command = ['unshare', '-m', '--propagation', 'private', 'sh', '-c', script];
   }
   if (options.sftp) config.push('Subsystem sftp internal-sftp');
   config.push(...(options.config ?? []));
-  fs.writeFileSync(file('sshd_config'), config.join('\n'));
-  const proc = spawn(command[0]!, command.slice(1), { stdio: 'ignore' });
-  await waitForPort(port);
+  // A port free when asked may be taken by another test's server before this sshd binds it; then
+  // this sshd exits and the port answers with someone else's. So the port is ours only once this
+  // sshd says it listens on it; otherwise try another.
+  let started: { proc: ChildProcess; port: number } | undefined;
+  for (let attempt = 0; !started; attempt++) {
+    if (attempt === 5) throw new Error('sshd did not start on any of 5 free ports');
+    const port = await freePort();
+    fs.writeFileSync(file('sshd_config'), [`Port ${port}`, ...config].join('\n'));
+    const proc = await listening(spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] }), port);
+    if (proc) started = { proc, port };
+  }
+  const { proc, port } = started;
   const stop = () => {
     proc.kill();
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  if (!users.length) return { port, hostKeyFingerprint, stop };
+  if (options.osUsers)
+    return {
+      port,
+      hostKeyFingerprint,
+      hostKey,
+      username: 'root',
+      password: '',
+      privateKey: fs.readFileSync(file('user_key'), 'utf8'),
+      home,
+      stop,
+    };
+  if (!users.length) return { port, hostKeyFingerprint, hostKey, stop };
   const [first] = users as [SshdUser];
   return {
     port,
     hostKeyFingerprint,
+    hostKey,
     username: first.username,
     password: first.password,
     privateKey: fs.readFileSync(file('user_key'), 'utf8'),
@@ -165,10 +213,57 @@ export function startShellSshd(options: SshdOptions = {}): Promise<SshdWithUsers
   return startSshd({ prompt: 'gh$ ', sftp: true, ...options, users: options.users ?? [SHELL_USER] });
 }
 
+/** The sshd once it logs that it listens on `port`, or undefined if it exits (or says nothing in 10 s). */
+function listening(proc: ChildProcess, port: number): Promise<ChildProcess | undefined> {
+  return new Promise((resolve) => {
+    let said = '';
+    let ready = false;
+    const exited = () => finish(false);
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      proc.off('exit', exited);
+      if (!ok) proc.kill();
+      resolve(ok ? proc : undefined);
+    };
+    const timer = setTimeout(() => finish(false), 10_000);
+    proc.once('exit', exited);
+    // sshd -e logs every connection to stderr: keep reading it, or the pipe fills and sshd stalls.
+    proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (ready) return;
+      said += chunk;
+      if (said.includes(`Server listening on 127.0.0.1 port ${port}`)) {
+        ready = true;
+        finish(true);
+      }
+    });
+  });
+}
+
 function keygen(file: string): void {
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', file]);
 }
 
 function passwordHash(password: string): string {
   return execFileSync('openssl', ['passwd', '-6', password]).toString().trim();
+}
+
+/**
+ * A throw-away user of this machine (`useradd -m`, a password set with chpasswd) for `osUsers`;
+ * `remove()` deletes it with its home (`userdel -r`): call it in afterAll. Needs root.
+ */
+export function osUser(password: string): { username: string; password: string; remove(): void } {
+  const username = `ghau${Math.random().toString(36).slice(2, 8)}`;
+  execFileSync('useradd', ['-m', '-s', '/bin/sh', username]);
+  execFileSync('chpasswd', [], { input: `${username}:${password}\n` });
+  return {
+    username,
+    password,
+    remove: () => {
+      try {
+        execFileSync('userdel', ['-r', '-f', username], { stdio: 'ignore' });
+      } catch {
+        // already gone
+      }
+    },
+  };
 }

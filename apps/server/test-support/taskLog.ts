@@ -1,4 +1,6 @@
 import WebSocket from 'ws';
+import { expect } from 'vitest';
+import type { SessionClient } from './testApp.ts';
 import { TASK_LOG_SOCKET_PATH } from '../src/modules/ops/taskLogSocket.ts';
 
 /** Test helper: a client of the task-log socket. */
@@ -39,4 +41,20 @@ export async function collectTaskLog(
     });
     ws.on('error', reject);
   });
+}
+
+/**
+ * A background task's state once it has ended (`ops/celery/task/<id>/`: SUCCESS or FAILURE),
+ * awaited with expect.poll rather than a loop of fixed sleeps.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answer
+export async function taskEnded(client: SessionClient, task: string): Promise<Record<string, any>> {
+  let last: { state?: string } = {};
+  await expect
+    .poll(async () => {
+      last = (await client.get(`/api/v1/ops/celery/task/${task}/`)).json();
+      return last.state === 'SUCCESS' || last.state === 'FAILURE';
+    })
+    .toBe(true);
+  return last;
 }

@@ -179,6 +179,10 @@ export class SessionClient {
     return this.request({ method: 'POST', url, payload: payload as InjectOptions['payload'], headers });
   }
 
+  patch(url: string, payload?: unknown, headers: Record<string, string> = {}) {
+    return this.request({ method: 'PATCH', url, payload: payload as InjectOptions['payload'], headers });
+  }
+
   /** Opens the login page (for its CSRF cookie), then signs in. */
   async login(
     username: string,

@@ -138,12 +138,18 @@ describe('the workbench', () => {
     const menu = page.getByTestId('sidebar-menu');
     const terminal = menu.getByRole('menuitem', { name: /Web terminal/ });
     await terminal.waitFor();
-    // The User role holds both permissions; the original's order: after My assets.
+    // The User role holds both permissions; the original's order: after My assets, then the job
+    // centre (its own jobs are every user's).
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual([
       'Home',
       'My assets',
       'Web terminal',
       'File manager',
+      'Job centre',
+      'Quick job',
+      'Jobs',
+      'Templates',
+      'Executions',
     ]);
     expect(await terminal.getAttribute('title')).toBe('Opens in a new tab');
     await page.getByTestId('workbench-user-card').waitFor();

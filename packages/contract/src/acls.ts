@@ -17,8 +17,10 @@ export const ACL_ACTIONS: Readonly<Record<AclKind, readonly ('reject' | 'accept'
 };
 
 /**
- * Connect method values a connect-method rule can name (the terminal components' web and native
- * methods). The list lives here until the terminal components endpoint serves it.
+ * Connect method values a connect-method rule can name, as the original stores them: the web and
+ * native methods of its terminal components, the graphical protocols by name (`rdp`, `vnc`) and the
+ * remote-app database clients. A rule may name a method before Gatehouse serves it (a rule written
+ * for the original keeps working, and holds as soon as the method is served).
  */
 export const CONNECT_METHODS: readonly string[] = [
   'web_cli',
@@ -30,4 +32,12 @@ export const CONNECT_METHODS: readonly string[] = [
   'db_client',
   'db_guide',
   'mstsc',
+  'rdp',
+  'vnc',
+  'chrome',
+  'dbeaver',
+  'navicat',
+  'mysql_workbench',
+  'pgadmin4',
+  'sqlserver_management_studio',
 ];

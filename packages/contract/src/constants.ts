@@ -69,3 +69,10 @@ export function resolveLanguage(cookie: string | undefined | null, preferred: re
 
 /** Digits of a one-time password (TOTP codes and SMS codes alike). */
 export const OTP_LENGTH = 6;
+
+/**
+ * The `job_type`s of the job centre's executions (`ops_jobexecution`); the engine's queue also holds
+ * account automations' executions (`change_secret`, `push_account`, `gather_accounts`), which the
+ * job centre's and the job logs' lists leave out (docs/automations.md).
+ */
+export const JOB_CENTRE_TYPES = ['adhoc', 'playbook'] as const;

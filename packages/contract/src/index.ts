@@ -10,3 +10,6 @@ export * from './acls.ts';
 export * from './messageHtml.ts';
 export * from './preferences.ts';
 export * from './settingCategories.ts';
+export * from './replayStorages.ts';
+export * from './interfaceSettings.ts';
+export * from './applets.ts';

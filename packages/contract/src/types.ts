@@ -65,6 +65,19 @@ export interface PublicOpenSettings {
   INTERFACE: InterfaceSettings;
   /** The login page offers passkey sign-in. */
   AUTH_PASSKEY: boolean;
+  /** Sign-in through an identity provider's pages: one login-page button each, enabled ones only. */
+  SSO_METHODS: SsoMethod[];
+}
+
+/** A login-page button that sends the browser to `url?next=…` (an identity provider's redirect). */
+export interface SsoMethod {
+  /** The backend: `openid`, `oauth2`… */
+  name: string;
+  /** The button's text (the provider's name where the settings give one). */
+  label: string;
+  url: string;
+  /** An https URL or a path of this site; empty: none. */
+  logo: string;
 }
 
 export interface PublicSettings extends PublicOpenSettings {

@@ -14,7 +14,7 @@ import type { DB } from '../platform/db/schema.ts';
 
 /** Permission evaluation of the JumpServer API. */
 
-interface BindingRow {
+export interface BindingRow {
   role_id: string;
   scope: RoleScope;
   org_id: string | null;

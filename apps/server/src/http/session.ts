@@ -13,6 +13,8 @@ export interface SessionData {
   /** Re-verification: level reached (1 relogin, 2 password, 3 mfa) and when, epoch seconds. */
   confirm_level?: number;
   confirm_time?: number;
+  /** What the identity provider's sign-out needs (the OpenID Connect ID token, `sso/ssoLogout.ts`). */
+  sso?: Record<string, string>;
 }
 
 /** Where a sign-in came from, kept with the session for the online user sessions list. */

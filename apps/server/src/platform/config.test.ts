@@ -21,11 +21,19 @@ describe('configuration from the environment', () => {
       databaseUrl: `sqlite:${path.join('/srv/data', 'gatehouse.sqlite')}`,
     });
     expect(c.redisUrl).toBeUndefined();
+    // The database proxies are off until their ports are set.
+    expect(c).toMatchObject({ postgresqlPort: 0, mysqlPort: 0 });
+    expect(loadConfig({ GATEHOUSE_POSTGRESQL_PORT: '54320', GATEHOUSE_MYSQL_PORT: '33061' }, '/srv')).toMatchObject({
+      postgresqlPort: 54320,
+      mysqlPort: 33061,
+    });
   });
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT', 'is not a number'],
     [{ PORT: '70000' }, 'PORT', 'out of range'],
+    [{ GATEHOUSE_MYSQL_PORT: 'x' }, 'GATEHOUSE_MYSQL_PORT', 'is not a number'],
+    [{ GATEHOUSE_POSTGRESQL_PORT: '99999' }, 'GATEHOUSE_POSTGRESQL_PORT', 'out of range'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', 'unsupported scheme'],
     [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL', 'needs a file path'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', 'redis://'],

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { loadLimits, parseTrustedProxies, type Limits } from './limitsConfig.ts';
 import { ConfigError } from './configError.ts';
+import { loadJobsConfig, type JobsConfig } from './jobsConfig.ts';
+import { loadGatewayConfig, type GatewayConfig } from './gatewayConfig.ts';
 
 /** Gatehouse's runtime configuration, read from the environment. */
 export interface Config {
@@ -8,6 +10,10 @@ export interface Config {
   port: number;
   /** `GATEHOUSE_SSH_PORT`: the native SSH server's port on `host` (default 2222; 0 = no SSH server). */
   sshPort: number;
+  /** `GATEHOUSE_POSTGRESQL_PORT`: the PostgreSQL proxy's port on `host` (default 0: off). */
+  postgresqlPort: number;
+  /** `GATEHOUSE_MYSQL_PORT`: the MySQL/MariaDB proxy's port on `host` (default 0: off). */
+  mysqlPort: number;
   dataDir: string;
   /** `sqlite:<file>` or `postgres://...`. */
   databaseUrl: string;
@@ -27,6 +33,10 @@ export interface Config {
   /** Proxies whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (none by default). */
   trustedProxies: string[];
   limits: Limits;
+  /** The execution engine's concurrency and clock (`JOB_*`, platform/jobsConfig.ts). */
+  jobs: JobsConfig;
+  /** The gateway's heartbeat and recording stream (`GATEWAY_HEARTBEAT_MS`, `REPLAY_STREAM_MS`, platform/gatewayConfig.ts). */
+  gateway: GatewayConfig;
 }
 
 export { ConfigError };
@@ -84,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const host = env.HOST || '127.0.0.1';
   const port = parsePort(env.PORT);
   const sshPort = parsePort(env.GATEHOUSE_SSH_PORT, 'GATEHOUSE_SSH_PORT', 2222);
+  const postgresqlPort = parsePort(env.GATEHOUSE_POSTGRESQL_PORT, 'GATEHOUSE_POSTGRESQL_PORT', 0);
+  const mysqlPort = parsePort(env.GATEHOUSE_MYSQL_PORT, 'GATEHOUSE_MYSQL_PORT', 0);
   const dataDir = path.resolve(cwd, env.DATA_DIR || './data');
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL, dataDir);
   const redisUrl = parseRedisUrl(env.REDIS_URL);
@@ -101,10 +113,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const debug = ['1', 'true', 'yes', 'on'].includes((env.GATEHOUSE_DEBUG ?? '').toLowerCase());
   const trustedProxies = parseTrustedProxies(env.TRUSTED_PROXIES);
   const limits = loadLimits(env);
+  const jobs = loadJobsConfig(env);
+  const gateway = loadGatewayConfig(env);
   return {
     host,
     port,
     sshPort,
+    postgresqlPort,
+    mysqlPort,
     dataDir,
     databaseUrl,
     redisUrl,
@@ -117,5 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     debug,
     trustedProxies,
     limits,
+    jobs,
+    gateway,
   };
 }

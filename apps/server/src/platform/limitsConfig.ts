@@ -27,6 +27,10 @@ export interface Limits {
   importCellChars: number;
   /** Uncompressed size of an XLSX's parts, bytes (zip bombs). */
   importUnzippedBytes: number;
+  /** Rows an export reads from its cursor at a time (resource/export.ts). */
+  exportBatchRows: number;
+  /** Graphical (VNC/RDP) sessions one instance holds at once (each may run a virtual display and an RDP client). */
+  graphicalSessions: number;
 }
 
 const MB = 1024 * 1024;
@@ -44,6 +48,8 @@ const SETTINGS: [keyof Limits, string, number][] = [
   ['importColumns', 'IMPORT_MAX_COLUMNS', 200],
   ['importCellChars', 'IMPORT_MAX_CELL_CHARS', 32_767],
   ['importUnzippedBytes', 'IMPORT_MAX_UNZIPPED_BYTES', 256 * MB],
+  ['exportBatchRows', 'EXPORT_BATCH_ROWS', 1000],
+  ['graphicalSessions', 'LIMIT_GRAPHICAL_SESSIONS', 20],
 ];
 
 export const DEFAULT_LIMITS = Object.fromEntries(SETTINGS.map(([k, , d]) => [k, d])) as unknown as Limits;

@@ -26,6 +26,27 @@ export function toCell(f: FieldDef, v: unknown, lang: Language): string {
   return String(v);
 }
 
+/** A formula's first character: = + - @, tab, CR. */
+function formulaStart(code: number): boolean {
+  return code === 61 || code === 43 || code === 45 || code === 64 || code === 9 || code === 13;
+}
+
+/**
+ * `neutralise(toCell(f, v, lang))` for one column, its branches chosen once per export instead of
+ * once per cell (the yes/no words, the field's type).
+ */
+export function cellWriter(f: FieldDef, lang: Language): (v: unknown) => string {
+  const yes = rt(lang, 'yes');
+  const no = rt(lang, 'no');
+  const other = f.type === 'object_related_field' ? related : (v: unknown) => toCell(f, v, lang);
+  return (v) => {
+    if (v === null || v === undefined) return '-';
+    if (typeof v === 'boolean') return v ? yes : no;
+    const s = typeof v === 'string' ? v : other(v);
+    return s !== '-' && formulaStart(s.charCodeAt(0)) ? `'${s}` : s;
+  };
+}
+
 /** Columns of an export or template: label as header (`*` when required), field name. */
 export function exportColumns(
   def: ResourceDef,

@@ -5,8 +5,8 @@ export function parseBool(v: unknown): boolean | undefined {
   if (v === 1 || v === 0) return v === 1;
   if (typeof v !== 'string') return undefined;
   const s = v.trim().toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(s)) return true;
-  if (['false', '0', 'no', 'off'].includes(s)) return false;
+  if (['true', '1', 'yes', 'on', 't', 'y'].includes(s)) return true;
+  if (['false', '0', 'no', 'off', 'f', 'n'].includes(s)) return false;
   return undefined;
 }
 

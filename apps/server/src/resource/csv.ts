@@ -1,7 +1,10 @@
-/** RFC 4180 CSV: writing one line, and reading a whole document (quotes, doubled quotes, CRLF). */
+/** RFC 4180 CSV: writing one cell, and reading a whole document (quotes, doubled quotes, CRLF). */
 
-export function csvLine(cells: readonly string[]): string {
-  return `${cells.map((c) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')}\r\n`;
+const SPECIAL = /[",\r\n]/;
+
+/** One cell, quoted when it holds a quote, comma or line break. */
+export function csvCell(c: string): string {
+  return SPECIAL.test(c) ? `"${c.replace(/"/g, '""')}"` : c;
 }
 
 export function parseCsv(text: string): string[][] {

@@ -2,29 +2,27 @@ import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import ExcelJS from 'exceljs';
-import { exportColumns, neutralise, toCell } from './cells.ts';
-import { csvLine } from './csv.ts';
-import { afterRow, termsOf } from './keyset.ts';
-import { first, listQuery, orderTerms, type Query } from './query.ts';
+import { cellWriter, exportColumns } from './cells.ts';
+import { csvCell } from './csv.ts';
+import { first, listQuery, type Query } from './query.ts';
 import { serializeRows } from './serialize.ts';
 import { type ResourceCtx, type ResourceDef, type Row } from './types.ts';
 
 /**
- * CSV/XLSX export and import templates, streamed in batches so memory
- * stays flat however many rows there are. Same filters as the list; `spm` for selected rows.
+ * CSV/XLSX export and import templates. The list's query (same filters and order; `spm` for
+ * selected rows) runs once and is read by a database cursor, EXPORT_BATCH_ROWS rows at a time
+ * (platform/db/cursor.ts): each batch is serialised and written before the next is read, so memory
+ * stays flat however many rows there are, and the total costs about what the query costs. When the
+ * client goes away the response stream is destroyed, which ends these generators and releases the
+ * cursor: no further batch is read.
  */
-export const BATCH = 1000;
 
 function stamp(d = new Date()): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}_${p(d.getHours())}-${p(d.getMinutes())}-${p(d.getSeconds())}`;
 }
 
-/**
- * Rows in list order, a batch at a time: each batch is the next BATCH rows after the last one
- * sent (keyset.ts), so nothing but the current batch is held — never the whole id list, and
- * never an OFFSET that re-sorts the whole set.
- */
+/** Rows in list order, a batch at a time, from one cursor over the list's query. */
 export async function* batches(
   def: ResourceDef,
   ctx: ResourceCtx,
@@ -37,51 +35,72 @@ export async function* batches(
     yield (await q.limit(1).execute()) as Row[];
     return;
   }
-  const terms = termsOf(orderTerms(def, first(query, 'order')));
-  const dialect = ctx.req.server.deps.database.dialect;
-  let last: Row | undefined;
-  for (;;) {
-    const rows = (await (last ? q.where(afterRow(def.table, terms, last, dialect)) : q)
-      .limit(BATCH)
-      .execute()) as Row[];
-    if (rows.length) yield rows;
-    if (rows.length < BATCH) return;
-    last = rows[rows.length - 1];
-  }
+  const { database, config } = ctx.req.server.deps;
+  yield* database.cursor(q.compile(), config.limits.exportBatchRows);
 }
 
-async function* cellRows(def: ResourceDef, ctx: ResourceCtx, query: Query, template: string | undefined) {
-  const cols = exportColumns(def, template, ctx.req.lang);
-  yield cols.map((c) => c.header);
-  const names = cols.map((c) => c.name).filter((n) => !def.fields[n]!.writeOnly);
-  for await (const rows of batches(def, ctx, query, template)) {
-    const out = await serializeRows(def, ctx, rows, names);
-    for (const o of out) yield cols.map((c) => (c.f.writeOnly ? '' : neutralise(toCell(c.f, o[c.name], ctx.req.lang))));
-  }
+type Writer = ((o: Row) => string) | undefined;
+
+/** The export's columns: headers, and each column's cell writer chosen once (none for write-only ones). */
+function columnsOf(def: ResourceDef, ctx: ResourceCtx, template: string | undefined) {
+  const lang = ctx.req.lang;
+  const cols = exportColumns(def, template, lang);
+  const writers: Writer[] = cols.map((c) => {
+    if (c.f.writeOnly) return undefined;
+    const write = cellWriter(c.f, lang);
+    return (o) => write(o[c.name]);
+  });
+  return {
+    headers: cols.map((c) => c.header),
+    writers,
+    names: cols.map((c) => c.name).filter((n) => !def.fields[n]!.writeOnly),
+  };
 }
 
-async function* csvChunks(rows: AsyncGenerator<string[]>): AsyncGenerator<string> {
-  yield '\uFEFF';
-  let buf = '';
-  for await (const r of rows) {
-    buf += csvLine(r);
-    if (buf.length > 64 * 1024) {
-      yield buf;
-      buf = '';
+/** Serialised rows, a batch at a time. */
+async function* serialized(
+  def: ResourceDef,
+  ctx: ResourceCtx,
+  query: Query,
+  template: string | undefined,
+  names: string[],
+) {
+  for await (const rows of batches(def, ctx, query, template)) yield serializeRows(def, ctx, rows, names);
+}
+
+async function* csvChunks(headers: string[], writers: Writer[], rows: AsyncGenerator<Row[]>): AsyncGenerator<string> {
+  yield `\uFEFF${headers.map(csvCell).join(',')}\r\n`;
+  for await (const batch of rows) {
+    // One string per batch, each cell written straight into it: a write per batch, no per-row arrays.
+    let buf = '';
+    for (const o of batch) {
+      for (let i = 0; i < writers.length; i++) {
+        const w = writers[i];
+        buf += i ? `,${w ? csvCell(w(o)) : ''}` : w ? csvCell(w(o)) : '';
+      }
+      buf += '\r\n';
     }
+    yield buf;
   }
-  if (buf) yield buf;
 }
 
-function xlsxStream(rows: AsyncGenerator<string[]>, sheetName: string, onError: (e: Error) => void): PassThrough {
+function xlsxStream(
+  headers: string[],
+  writers: Writer[],
+  batches: AsyncGenerator<Row[]>,
+  sheetName: string,
+  onError: (e: Error) => void,
+): PassThrough {
   const out = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = book.addWorksheet(sheetName.slice(0, 31));
   (async () => {
-    for await (const r of rows) {
-      sheet.addRow(r).commit();
+    sheet.addRow(headers).commit();
+    for await (const rows of batches) {
+      for (const o of rows) sheet.addRow(writers.map((w) => (w ? w(o) : ''))).commit();
       // Backpressure: wait while the reader is behind, so the zip's output does not pile up in memory.
       if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+      // The client went away: leaving the loop ends the generators and releases the cursor.
       if (out.destroyed) return;
     }
     sheet.commit();
@@ -101,11 +120,17 @@ export async function sendExport(
   reply: FastifyReply,
 ) {
   const template = first(query, 'template');
-  const rows = cellRows(def, ctx, query, template);
+  const { headers, writers, names } = columnsOf(def, ctx, template);
+  const rows = serialized(def, ctx, query, template, names);
   const file = `${def.model}_${stamp()}.${format}`;
   reply.header('Content-Disposition', `attachment; filename="${file}"`);
-  if (format === 'csv') return reply.type('text/csv; charset=utf-8').send(Readable.from(csvChunks(rows)));
+  if (format === 'csv')
+    return reply.type('text/csv; charset=utf-8').send(Readable.from(csvChunks(headers, writers, rows)));
   return reply
     .type('application/xlsx')
-    .send(xlsxStream(rows, def.label[ctx.req.lang], (e) => ctx.req.log.error({ err: e }, 'xlsx export failed')));
+    .send(
+      xlsxStream(headers, writers, rows, def.label[ctx.req.lang], (e) =>
+        ctx.req.log.error({ err: e }, 'xlsx export failed'),
+      ),
+    );
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef, Row } from './types.ts';
 import { rt } from './messages.ts';
 import { parseBool, parseDateTime } from './coerce.ts';
+import { queryInt } from '../http/queryString.ts';
 
 /** Building list queries from the parameters of the JumpServer API. */
 
@@ -197,10 +198,13 @@ export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 /** DRF's LimitOffsetPagination: a positive `limit` pages (capped at 100); otherwise everything. */
 export function pageOf(query: Query, max = 100): { limit: number; offset: number } | undefined {
-  const l = first(query, 'limit');
-  if (!l || !/^\d+$/.test(l) || Number(l) <= 0) return undefined;
-  const o = first(query, 'offset');
-  return { limit: Math.min(Number(l), max), offset: o && /^\d+$/.test(o) ? Math.min(Number(o), MAX_OFFSET) : 0 };
+  // Read as the original reads them (http/queryString.ts): ` 10 ` is 10; an offset past what a
+  // number holds is past every row.
+  const l = queryInt(first(query, 'limit'));
+  if (l === undefined || l <= 0) return undefined;
+  const rawOffset = first(query, 'offset')?.trim();
+  const o = queryInt(rawOffset) ?? (rawOffset && /^\d+$/.test(rawOffset) ? MAX_OFFSET : 0);
+  return { limit: Math.min(l, max), offset: Math.min(Math.max(o, 0), MAX_OFFSET) };
 }
 
 /** The filtered, ordered rows of a list request (used by list, export and bulk operations). */

@@ -124,16 +124,26 @@ export async function serializeRows(
         rows.map((r) => String(r.org_id)),
       )
     : undefined;
+  // How each field is read, chosen once for the batch rather than once per row.
+  const plan = names.map((name): [string, (row: Row) => unknown] => {
+    const f = def.fields[name]!;
+    if (f.read) return [name, (row) => f.read!(row, ctx)];
+    if (f.fk) {
+      const map = fkMaps.get(name)!;
+      const col = f.column || `${name}_id`;
+      return [name, (row) => map.get(String(row[col])) ?? null];
+    }
+    if (f.m2m) {
+      const map = m2mMaps.get(name)!;
+      return [name, (row) => map.get(String(row.id)) ?? []];
+    }
+    const col = f.column || name;
+    if (f.out) return [name, (row) => f.out!(row[col], ctx, row)];
+    return [name, (row) => primitiveOut(f, row[col], ctx)];
+  });
   return rows.map((row) => {
     const out: Row = {};
-    for (const name of names) {
-      const f = def.fields[name]!;
-      if (f.read) out[name] = f.read(row, ctx);
-      else if (f.fk) out[name] = fkMaps.get(name)!.get(String(row[f.column || `${name}_id`])) ?? null;
-      else if (f.m2m) out[name] = m2mMaps.get(name)!.get(String(row.id)) ?? [];
-      else if (f.out) out[name] = f.out(row[f.column || name], ctx);
-      else out[name] = primitiveOut(f, row[f.column || name], ctx);
-    }
+    for (const [name, get] of plan) out[name] = get(row);
     if (orgs) {
       out.org_id = row.org_id;
       out.org_name = orgs.get(String(row.org_id)) ?? '';

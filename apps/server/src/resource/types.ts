@@ -51,6 +51,11 @@ export interface ResourceCtx {
    * `searchWith` may then test each row instead of asking an index, which would read every match.
    */
   rowScan?: boolean;
+  /**
+   * Work to do once the write's transaction has committed (messages about the new row: they read
+   * it, and must not go out for a write that rolls back); `afterCommit` in write.ts fills it.
+   */
+  committed?: (() => Promise<unknown> | void)[];
 }
 
 export function dyn(ctx: ResourceCtx): AnyDb {
@@ -121,8 +126,11 @@ export interface FieldDef {
   order?: boolean;
   fk?: FkDef;
   m2m?: M2MDef;
-  /** Turns the stored value of a writable field into its output (e.g. a bit mask into names). */
-  out?: (stored: unknown, ctx: ResourceCtx) => unknown;
+  /**
+   * Turns the stored value of a writable field into its output (e.g. a bit mask into names); `row`
+   * for an output that depends on another column (a storage's settings on its type).
+   */
+  out?: (stored: unknown, ctx: ResourceCtx, row: Row) => unknown;
   /** For `tree`: the OPTIONS `tree` (choices grouped). */
   tree?: TreeChoice[];
   /** Computes the output from the stored row (read-only fields). */
@@ -169,12 +177,6 @@ export interface ResourceDef {
   label: I18nText;
   orgScoped: boolean;
   fields: Record<string, FieldDef>;
-  /**
-   * Writable fields of the contract this resource does not store yet: a write that gives one a
-   * value (anything but null or an empty string, list or object) is refused with 400 naming the
-   * field, so a client never gets a 201 that silently dropped part of its request.
-   */
-  unsupportedFields?: string[];
   /** Field names shown for `fields_size=mini` and `small`. */
   fieldsMini?: string[];
   fieldsSmall?: string[];

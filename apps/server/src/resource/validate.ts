@@ -13,13 +13,6 @@ export type Validated = { ok: true; data: Row } | { ok: false; errors: FieldErro
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** null, '', [] and {} carry nothing, so an unsupported field given one of them loses nothing. */
-function isEmptyValue(v: unknown): boolean {
-  if (v === null || v === undefined || v === '') return true;
-  if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && Object.keys(v).length === 0;
-}
-
 function isWritable(f: FieldDef): boolean {
   return !f.readOnly && !f.read;
 }
@@ -166,8 +159,6 @@ export async function validateObject(
   if (def.orgScoped && mode === 'create' && ctx.req.org.id === ROOT_ORG_ID) {
     return { ok: false, errors: { non_field_errors: [rt(ctx.req.lang, 'save_in_org')] } };
   }
-  for (const name of def.unsupportedFields ?? [])
-    if (!isEmptyValue(body[name])) errors[name] = [rt(ctx.req.lang, 'not_supported_yet')];
   for (const [name, f] of Object.entries(def.fields)) {
     if (!isWritable(f)) continue;
     let v = body[name];

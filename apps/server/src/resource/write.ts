@@ -59,10 +59,31 @@ async function writeLinks(def: ResourceDef, ctx: ResourceCtx, id: string | numbe
   }
 }
 
-/** Runs in a transaction: the caller's when it already is one (a write nested in another), else a new one. */
+/**
+ * Runs in a transaction: the caller's when it already is one (a write nested in another), else a
+ * new one, after whose commit the work given to `afterCommit` runs.
+ */
 export async function inTransaction<T>(ctx: ResourceCtx, fn: (c: ResourceCtx) => Promise<T>): Promise<T> {
   if (ctx.db.isTransaction) return fn(ctx);
-  return ctx.db.transaction().execute((trx: Kysely<DB>) => fn({ ...ctx, db: trx }));
+  const committed: NonNullable<ResourceCtx['committed']> = [];
+  const out = await ctx.db.transaction().execute((trx: Kysely<DB>) => fn({ ...ctx, db: trx, committed }));
+  for (const work of committed)
+    void Promise.resolve()
+      .then(work)
+      .catch((e: Error) => ctx.req.log.error({ err: e.message }, 'work after a write failed'));
+  return out;
+}
+
+/**
+ * Runs `work` once the write's transaction commits (not awaited by the write: its failure is
+ * logged); outside a transaction of `inTransaction`, at once.
+ */
+export function afterCommit(ctx: ResourceCtx, work: () => Promise<unknown> | void): void {
+  if (ctx.committed) ctx.committed.push(work);
+  else
+    void Promise.resolve()
+      .then(work)
+      .catch((e: Error) => ctx.req.log.error({ err: e.message }, 'work after a write failed'));
 }
 
 export async function loadRow(def: ResourceDef, ctx: ResourceCtx, id: string | number): Promise<Row | undefined> {

@@ -3,7 +3,7 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../lib/appStore.ts';
-import { runStartup } from './startup.ts';
+import { takeStartup } from './startup.ts';
 import { Leaving } from './session.ts';
 import { BUILT_VIEWS, hasRoute } from './viewRoutes.ts';
 import { HttpError } from '../lib/http.ts';
@@ -34,7 +34,7 @@ export function StartupGate() {
     let cancelled = false;
     // The browser's address is current even while the router is still rendering a navigation.
     const path = currentPath();
-    runStartup(path, { builtViews: BUILT_VIEWS, hasRoute })
+    takeStartup(path, { builtViews: BUILT_VIEWS, hasRoute })
       .then((r) => {
         if (cancelled) return;
         if (r.redirect && r.redirect !== path) {

@@ -87,3 +87,23 @@ export async function runStartup(pathname: string, env: StartupEnv): Promise<Sta
   };
   return redirect ? { redirect, state } : { state };
 }
+
+let early: { pathname: string; result: Promise<StartupResult> } | undefined;
+
+/**
+ * Starts the sequence as the console's script starts (`main.tsx`), while the language loads and
+ * React renders its first frame; the gate's first run takes it (`takeStartup`) instead of starting
+ * its own after that render.
+ */
+export function startStartupEarly(pathname: string, env: StartupEnv): void {
+  const result = runStartup(pathname, env);
+  result.catch(() => undefined); // the gate sees the failure when it takes the result
+  early = { pathname, result };
+}
+
+/** The sequence started early for this address, else a new run. */
+export function takeStartup(pathname: string, env: StartupEnv): Promise<StartupResult> {
+  const started = early;
+  early = undefined;
+  return started?.pathname === pathname ? started.result : runStartup(pathname, env);
+}

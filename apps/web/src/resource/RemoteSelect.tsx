@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Select } from 'antd';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { HttpError, http } from '../lib/http.ts';
 import type { Page, ResourceObject } from './types.ts';
@@ -68,15 +68,30 @@ export function RemoteSelect({
   });
   const forbidden = query.error instanceof HttpError && query.error.status === 403;
 
+  // Chosen ids the seed does not name (a field holding bare ids, e.g. a job's assets): their labels
+  // come in one request (`?ids=`), so the select shows names rather than ids.
+  const chosen = value == null ? [] : Array.isArray(value) ? value : [value];
+  const unnamed = chosen.filter((v) => !seed.some((o) => o.value === v)).sort();
+  const named = useQuery({
+    queryKey: ['remote-labels', url, unnamed],
+    queryFn: () =>
+      http.get<Page<ResourceObject> | ResourceObject[]>(url, {
+        params: { ids: unnamed.join(','), limit: unnamed.length, offset: 0 },
+      }),
+    enabled: unnamed.length > 0,
+    staleTime: 60_000,
+  });
+
   const options = useMemo(() => {
     const out = new Map<string, SelectOption>();
     for (const o of seed) out.set(o.value, o);
-    for (const page of query.data?.pages ?? []) {
+    const pages = [...(query.data?.pages ?? []), ...(named.data ? [named.data] : [])];
+    for (const page of pages) {
       for (const row of Array.isArray(page) ? page : page.results)
         out.set(String(row.id), { value: String(row.id), label: optionLabel(row) });
     }
     return [...out.values()];
-  }, [seed, query.data, optionLabel]);
+  }, [seed, query.data, named.data, optionLabel]);
 
   return (
     <Select

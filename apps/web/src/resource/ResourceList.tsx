@@ -30,6 +30,7 @@ import { PAGE_SIZES, readShownColumns, saveShownColumns, tableKey } from './tabl
 import { useDeleteResource } from './useDeleteResource.ts';
 import { useListState } from './useListState.ts';
 import { useResourceMeta } from './useResourceMeta.ts';
+import { usePrefetchWhen } from '../lib/usePrefetchWhen.ts';
 import { useResourcePerms, type PermsOptions } from './useResourcePerms.ts';
 import type { FieldMetaMap, Page, Query, ResourceObject } from './types.ts';
 
@@ -145,10 +146,15 @@ export function ResourceList(props: ResourceListProps) {
     hasDatePicker: Boolean(props.hasDatePicker),
     extraQuery: props.extraQuery,
   });
+  // The rows are asked beside the metadata when the query does not depend on its filter options.
+  const listReady = metaReady || !state.needsOptions;
+  const listKey = ['resource-list', url, state.query];
+  const fetchList = () => http.get<Page<ResourceObject> | ResourceObject[]>(url, { params: state.query });
+  usePrefetchWhen(listReady, listKey, fetchList);
   const list = useQuery({
-    queryKey: ['resource-list', url, state.query],
-    queryFn: () => http.get<Page<ResourceObject> | ResourceObject[]>(url, { params: state.query }),
-    enabled: metaReady,
+    queryKey: listKey,
+    queryFn: fetchList,
+    enabled: listReady,
     placeholderData: keepPreviousData,
   });
   const rows = useMemo(() => (Array.isArray(list.data) ? list.data : (list.data?.results ?? [])), [list.data]);

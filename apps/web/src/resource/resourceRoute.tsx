@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Outlet, useResolvedPath } from 'react-router';
+import { Navigate, Outlet, useResolvedPath } from 'react-router';
 import type { AppRoute } from '../lib/routeTypes.ts';
 import { lazyPage } from '../lib/lazyPage.tsx';
 import type { DetailTab, ResourceDetailProps } from './ResourceDetail.tsx';
@@ -132,5 +132,23 @@ export function resourceRoute(route: ResourceRouteConfig, load?: () => Promise<R
         ...page(({ DetailPage }, cfg) => <DetailPage cfg={cfg} />),
       },
     ],
+  };
+}
+
+/**
+ * A resource whose list lives on another page (a tab of it): out of the menu, its list address
+ * goes to that page (`listPath`, e.g. `/settings/terminal?activeTab=endpoints`), and its pages
+ * light up that page's menu entry.
+ */
+export function offMenuRoute(r: AppRoute, listPath: string): AppRoute {
+  const page = listPath.split('?')[0]!;
+  return {
+    ...r,
+    handle: { ...r.handle!, hidden: true },
+    children: r.children?.map((c) =>
+      c.index
+        ? { index: true, element: <Navigate to={listPath} replace /> }
+        : { ...c, handle: { ...c.handle!, activeMenu: page } },
+    ),
   };
 }

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { dateRangeQuery, defaultDateRange, type DateRange } from './dateRange.ts';
-import { isSearchKey, queryToTags, tagsToQuery, type FilterOption } from './searchTags.ts';
+import { SEARCH_KEY, isSearchKey, queryToTags, tagsToQuery, type FilterOption } from './searchTags.ts';
 import { readPageSize, savePageSize } from './tableConfig.ts';
 import type { FilterTag, Query } from './types.ts';
 
@@ -12,6 +12,9 @@ export interface ListStateOptions {
   hasDatePicker: boolean;
   extraQuery?: Query;
 }
+
+/** Address keys that are never a filter option: the tab, the order, the free-text search. */
+const OPTION_FREE_KEYS = new Set(['activeTab', 'order', SEARCH_KEY]);
 
 /**
  * Paging, ordering, search tags and date range of one list, and the query they make. With
@@ -104,6 +107,11 @@ export function useListState({ options, urlQuery, hasDatePicker, extraQuery }: L
     tableQuery,
     query,
     hasFilter: tags.length > 0,
+    /**
+     * Whether the query may change once the filter options are known: the address holds a key that
+     * could be a filter (`?name=x`). Otherwise the list need not wait for the options (its metadata).
+     */
+    needsOptions: urlQuery && [...params.keys()].some((k) => !OPTION_FREE_KEYS.has(k)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../lib/http.ts';
+import { usePrefetchWhen } from '../lib/usePrefetchWhen.ts';
 import { withQuery } from './resourceUrl.ts';
 import type { ResourceMeta } from './types.ts';
 
@@ -15,6 +16,7 @@ export async function fetchResourceMeta(url: string): Promise<ResourceMeta> {
 /** The OPTIONS metadata of a resource, fetched once per exact URL for the whole session. */
 export function useResourceMeta(url: string, opts: { draw?: boolean; enabled?: boolean } = {}) {
   const full = metaUrl(url, opts.draw);
+  usePrefetchWhen(opts.enabled ?? true, ['resource-meta', full], () => fetchResourceMeta(full));
   return useQuery({
     queryKey: ['resource-meta', full],
     queryFn: () => fetchResourceMeta(full),

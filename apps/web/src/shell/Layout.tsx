@@ -6,6 +6,7 @@ import type { ViewName } from '../lib/orgs.ts';
 import { Footer } from './Footer.tsx';
 import { Navbar } from './Navbar.tsx';
 import { PageBanners } from './PageBanners.tsx';
+import { AnnouncementBanner } from './AnnouncementBanner.tsx';
 import { contentMargin, deviceOfWidth, useShellStore } from './shellStore.ts';
 import { Sidebar } from './Sidebar.tsx';
 import { TagsBar } from './TagsBar.tsx';
@@ -64,6 +65,7 @@ export function Layout() {
         {inView && title && access === 'ok' && (
           <div className={styles.heading}>
             <h1 className={styles.title}>{title}</h1>
+            <AnnouncementBanner />
             <PageBanners />
           </div>
         )}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicSettings } from '@gatehouse/contract';
-import { licenseBanners, licenseBannersAllowed, passwordBanner } from './banners.ts';
+import { announcementToShow, licenseBanners, licenseBannersAllowed, passwordBanner } from './banners.ts';
 
 const now = new Date('2025-03-10T12:00:00Z');
 const ids = (banners: { id: string }[]) => banners.map((b) => b.id);
@@ -75,5 +75,20 @@ describe('password banners', () => {
     const ldap = { source: { value: 'ldap', label: 'LDAP' }, date_password_last_updated: '2024-01-01T00:00:00Z' };
     expect(passwordBanner(ldap, settings, now)).toBeUndefined();
     expect(passwordBanner({ ...local('2024-01-01'), date_password_last_updated: null }, settings, now)).toBeUndefined();
+  });
+});
+
+describe('announcement', () => {
+  const a = { ID: 'id-1', SUBJECT: 'Maintenance', CONTENT: 'Sunday', LINK: '' };
+  it('shows an enabled announcement until this browser dismissed its id', () => {
+    expect(announcementToShow({ ANNOUNCEMENT_ENABLED: true, ANNOUNCEMENT: a }, null)).toEqual(a);
+    expect(announcementToShow({ ANNOUNCEMENT_ENABLED: true, ANNOUNCEMENT: a }, 'id-1')).toBeUndefined();
+    expect(announcementToShow({ ANNOUNCEMENT_ENABLED: true, ANNOUNCEMENT: { ...a, ID: 'id-2' } }, 'id-1')?.ID).toBe(
+      'id-2',
+    );
+    expect(announcementToShow({ ANNOUNCEMENT_ENABLED: false, ANNOUNCEMENT: a }, null)).toBeUndefined();
+    expect(
+      announcementToShow({ ANNOUNCEMENT_ENABLED: true, ANNOUNCEMENT: { ...a, SUBJECT: '' } }, null),
+    ).toBeUndefined();
   });
 });

@@ -94,3 +94,24 @@ export function passwordBanner(
     return { id: 'password-expiring', type: 'warning', text: 'shell.banner.passwordExpiring', params: { count: left } };
   return undefined;
 }
+
+/** The announcement of Features › Announcement (public settings `ANNOUNCEMENT_ENABLED`, `ANNOUNCEMENT`). */
+export interface Announcement {
+  ID: string;
+  SUBJECT: string;
+  CONTENT: string;
+  LINK: string;
+}
+
+/** Where the id of the announcement the user dismissed is kept (each save gives a new id). */
+export const ANNOUNCEMENT_DISMISSED_KEY = 'gatehouse.announcement.dismissed';
+
+/** The announcement to show: enabled, with a subject, and not the one this browser dismissed. */
+export function announcementToShow(
+  settings: Readonly<Record<string, unknown>> | null | undefined,
+  dismissedId: string | null,
+): Announcement | undefined {
+  const a = settings?.ANNOUNCEMENT as Partial<Announcement> | undefined;
+  if (!settings?.ANNOUNCEMENT_ENABLED || !a?.ID || !a.SUBJECT || a.ID === dismissedId) return undefined;
+  return { ID: a.ID, SUBJECT: a.SUBJECT, CONTENT: a.CONTENT ?? '', LINK: a.LINK ?? '' };
+}

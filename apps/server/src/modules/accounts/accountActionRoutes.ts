@@ -13,6 +13,7 @@ import { assetsUnder } from '../assets/assetParsers.ts';
 import { acm } from './accountMessages.ts';
 import { loadPlatforms, resolveDuplicate } from './accountHooks.ts';
 import { accountResource } from './accountResource.ts';
+import { pick } from '../../resource/describe.ts';
 
 /**
  * Account actions beside the resource routes: `bulk/` over many assets with a
@@ -170,7 +171,16 @@ async function clearSecret(req: FastifyRequest) {
 
 export function registerAccountActionRoutes(app: FastifyInstance): void {
   app.post(`${URL}bulk/`, { config: { perm: 'accounts.add_account' } }, bulkCreate);
-  app.get(`${URL}su-from-accounts/`, { config: { perm: 'accounts.view_account' } }, suFromAccounts);
+  app.get(
+    `${URL}su-from-accounts/`,
+    {
+      config: {
+        perm: 'accounts.view_account',
+        describe: pick(accountResource, ['id', 'name', 'username', 'secret_type', 'privileged']),
+      },
+    },
+    suFromAccounts,
+  );
   app.post(`${URL}username-suggestions/`, { config: { perm: 'accounts.view_account' } }, usernameSuggestions);
   app.patch(`${URL}clear-secret/`, { config: { perm: 'accounts.change_account' } }, clearSecret);
 }

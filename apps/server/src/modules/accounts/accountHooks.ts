@@ -4,7 +4,9 @@ import { toBool } from '../../platform/db/schema.ts';
 import { actorOf } from '../../resource/audit.ts';
 import { updateObject } from '../../resource/write.ts';
 import type { ResourceCtx, ResourceDef, Row, WriteEvent } from '../../resource/types.ts';
+import { requirePerm } from '../../http/permissions.ts';
 import { acm } from './accountMessages.ts';
+import { pushAccounts } from './pushPort.ts';
 import { checkSecret, seal, unseal } from './secrets.ts';
 
 /**
@@ -179,6 +181,11 @@ async function validateAccount(data: Row, ctx: ResourceCtx & { id?: string; befo
   const errors: Errors = {};
   const policy = (data.on_invalid ?? 'error') as 'skip' | 'update' | 'error';
   delete data.on_invalid;
+  if (truthy(data.push_now)) {
+    await requirePerm(ctx.req, 'accounts.push_account');
+    if (!pushAccounts()) errors.push_now = [acm(lang, 'push_unavailable')];
+    else pushNow.add(ctx.req);
+  }
   delete data.push_now;
   if (before) {
     delete data.template;
@@ -284,6 +291,22 @@ export const accountHooks: NonNullable<ResourceDef['hooks']> = {
   async createInstead(data, ctx, def) {
     return (await resolveDuplicate(def, data, ctx))?.row;
   },
-  afterCreate: recordHistory,
-  afterUpdate: recordHistory,
+  async afterCreate(e) {
+    await recordHistory(e);
+    await pushIfAsked(e.ctx, e.id);
+  },
+  async afterUpdate(e) {
+    await recordHistory(e);
+    await pushIfAsked(e.ctx, e.id);
+  },
 };
+
+/** Requests whose account asked `push_now`: pushed once written (accounts/pushPort.ts). */
+const pushNow = new WeakSet<FastifyRequest>();
+const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+
+async function pushIfAsked(ctx: ResourceCtx, id: string): Promise<void> {
+  const push = pushAccounts();
+  if (!push || !pushNow.has(ctx.req)) return;
+  await push(ctx, [id]);
+}

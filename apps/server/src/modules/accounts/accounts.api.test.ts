@@ -171,10 +171,11 @@ describe('accounts', () => {
     expect((await admin.get('/api/v1/assets/hosts/?name=bad-accounts')).json()).toEqual([]);
   });
 
-  it('answers push with a clear 400 and refuses unknown actions', async () => {
+  it('answers a push of no accounts with a clear 400 and refuses unknown actions', async () => {
+    // Pushing itself is the push automation's (modules/automations/pushAccount.api.test.ts).
     const push = await admin.post(`${ACCOUNTS}tasks/`, { action: 'push', accounts: [] });
     expect(push.statusCode).toBe(400);
-    expect(push.json().error).toMatch(/not available yet/);
+    expect(push.json().accounts[0]).toMatch(/list of account ids/);
     expect((await admin.post(`${ACCOUNTS}tasks/`, { action: 'nope' })).json().action[0]).toMatch(/not a valid action/);
   });
 });

@@ -11,6 +11,7 @@ import { SECRET_TYPE_CHOICES } from './accountFields.ts';
 import { accountResource } from './accountResource.ts';
 import { templateResource } from './templateResource.ts';
 import { unseal } from './secrets.ts';
+import { pick } from '../../resource/describe.ts';
 
 /**
  * Reading secrets (`account-secrets/`, `account-template-secrets/`):
@@ -52,7 +53,7 @@ async function logView(req: FastifyRequest, def: ResourceDef, id: string, name: 
 
 function registerSecretReads(app: FastifyInstance, base: ResourceDef, url: string, perm: string): void {
   const def = withReadableSecrets(base);
-  const guard = { config: { perm } };
+  const guard = { config: { perm, describe: def } };
   app.get(url, guard, async (req: FastifyRequest, reply: FastifyReply) => {
     await requireSecretConfirm(req);
     // One entry per list or export, naming the query that chose the accounts.
@@ -89,7 +90,15 @@ export function registerSecretRoutes(app: FastifyInstance): void {
   // Former versions of an account's secret, newest first (the current version is the account itself).
   app.get<{ Params: { id: string } }>(
     '/api/v1/accounts/account-secrets/:id/histories/',
-    { config: { perm: 'accounts.view_accountsecret' } },
+    {
+      config: {
+        perm: 'accounts.view_accountsecret',
+        describe: pick(withReadableSecrets(accountResource), ['id', 'secret', 'passphrase', 'secret_type', 'version'], {
+          history_date: 'datetime',
+          history_user: 'string',
+        }),
+      },
+    },
     async (req) => {
       await requireSecretConfirm(req);
       const ctx = { req, db: req.db };

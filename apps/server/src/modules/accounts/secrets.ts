@@ -86,6 +86,8 @@ export interface PasswordRules {
   uppercase: boolean;
   digit: boolean;
   symbol: boolean;
+  /** The symbols to draw from (a subset of SYMBOLS), all of them when absent. */
+  symbol_set?: string;
 }
 
 export const DEFAULT_PASSWORD_RULES: PasswordRules = {
@@ -97,7 +99,7 @@ export const DEFAULT_PASSWORD_RULES: PasswordRules = {
 };
 
 /** Symbols that survive shells and Ansible (no quotes, braces, backslash or `%`). */
-const SYMBOLS = '!#$&()*+,-.:;<=>?@[]^_~';
+export const SYMBOLS = '!#$&()*+,-.:;<=>?@[]^_~';
 const SETS = {
   lowercase: 'abcdefghijklmnopqrstuvwxyz',
   uppercase: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
@@ -107,8 +109,12 @@ const SETS = {
 
 /** A random password with at least one character of every chosen class (crypto-random). */
 export function randomPassword(rules: PasswordRules): string {
-  const chosen = (Object.keys(SETS) as (keyof typeof SETS)[]).filter((k) => rules[k]);
-  const classes = chosen.length ? chosen.map((k) => SETS[k]) : [SETS.lowercase, SETS.digit];
+  const sets = {
+    ...SETS,
+    symbol: [...(rules.symbol_set ?? '')].filter((c) => SYMBOLS.includes(c)).join('') || SYMBOLS,
+  };
+  const chosen = (Object.keys(sets) as (keyof typeof sets)[]).filter((k) => rules[k]);
+  const classes = chosen.length ? chosen.map((k) => sets[k]) : [sets.lowercase, sets.digit];
   const all = classes.join('');
   const length = Math.max(rules.length, classes.length);
   const out = classes.map((set) => set[randomInt(set.length)]!);

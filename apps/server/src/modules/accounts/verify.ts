@@ -7,6 +7,7 @@ import { startObjectTask } from '../ops/objectTask.ts';
 import { sshAttempt, targetOf } from '../assets/connectivity.ts';
 import { acm } from './accountMessages.ts';
 import { unseal } from './secrets.ts';
+import { pushAccounts } from './pushPort.ts';
 
 /**
  * `POST accounts/tasks/`: `test`/`verify` logs in over SSH with each account's
@@ -31,6 +32,24 @@ export interface SshLogin {
   password?: string;
   privateKey?: string;
   passphrase?: string;
+}
+
+/**
+ * Logins by other protocols, filled in by the modules that speak them (the database proxies'
+ * upstream login, `terminal/database/dbVerify.ts`): undefined when it succeeded, else why not.
+ */
+export interface ProtocolLogin {
+  protocol: string;
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  database: string;
+}
+const protocolLogins = new Map<string, (o: ProtocolLogin) => Promise<string | undefined>>();
+
+export function setProtocolLogin(protocols: string[], login: (o: ProtocolLogin) => Promise<string | undefined>): void {
+  for (const p of protocols) protocolLogins.set(p, login);
 }
 
 /** One SSH login; undefined when it succeeded, else why not. */
@@ -58,10 +77,31 @@ async function verifyOne(
     .where('asset_id', '=', a.asset_id)
     .where('name', '=', 'ssh')
     .executeTakeFirst();
+  const other = ssh
+    ? undefined
+    : await db
+        .selectFrom('assets_protocol')
+        .select(['name', 'port'])
+        .where('asset_id', '=', a.asset_id)
+        .where('name', 'in', [...protocolLogins.keys()])
+        .executeTakeFirst();
   await log.write(`>>> ${a.name}(${a.username})@${asset.name} (${asset.address})`);
   let error: string | undefined;
   const secret = unseal(req, a.secret);
-  if (!ssh) error = acm(req.lang, 'verify_no_ssh');
+  if (other && a.secret_type === 'password' && secret) {
+    // A database account: logged in by the database's own protocol.
+    const t = targetOf(asset.address, { name: other.name, port: Number(other.port) });
+    await log.write(`    ${other.name} ${t.host}:${t.port} as ${a.username} with password`);
+    const row = await db.selectFrom('assets_asset').select('db_name').where('id', '=', a.asset_id).executeTakeFirst();
+    error = await protocolLogins.get(other.name)!({
+      protocol: other.name,
+      host: t.host,
+      port: t.port,
+      username: a.username,
+      password: secret,
+      database: row?.db_name ?? '',
+    });
+  } else if (!ssh) error = acm(req.lang, 'verify_no_ssh');
   else if (a.secret_type !== 'password' && a.secret_type !== 'ssh_key')
     error = acm(req.lang, 'verify_unsupported_type');
   else if (!secret) error = acm(req.lang, 'verify_no_secret');
@@ -94,7 +134,12 @@ async function startTask(req: FastifyRequest): Promise<{ task: string }> {
   const lang = req.lang;
   if (body.action === 'push') {
     await requirePerm(req, 'accounts.push_account');
-    throw new ApiError(400, { error: acm(lang, 'push_unavailable') });
+    const push = pushAccounts();
+    if (!push) throw new ApiError(400, { error: acm(lang, 'push_unavailable') });
+    if (!Array.isArray(body.accounts) || !body.accounts.length || body.accounts.length > 5000)
+      throw new ApiError(400, { accounts: [acm(lang, 'accounts_required')] });
+    const task = await push({ req, db: req.db }, [...new Set(body.accounts.map(String))]);
+    return { task };
   }
   if (body.action !== 'test' && body.action !== 'verify')
     throw new ApiError(400, { action: [acm(lang, 'action_invalid', { value: String(body.action) })] });

@@ -8,6 +8,7 @@ import { pageOf } from '../../resource/query.ts';
 import { pageOfResults } from '../../resource/pagination.ts';
 import type { Row } from '../../resource/types.ts';
 import { ACCOUNT_MESSAGES as M, acm } from './accountMessages.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * `virtual-accounts/`: the aliases @INPUT (typed at connection), @USER (the
@@ -94,7 +95,21 @@ async function update(req: FastifyRequest<{ Params: { id: string } }>) {
 }
 
 export function registerVirtualAccountRoutes(app: FastifyInstance): void {
-  const view = { config: { perm: 'accounts.view_virtualaccount' } };
+  const view = {
+    config: {
+      perm: 'accounts.view_virtualaccount',
+      describe: shape('virtual_account', {
+        id: 'string',
+        alias: 'string',
+        name: 'string',
+        username: 'string',
+        secret_from_login: 'boolean',
+        comment: 'string',
+        date_created: 'datetime',
+        date_updated: 'datetime',
+      }),
+    },
+  };
   const change = { config: { perm: 'accounts.change_virtualaccount' } };
   app.get(URL, view, async (req) => {
     await ensure(req);

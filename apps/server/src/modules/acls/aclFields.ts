@@ -101,7 +101,7 @@ export function connectMethodsField(): FieldDef {
         ),
       ];
       const unknown = list.find((m) => !CONNECT_METHODS.includes(m));
-      if (unknown) return fail(ctx, 'connect_methods_invalid', { value: unknown });
+      if (unknown) return fail(ctx, 'connect_methods_invalid', { value: unknown, known: CONNECT_METHODS.join(', ') });
       if (!list.length) return fail(ctx, 'connect_methods_empty');
       return { value: JSON.stringify(list) };
     },

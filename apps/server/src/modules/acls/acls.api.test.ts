@@ -428,10 +428,18 @@ describe('connect-method ACLs', () => {
       action: 'accept',
     });
     expect(bad.json()).toMatchObject({
-      connect_methods: ['Unknown connect method "telepathy".'],
+      connect_methods: [expect.stringMatching(/^Unknown connect method "telepathy": use one of web_cli, .*\bvnc\b/)],
       action: ['"accept" is not a valid choice.'],
     });
     expect((await admin.get(`${A}/connect-method-acls/?methods=mstsc`)).json()).toHaveLength(1);
+    // Methods the original stores, before Gatehouse serves them: graphical protocols and database clients.
+    const graphical = await post(`${A}/connect-method-acls/`, {
+      name: 'no graphical or database clients',
+      users: { type: 'all' },
+      connect_methods: ['vnc', 'rdp', 'db_client', 'dbeaver'],
+    });
+    expect(graphical.statusCode, graphical.body).toBe(201);
+    expect(graphical.json().connect_methods).toEqual(['vnc', 'rdp', 'db_client', 'dbeaver']);
     expect((await admin.get(`${A}/connect-method-acls/?methods=web_cli`)).json()).toHaveLength(0);
     const options = (await admin.request({ method: 'OPTIONS', url: `${A}/connect-method-acls/` })).json();
     expect(options.actions.POST.action.choices.map((c: Row) => c.value)).toEqual(['reject']);

@@ -9,6 +9,7 @@ import { ACL_RESOURCES, commandFilterAclResource, loginAssetAclResource } from '
 import { groupPattern, invalidRegexLine, matchCommand } from './matcher/commandGroup.ts';
 import { selects, type Selector } from './matcher/selector.ts';
 import { loadAssets, loadUsers } from './subjects.ts';
+import { shape } from '../../resource/describe.ts';
 
 /** The access-control rules module (issue 16): five resources, what a rule's selectors match, and a command test. */
 export function registerAclsModule(app: FastifyInstance): void {
@@ -32,40 +33,50 @@ function page<T>(req: FastifyRequest, items: T[]) {
  */
 function registerMatchRoutes(app: FastifyInstance, def: ResourceDef): void {
   const view = permFor(def, 'retrieve');
-  app.get(`${def.url}:id/users/`, { config: { perm: [view, 'users.view_user'] } }, async (req: IdReq) => {
-    const ctx = { req, db: req.db };
-    const rule = await findVisible(def, ctx, req.params.id);
-    const selector = parse(rule.users);
-    const users = await loadUsers(req.db, {
-      ...(selector?.type === 'ids' ? { ids: selector.ids } : {}),
-      ...(def.orgScoped ? { orgId: String(rule.org_id) } : {}),
-    });
-    const picked = users.filter((u) => selects(selector, u.id, u.attrs));
-    return page(
-      req,
-      picked.map((u) => ({ id: u.id, name: u.row.name, username: u.row.username, email: u.row.email })),
-    );
-  });
+  const users = shape('user', { id: 'string', name: 'string', username: 'string', email: 'string' });
+  app.get(
+    `${def.url}:id/users/`,
+    { config: { perm: [view, 'users.view_user'], describe: users } },
+    async (req: IdReq) => {
+      const ctx = { req, db: req.db };
+      const rule = await findVisible(def, ctx, req.params.id);
+      const selector = parse(rule.users);
+      const users = await loadUsers(req.db, {
+        ...(selector?.type === 'ids' ? { ids: selector.ids } : {}),
+        ...(def.orgScoped ? { orgId: String(rule.org_id) } : {}),
+      });
+      const picked = users.filter((u) => selects(selector, u.id, u.attrs));
+      return page(
+        req,
+        picked.map((u) => ({ id: u.id, name: u.row.name, username: u.row.username, email: u.row.email })),
+      );
+    },
+  );
   if (def !== loginAssetAclResource && def !== commandFilterAclResource) return;
-  app.get(`${def.url}:id/assets/`, { config: { perm: [view, 'assets.view_asset'] } }, async (req: IdReq) => {
-    const ctx = { req, db: req.db };
-    const rule = await findVisible(def, ctx, req.params.id);
-    const selector = parse(rule.assets);
-    const assets = await loadAssets(req.db, {
-      orgId: String(rule.org_id),
-      ...(selector?.type === 'ids' ? { ids: selector.ids } : {}),
-    });
-    const picked = assets.filter((a) => selects(selector, a.id, a.attrs));
-    return page(
-      req,
-      picked.map((a) => ({
-        id: a.id,
-        name: a.row.name,
-        address: a.row.address,
-        platform: { id: Number(a.row.platform_id), name: a.row.platform_name },
-      })),
-    );
-  });
+  const assets = shape('asset', { id: 'string', name: 'string', address: 'string', platform: 'object_related_field' });
+  app.get(
+    `${def.url}:id/assets/`,
+    { config: { perm: [view, 'assets.view_asset'], describe: assets } },
+    async (req: IdReq) => {
+      const ctx = { req, db: req.db };
+      const rule = await findVisible(def, ctx, req.params.id);
+      const selector = parse(rule.assets);
+      const assets = await loadAssets(req.db, {
+        orgId: String(rule.org_id),
+        ...(selector?.type === 'ids' ? { ids: selector.ids } : {}),
+      });
+      const picked = assets.filter((a) => selects(selector, a.id, a.attrs));
+      return page(
+        req,
+        picked.map((a) => ({
+          id: a.id,
+          name: a.row.name,
+          address: a.row.address,
+          platform: { id: Number(a.row.platform_id), name: a.row.platform_name },
+        })),
+      );
+    },
+  );
 }
 
 function parse(raw: unknown): Selector | undefined {

@@ -25,7 +25,7 @@ export function registerAssetRelationRoutes(app: FastifyInstance): void {
     const view = permFor(def, 'retrieve');
     app.get<{ Params: { id: string } }>(
       `${kind.url}:id/platform/`,
-      { config: { perm: [view, 'assets.view_platform'] } },
+      { config: { perm: [view, 'assets.view_platform'], describe: platformResource } },
       async (req) => {
         const ctx = ctxOf(req);
         const asset = await findVisible(def, ctx, req.params.id);
@@ -35,7 +35,7 @@ export function registerAssetRelationRoutes(app: FastifyInstance): void {
     );
     app.get<{ Params: { id: string } }>(
       `${kind.url}:id/gateways/`,
-      { config: { perm: [view, 'assets.view_gateway'] } },
+      { config: { perm: [view, 'assets.view_gateway'], describe: GATEWAYS } },
       async (req) => {
         const ctx = ctxOf(req);
         const asset = await findVisible(def, ctx, req.params.id);

@@ -12,6 +12,8 @@ import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type accountMessages from '../../platform/i18n/locales/en/accounts.json';
 import type { Row, WriteEvent } from '../../resource/types.ts';
 import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
+import { queryFlag } from '../../http/queryString.ts';
+import { parseBool } from '../../resource/coerce.ts';
 const M = catalogue<typeof assetsMessages>('assets');
 
 const ACCOUNT_MESSAGES = catalogue<typeof accountMessages>('accounts');
@@ -51,11 +53,7 @@ async function nodeFilter(q: AnyQuery, value: string, ctx: ResourceCtx): Promise
     .$if(ctx.req.org.id !== ROOT_ORG_ID, (qb) => qb.where('org_id', '=', ctx.req.org.id))
     .executeTakeFirst();
   if (!node) return q.where(sql.lit(false));
-  const direct =
-    query.show_current_asset === '1' ||
-    query.show_current_asset === 'true' ||
-    query.all === '0' ||
-    query.all === 'false';
+  const direct = queryFlag(query.show_current_asset as string | undefined) || parseBool(query.all) === false;
   return q.where(sql.ref(`${T}.id`), 'in', assetsUnder(ctx, node.key, direct));
 }
 

@@ -6,6 +6,7 @@ import type { Row } from '../../resource/types.ts';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type assetsMessages from '../../platform/i18n/locales/en/assets.json';
+import { treeNodes } from '../../resource/describe.ts';
 const M = catalogue<typeof assetsMessages>('assets');
 
 /**
@@ -114,10 +115,14 @@ async function typeTree(req: FastifyRequest, withAssets: boolean): Promise<Row[]
 }
 
 export function registerCategoryTreeRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/assets/nodes/category/tree/', { config: { perm: 'assets.view_node' } }, async (req) => {
-    const q = req.query as Q;
-    const withAssets = yes(q.assets);
-    if (q.key && withAssets && /^\d+$/.test(q.key)) return platformAssets(req, Number(q.key));
-    return typeTree(req, withAssets);
-  });
+  app.get(
+    '/api/v1/assets/nodes/category/tree/',
+    { config: { perm: 'assets.view_node', describe: treeNodes } },
+    async (req) => {
+      const q = req.query as Q;
+      const withAssets = yes(q.assets);
+      if (q.key && withAssets && /^\d+$/.test(q.key)) return platformAssets(req, Number(q.key));
+      return typeTree(req, withAssets);
+    },
+  );
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { freePort } from '../../../test-support/ports.ts';
 import { startSshd, type Sshd } from '../../../test-support/sshd.ts';
+import { taskEnded } from '../../../test-support/taskLog.ts';
 
 /** The connectivity test against a real OpenSSH server on 127.0.0.1 and a closed port. */
 let t: TestApp;
@@ -22,15 +23,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answer
-async function finished(task: string): Promise<Record<string, any>> {
-  for (let i = 0; i < 200; i++) {
-    const s = (await admin.get(`/api/v1/ops/celery/task/${task}/`)).json();
-    if (s.state === 'SUCCESS' || s.state === 'FAILURE') return s;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('task did not finish');
-}
+const finished = (task: string) => taskEnded(admin, task);
 
 describe('asset connectivity test', () => {
   it('records Reachable after an SSH handshake and Unreachable for a closed port', async () => {

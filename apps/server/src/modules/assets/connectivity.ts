@@ -1,7 +1,10 @@
 import net from 'node:net';
 import ssh2 from 'ssh2';
 
-/** Reachability probes: a TCP connect, or for SSH a full protocol handshake (key exchange). */
+/**
+ * Reachability probes: a TCP connect; for SSH a full protocol handshake (key exchange), for
+ * PostgreSQL, MySQL and MariaDB the server's first answer.
+ */
 
 export interface ProbeResult {
   name: string;
@@ -24,6 +27,51 @@ export function tcpProbe(host: string, port: number, timeout = TIMEOUT_MS): Prom
     s.once('error', (e) => done(e.message));
   });
 }
+
+/**
+ * A database server's own answer, without logging in: PostgreSQL answers an SSLRequest with one
+ * byte (`S` or `N`), MySQL and MariaDB greet with a handshake packet (protocol 10, or an ERR packet
+ * naming why it will not talk to this host). A port that accepts TCP but says anything else is not
+ * the database.
+ */
+export function dbProbe(kind: 'postgresql' | 'mysql', host: string, port: number, timeout = TIMEOUT_MS) {
+  return new Promise<string | undefined>((resolve) => {
+    const s = net.connect({ host, port });
+    let got = Buffer.alloc(0);
+    const done = (err?: string) => {
+      s.destroy();
+      resolve(err);
+    };
+    s.setTimeout(timeout, () => done('timeout'));
+    s.once('error', (e) => done(e.message));
+    s.once('close', () => done('connection closed without a database answer'));
+    s.once('connect', () => {
+      if (kind === 'postgresql') s.write(Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]));
+    });
+    s.on('data', (b: Buffer) => {
+      got = Buffer.concat([got, b]);
+      if (kind === 'postgresql')
+        return done(got[0] === 0x53 || got[0] === 0x4e ? undefined : 'not a PostgreSQL server');
+      if (got.length < 5) return;
+      const first = got[4];
+      if (first === 10) return done();
+      if (first === 0xff)
+        return done(
+          got
+            .toString('utf8', 7)
+            .replace(/^#\w{5}/, '')
+            .trim() || 'refused',
+        );
+      done('not a MySQL server');
+    });
+  });
+}
+
+const DB_PROBES: Record<string, 'postgresql' | 'mysql'> = {
+  postgresql: 'postgresql',
+  mysql: 'mysql',
+  mariadb: 'mysql',
+};
 
 /**
  * Connects over SSH until the key exchange is done (`handshake`, a reachability probe) or the
@@ -83,7 +131,13 @@ export async function probe(
   const results: ProbeResult[] = [];
   for (const p of protocols) {
     const t = targetOf(address, p);
-    const err = p.name === 'ssh' || p.name === 'sftp' ? await sshProbe(t.host, t.port) : await tcpProbe(t.host, t.port);
+    const db = DB_PROBES[p.name];
+    const err =
+      p.name === 'ssh' || p.name === 'sftp'
+        ? await sshProbe(t.host, t.port)
+        : db
+          ? await dbProbe(db, t.host, t.port)
+          : await tcpProbe(t.host, t.port);
     results.push({ name: p.name, port: t.port, ok: !err, ...(err ? { error: err } : {}) });
   }
   if (!results.length) return { connectivity: '-', results };

@@ -5,6 +5,7 @@ import { ApiError } from '../../http/errors.ts';
 import { can } from '../../http/permissions.ts';
 import { rt } from '../../resource/messages.ts';
 import { am } from './assetMessages.ts';
+import { shape } from '../../resource/describe.ts';
 
 /** Own favourite assets (`/api/v1/assets/favorite-assets/`, the JumpServer API). */
 const URL = '/api/v1/assets/favorite-assets/';
@@ -43,7 +44,7 @@ async function add(req: FastifyRequest, item: unknown): Promise<{ asset: string 
 }
 
 export function registerFavoriteRoutes(app: FastifyInstance): void {
-  app.get(URL, PERM, async (req) => {
+  app.get(URL, { config: { describe: shape('favorite_asset', { asset: 'string' }) } }, async (req) => {
     const asset = (req.query as { asset?: string }).asset;
     let q = req.db
       .selectFrom('assets_favoriteasset')

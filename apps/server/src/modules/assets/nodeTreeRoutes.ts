@@ -23,6 +23,8 @@ import {
   recount,
   type NodeRow,
 } from './nodeStore.ts';
+import { treeNodes } from '../../resource/describe.ts';
+import { queryFlag } from '../../http/queryString.ts';
 
 /** The node tree endpoints of the JumpServer API. */
 
@@ -126,7 +128,7 @@ async function assetNodesJson(ctx: ResourceCtx, key: string, search: string | un
 async function tree(req: FastifyRequest): Promise<Row[]> {
   const ctx = ctxOf(req);
   const q = req.query as Q;
-  const withAssets = q.assets === '1' || q.assets === 'true';
+  const withAssets = queryFlag(q.assets);
   const explicit = Boolean(q.key ?? q.id);
   const node = await subject(req);
   if (q.search) {
@@ -270,7 +272,7 @@ async function nodeAssets(req: FastifyRequest) {
   const ctx = ctxOf(req);
   const node = (await subject(req))!;
   const q = req.query as Q;
-  const all = q.all === '1' || q.all === 'true';
+  const all = queryFlag(q.all);
   const rows = await ctx.db
     .selectFrom('assets_asset')
     .selectAll()
@@ -290,18 +292,23 @@ export function registerNodeTreeRoutes(app: FastifyInstance): void {
     const ctx = ctxOf(req);
     const node = await subject(req);
     const q = req.query as Q;
-    const rows = await children(ctx, node, q.all === 'all' || q.all === '1');
+    const rows = await children(ctx, node, q.all?.trim() === 'all' || queryFlag(q.all));
     const withSelf = node && !(req.params as { id?: string }).id && !q.id && !q.key ? [node, ...rows] : rows;
     return serializeRows(nodeResource, ctx, withSelf);
   };
-  app.get('/api/v1/assets/nodes/children/', view, list);
-  app.get('/api/v1/assets/nodes/:id/children/', view, list);
+  const described = { config: { ...view.config, describe: nodeResource } };
+  app.get('/api/v1/assets/nodes/children/', described, list);
+  app.get('/api/v1/assets/nodes/:id/children/', described, list);
   app.post('/api/v1/assets/nodes/children/', add, createChildRoute);
   app.post('/api/v1/assets/nodes/:id/children/', add, createChildRoute);
-  app.get('/api/v1/assets/nodes/children/tree/', view, tree);
+  app.get('/api/v1/assets/nodes/children/tree/', { config: { ...view.config, describe: treeNodes } }, tree);
   app.put('/api/v1/assets/nodes/:id/children/add/', change, moveRoute);
   app.patch('/api/v1/assets/nodes/:id/children/add/', change, moveRoute);
-  app.get('/api/v1/assets/nodes/:id/assets/', { config: { perm: 'assets.view_asset' } }, nodeAssets);
+  app.get(
+    '/api/v1/assets/nodes/:id/assets/',
+    { config: { perm: 'assets.view_asset', describe: allAssets } },
+    nodeAssets,
+  );
   app.put('/api/v1/assets/nodes/:id/assets/add/', members, membership('add'));
   app.put('/api/v1/assets/nodes/:id/assets/remove/', members, membership('remove'));
   app.put('/api/v1/assets/nodes/:id/assets/replace/', members, membership('replace'));

@@ -9,6 +9,7 @@ import { serializeOne } from '../../resource/serialize.ts';
 import { operateLogResource } from './operateLogResource.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type auditsMessages from '../../platform/i18n/locales/en/audits.json';
+import { shape } from '../../resource/describe.ts';
 const M = catalogue<typeof auditsMessages>('audits');
 
 /**
@@ -71,7 +72,18 @@ function modelOf(detail: string): string | undefined {
 export function registerActivityRoutes(app: FastifyInstance): void {
   app.get(
     '/api/v1/audits/activities/',
-    { config: { perm: 'audits.view_activitylog' } },
+    {
+      config: {
+        perm: 'audits.view_activitylog',
+        describe: shape('activity', {
+          id: 'string',
+          timestamp: 'string',
+          detail_url: 'string',
+          content: 'string',
+          r_type: 'string',
+        }),
+      },
+    },
     async (req: FastifyRequest) => {
       const id = (req.query as { resource_id?: string }).resource_id;
       if (!id) throw new ApiError(400, { resource_id: ['This field is required.'] });
@@ -100,7 +112,7 @@ export function registerActivityRoutes(app: FastifyInstance): void {
 
   app.get<{ Params: { id: string } }>(
     '/api/v1/audits/operate-logs/:id/',
-    { config: { perm: 'audits.view_operatelog | audits.view_activitylog' } },
+    { config: { perm: 'audits.view_operatelog | audits.view_activitylog', describe: operateLogResource } },
     async (req) => {
       let q = req.db.selectFrom('audits_operatelog').selectAll().where('id', '=', req.params.id);
       if (req.org.id !== ROOT_ORG_ID) q = q.where('org_id', 'in', [req.org.id, SYSTEM_ORG_ID]);

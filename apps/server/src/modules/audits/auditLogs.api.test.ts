@@ -185,7 +185,7 @@ describe('operate logs', () => {
 });
 
 describe('job logs', () => {
-  it('answer an empty list with the page shape until the job centre exists', async () => {
+  it('answer the page shape (no executions in a fresh org) and describe their fields', async () => {
     expect((await admin.get('/api/v1/audits/job-logs/?limit=15', ORG(DEFAULT_ORG_ID))).json()).toEqual({
       count: 0,
       next: null,

@@ -1,47 +1,46 @@
 import type { FastifyInstance } from 'fastify';
-import { pageOf, type Query } from '../../resource/query.ts';
-import { ApiError } from '../../http/errors.ts';
-import { t } from '../../http/messages.ts';
+import { sql } from 'kysely';
+import { JOB_CENTRE_TYPES } from '@gatehouse/contract';
+import { f } from '../../resource/fields.ts';
+import { registerReadOnly } from '../../resource/readOnlyRoutes.ts';
+import type { ResourceDef } from '../../resource/types.ts';
 import { AL } from './auditLogsText.ts';
 
 /**
- * `job-logs/` (audits.view_joblog): the job centre's executions. There are none until the job
- * centre is built, so the list is empty with the contract's shape (a page when `limit` is given,
- * a list otherwise); OPTIONS describes the fields so the console draws its columns.
+ * `job-logs/` (audits.view_joblog): every job execution of the current org, whoever ran it (the job
+ * centre's own lists show each user theirs), read-only; filters and search `creator__name`,
+ * `material`, the date range on `date_start`. The rows are the job centre's (`ops_jobexecution`).
  */
-const FIELDS = {
-  id: ['string', AL.task_id],
-  material: ['string', AL.material],
-  time_cost: ['float', AL.time_cost],
-  date_start: ['datetime', AL.date_start],
-  date_finished: ['datetime', AL.date_finished],
-  date_created: ['datetime', AL.date_created],
-  is_finished: ['boolean', AL.is_finished],
-  is_success: ['boolean', AL.is_success],
-  created_by: ['string', AL.created_by],
-  task_id: ['string', AL.task_id],
-} as const;
+const t = 'ops_jobexecution';
+
+export const jobLogResource: ResourceDef = {
+  model: 'joblog',
+  app: 'audits',
+  url: '/api/v1/audits/job-logs/',
+  table: t,
+  label: AL.job_log,
+  orgScoped: true,
+  defaultOrder: ['-date_created'],
+  dateRangeField: 'date_start',
+  // The job centre's executions only: account automations keep theirs on their own pages.
+  scope: (q) => q.where(sql.ref(`${t}.job_type`), 'in', [...JOB_CENTRE_TYPES]),
+  fields: {
+    id: f.id(),
+    material: f.text(AL.material, { readOnly: true, search: true, filter: true }),
+    time_cost: f.computed('field', AL.time_cost, (r) => Number(r.time_cost)),
+    date_start: f.datetime(AL.date_start, { readOnly: true, order: true }),
+    date_finished: f.datetime(AL.date_finished, { readOnly: true, order: true }),
+    date_created: f.datetime(AL.date_created, { readOnly: true, order: true }),
+    is_finished: f.bool(AL.is_finished, { readOnly: true, filter: true }),
+    is_success: f.bool(AL.is_success, { readOnly: true, filter: true }),
+    created_by: f.string(AL.created_by, { readOnly: true, search: true }),
+    task_id: f.computed('string', AL.task_id, (r) => r.id),
+  },
+  extraFilters: {
+    creator__name: (q, value) => q.where(sql.ref(`${t}.created_by`), 'like', `%${value}%`),
+  },
+};
 
 export function registerJobLogRoutes(app: FastifyInstance): void {
-  const config = { config: { perm: 'audits.view_joblog' } };
-  app.get('/api/v1/audits/job-logs/', config, async (req) =>
-    pageOf(req.query as Query) ? { count: 0, next: null, previous: null, results: [] } : [],
-  );
-  app.options('/api/v1/audits/job-logs/', config, async (req) => ({
-    name: AL.job_log[req.lang],
-    actions: {
-      GET: Object.fromEntries(
-        Object.entries(FIELDS).map(([name, [type, label]]) => [
-          name,
-          { type, required: false, read_only: true, label: label[req.lang] },
-        ]),
-      ),
-    },
-  }));
-  app.get('/api/v1/audits/job-logs/:id/', config, async (req) => {
-    throw new ApiError(404, {
-      detail: t(req.lang, 'object_not_found', { model: 'JobExecution' }),
-      code: 'object_does_not_exist',
-    });
-  });
+  registerReadOnly(app, jobLogResource, 'audits.view_joblog');
 }

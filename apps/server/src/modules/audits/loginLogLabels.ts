@@ -17,12 +17,27 @@ const REASONS: Record<string, I18nText> = {
   acl_not_allow: ACL.reason_acl_not_allow,
   login_acl_review: ACL.reason_login_acl_review,
   mfa_type_unsupported: M.mfa_type_unsupported,
+  ldap_unavailable: M.reason_ldap_unavailable,
+  radius_unavailable: M.reason_radius_unavailable,
+  provider_failed: M.reason_provider_failed,
+  metadata_invalid: M.reason_metadata_invalid,
+  user_not_exist: M.reason_user_not_exist,
+  not_bound: M.reason_not_bound,
 };
 
 export const BACKEND_LABELS: Record<string, I18nText> = {
   password: M.password,
   Passkey: AL.backend_passkey,
   publickey: AL.backend_pubkey,
+  ldap: M.backend_ldap,
+  radius: M.backend_radius,
+  openid: M.backend_openid,
+  oauth2: M.backend_oauth2,
+  saml2: M.backend_saml2,
+  cas: M.backend_cas,
+  wecom: M.backend_wecom,
+  dingtalk: M.backend_dingtalk,
+  feishu: M.backend_feishu,
 };
 
 export function reasonLabel(code: string, lang: Language): string {

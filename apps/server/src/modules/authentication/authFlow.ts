@@ -18,6 +18,10 @@ export interface AuthFlow {
   at: number;
   /** The login-confirm ticket this sign-in waits on (loginConfirm.ts). */
   confirmTicketId?: string;
+  /** The identity provider that checked the password (`ldap`), for the login log; absent: local. */
+  backend?: string;
+  /** A provider sign-in's sign-out data, for the session made after the MFA step (sso/ssoFinish.ts). */
+  sso?: Record<string, string>;
 }
 
 export const AUTH_FLOW_TTL_SECONDS = 600;

@@ -10,9 +10,8 @@ import { findActiveUser } from './userLookup.ts';
 import { rememberLanguage } from '../notifications/userLanguage.ts';
 
 /**
- * Ends a sign-in on the login page: a new session (any previous one of this browser ends), its
- * cookies and CSRF token, the pending-step state cleared, and the browser's transport key dropped
- * so the next page gets a new one.
+ * Ends a sign-in on the login page: a new session (startSession below), answered with the
+ * `LoginResult` the page reads.
  */
 export async function completeLogin(
   req: FastifyRequest,
@@ -21,8 +20,33 @@ export async function completeLogin(
   autoLogin: boolean,
   next: string,
   /** How the user proved who they are, for the login log (a passkey is an MFA-level sign-in). */
-  proof: { mfa?: 0 | 1; backend?: string } = {},
+  proof: SignInProof = {},
 ): Promise<FastifyReply> {
+  await startSession(req, reply, userId, autoLogin, proof);
+  const result: LoginResult = { ok: true, next };
+  return reply.send(result);
+}
+
+export interface SignInProof {
+  mfa?: 0 | 1;
+  backend?: string;
+  /** Kept in the session for the provider's sign-out (an OpenID Connect ID token). */
+  sso?: Record<string, string>;
+}
+
+/**
+ * A new session for a user who proved who they are (any previous one of this browser ends), its
+ * cookies and CSRF token, the login log's success row, the pending-step state cleared, and the
+ * browser's transport key dropped so the next page gets a new one. The login page answers JSON
+ * after it (completeLogin), a provider's callback a redirect (sso/ssoFinish.ts).
+ */
+export async function startSession(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  autoLogin: boolean,
+  proof: SignInProof = {},
+): Promise<void> {
   const { sessions, settings } = req.server.deps;
   const age = await settings.sessionAgeSeconds();
   if (req.session) await sessions.destroy(req.session.id);
@@ -40,7 +64,13 @@ export async function completeLogin(
   const csrf = randomToken(24);
   const { key } = await sessions.create(
     userId,
-    { csrf, auto_login: autoLogin, login_time: new Date().toISOString(), oid: req.org.id },
+    {
+      csrf,
+      auto_login: autoLogin,
+      login_time: new Date().toISOString(),
+      oid: req.org.id,
+      ...(proof.sso ? { sso: proof.sso } : {}),
+    },
     age,
     { ...loginOrigin(req), backend: proof.backend ?? 'password' },
   );
@@ -48,8 +78,6 @@ export async function completeLogin(
   setCsrfCookie(reply, csrf);
   await clearFlow(req);
   await dropBrowserKey(req);
-  const result: LoginResult = { ok: true, next };
-  return reply.send(result);
 }
 
 /** The login page's failure answer (`LoginResult`), with optional data for the next step. */

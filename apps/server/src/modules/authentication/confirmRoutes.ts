@@ -5,13 +5,16 @@ import { findUserWithPassword } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { decryptSecret } from './browserKeys.ts';
 import { CONFIRM_TTL_SECONDS, isConfirmType, recordConfirm, type ConfirmType } from './confirm.ts';
-import { countedPasswordCheck, loginPolicy } from './passwordLogin.ts';
-import { activeMfaBackends, loadMfaUser, mfaEnabled, MFA_DISPLAY, type MfaUser } from './mfa/mfaUser.ts';
+import { countedPasswordCheck, loginPolicy, UncheckedAttempt, type CountedCheck } from './passwordLogin.ts';
+import { providersFor } from './providers/index.ts';
+import { activeMfaBackends, loadMfaUser, mfaEnabled, MFA_DISPLAY, type MfaType, type MfaUser } from './mfa/mfaUser.ts';
 import { verifyMfaCode } from './mfa/verifyMfa.ts';
+import { shape } from '../../resource/describe.ts';
 
 /** `GET|POST /api/v1/authentication/confirm/`. */
 const URL = '/api/v1/authentication/confirm/';
-const THIRD_PARTY_SOURCES = new Set(['cas', 'saml2', 'oauth2']);
+/** Users without a password here or in a directory: they re-verify by signing in again (and openid's too). */
+const THIRD_PARTY_SOURCES = new Set(['cas', 'saml2', 'oauth2', 'openid']);
 
 /** Candidate confirm types for a requested one, strongest first. */
 const CANDIDATES: Record<ConfirmType, ConfirmType[]> = {
@@ -28,8 +31,9 @@ async function fits(req: FastifyRequest, user: MfaUser, type: ConfirmType): Prom
 
 async function mfaContent(req: FastifyRequest, user: MfaUser) {
   const active = await activeMfaBackends(req, user);
-  const offered: ('otp' | 'sms')[] = ['otp'];
+  const offered: MfaType[] = ['otp'];
   if (await req.server.deps.settings.get('SMS_ENABLED')) offered.push('sms');
+  if (await req.server.deps.settings.get('OTP_IN_RADIUS')) offered.push('otp_radius');
   return offered.map((name) => ({ name, disabled: !active.includes(name), ...MFA_DISPLAY[name] }));
 }
 
@@ -55,10 +59,22 @@ async function checkPassword(req: FastifyRequest, secret: string): Promise<strin
   const policy = await loginPolicy(req);
   const username = req.user!.username;
   // A confirmation is a sign-in in all but name: it is counted towards the same lock, before the hash.
-  const checked = await countedPasswordCheck(req, username, policy, async () => {
-    const found = await findUserWithPassword(req.db, username);
-    return Boolean(found) && (await verifyPassword(secret, found!.password));
-  });
+  let checked: CountedCheck;
+  try {
+    checked = await countedPasswordCheck(req, username, policy, async () => {
+      const found = await findUserWithPassword(req.db, username);
+      if (!found) return false;
+      // A directory user's password is the directory's (LDAP, RADIUS), as at sign-in.
+      const [provider] = await providersFor(req, found);
+      if (!provider) return verifyPassword(secret, found.password);
+      const vouched = await provider.authenticate(req, username, secret);
+      if (!vouched.ok && vouched.error === 'unavailable') throw new UncheckedAttempt(vouched.msg);
+      return vouched.ok;
+    });
+  } catch (e) {
+    if (e instanceof UncheckedAttempt) return e.message;
+    throw e;
+  }
   if (checked.ok) return undefined;
   if (checked.blocked) return ta(req.lang, 'block_mfa', { minutes: policy.limitMinutes });
   return ta(req.lang, 'confirm_password_failed');
@@ -88,6 +104,6 @@ async function postConfirm(req: FastifyRequest<{ Body: ConfirmBody }>, reply: Fa
 }
 
 export function registerConfirmRoutes(app: FastifyInstance): void {
-  app.get(URL, getConfirm);
+  app.get(URL, { config: { describe: shape('confirm', { confirm_type: 'string', content: 'string' }) } }, getConfirm);
   app.post(URL, postConfirm);
 }

@@ -66,6 +66,11 @@ export class Lockout {
     return this.failed(username, ip, policy, { allowed: true, count });
   }
 
+  /** Gives a counted attempt back: the check could not be made (a directory that did not answer). */
+  async release(username: string, ip: string, policy: LockPolicy): Promise<void> {
+    await this.cache.incr(counterKey(this.kind, username, ip), policy.limitMinutes * 60, -1);
+  }
+
   async succeed(username: string, ip: string): Promise<void> {
     await this.cache.delete(counterKey(this.kind, username, ip));
   }

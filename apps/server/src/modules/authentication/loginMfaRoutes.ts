@@ -41,10 +41,19 @@ async function mfa(req: FastifyRequest, reply: FastifyReply) {
   if (!('flow' in p)) return p;
   const check = await verifyMfaCode(req, p.user, field(req, 'mfa_type') || 'otp', field(req, 'code'));
   if (!check.ok) {
-    await writeLoginLog(req, { username: p.flow.username, status: false, reason: check.error, mfa: 1 });
+    await writeLoginLog(req, {
+      username: p.flow.username,
+      status: false,
+      reason: check.error,
+      mfa: 1,
+      ...(p.flow.backend ? { backend: p.flow.backend } : {}),
+    });
     return loginFail(reply, 400, check.error, check.msg);
   }
-  return completeLogin(req, reply, p.user.id, p.flow.autoLogin, p.flow.next);
+  return completeLogin(req, reply, p.user.id, p.flow.autoLogin, p.flow.next, {
+    ...(p.flow.backend ? { backend: p.flow.backend } : {}),
+    ...(p.flow.sso ? { sso: p.flow.sso } : {}),
+  });
 }
 
 async function otpStart(req: FastifyRequest, reply: FastifyReply) {
@@ -59,7 +68,10 @@ async function otpBind(req: FastifyRequest, reply: FastifyReply) {
   if (!('flow' in p)) return p;
   const result = await confirmOtpBinding(req, p.user, field(req, 'code'));
   if (!result.ok) return loginFail(reply, 400, result.error, result.msg);
-  return completeLogin(req, reply, p.user.id, p.flow.autoLogin, p.flow.next);
+  return completeLogin(req, reply, p.user.id, p.flow.autoLogin, p.flow.next, {
+    ...(p.flow.backend ? { backend: p.flow.backend } : {}),
+    ...(p.flow.sso ? { sso: p.flow.sso } : {}),
+  });
 }
 
 export function registerLoginMfaRoutes(app: FastifyInstance): void {

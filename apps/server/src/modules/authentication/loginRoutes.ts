@@ -12,6 +12,7 @@ import { registerLoginMfaRoutes, LOGIN_MFA_PATH, LOGIN_OTP_START_PATH } from './
 import { mfaStepFor } from './mfa/mfaStep.ts';
 import { checkPasswordLogin, safeNext } from './passwordLogin.ts';
 import { registerLoginConfirmRoutes, saveWaitingFlow } from './loginConfirm.ts';
+import { providerLogoutUrl } from './sso/ssoLogout.ts';
 
 interface LoginBody {
   username?: unknown;
@@ -60,7 +61,8 @@ async function login(req: FastifyRequest<{ Body: LoginBody }>, reply: FastifyRep
   if (!outcome.ok) return loginFail(reply, 400, outcome.error, outcome.msg);
 
   const step = await mfaStepFor(req, outcome.user.id);
-  if (!step.required) return completeLogin(req, reply, outcome.user.id, autoLogin, next);
+  const backend = outcome.backend ? { backend: outcome.backend } : {};
+  if (!step.required) return completeLogin(req, reply, outcome.user.id, autoLogin, next, backend);
   await saveFlow(req, reply, {
     userId: outcome.user.id,
     username: outcome.user.username,
@@ -68,6 +70,7 @@ async function login(req: FastifyRequest<{ Body: LoginBody }>, reply: FastifyRep
     autoLogin,
     next,
     at: Date.now(),
+    ...backend,
   });
   if (!step.choices.length)
     return loginFail(reply, 200, 'mfa_unset', ta(req.lang, 'mfa_unset'), { url: LOGIN_OTP_START_PATH });
@@ -79,11 +82,17 @@ async function login(req: FastifyRequest<{ Body: LoginBody }>, reply: FastifyRep
 
 async function logout(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const key = req.cookies[SESSION_COOKIE];
+  let provider: string | undefined;
   if (key) {
     const session = await req.server.deps.sessions.load(key);
-    if (session) await req.server.deps.sessions.destroy(session.id);
+    if (session) {
+      await req.server.deps.sessions.destroy(session.id);
+      // Signed in through a provider that shares its session: sign out there too.
+      provider = await providerLogoutUrl(req, session.data.sso);
+    }
   }
   clearSessionCookies(reply);
+  if (provider) return reply.redirect(provider);
   const next = (req.query as { next?: unknown }).next;
   const target =
     typeof next === 'string' && safeNext(next, '')

@@ -4,7 +4,7 @@ import { findActiveUser } from './userLookup.ts';
 import { ta } from './authMessages.ts';
 import { loadFlow, saveFlow } from './authFlow.ts';
 import { activeMfaBackends, loadMfaUser } from './mfa/mfaUser.ts';
-import { sendSmsCode } from './mfa/sms.ts';
+import { sendUserSmsCode } from './mfa/sms.ts';
 import { verifyMfaCode } from './mfa/verifyMfa.ts';
 
 /**
@@ -55,7 +55,7 @@ async function select(req: FastifyRequest<{ Body: { type?: unknown; username?: u
   if (type !== 'sms' || !(await activeMfaBackends(req, user)).includes('sms')) {
     return reply.code(400).send({ error: ta(req.lang, 'mfa_type_unsupported', { type: type || '-' }) });
   }
-  const sent = await sendSmsCode(req, user);
+  const sent = await sendUserSmsCode(req, user);
   if (!sent.ok) return reply.code(400).send({ error: sent.msg });
   return { msg: ta(req.lang, 'sms_sent') };
 }

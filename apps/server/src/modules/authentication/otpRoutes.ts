@@ -3,6 +3,7 @@ import { ta } from './authMessages.ts';
 import { requireConfirm } from './confirm.ts';
 import { loadMfaUser, mfaEnabled, mfaForcedBySetting } from './mfa/mfaUser.ts';
 import { confirmOtpBinding, startOtpBinding, unbindOtp } from './mfa/otpBinding.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * OTP binding for the signed-in user (Gatehouse's API; JumpServer used HTML pages):
@@ -53,7 +54,20 @@ async function unbind(req: FastifyRequest, reply: FastifyReply) {
 }
 
 export function registerOtpRoutes(app: FastifyInstance): void {
-  app.get(BASE, status);
+  app.get(
+    BASE,
+    {
+      config: {
+        describe: shape('otp', {
+          is_bound: 'boolean',
+          mfa_level: 'integer',
+          mfa_enabled: 'boolean',
+          mfa_force_enabled: 'boolean',
+        }),
+      },
+    },
+    status,
+  );
   app.post(`${BASE}bind/start/`, start);
   app.post(`${BASE}bind/`, bind);
   app.post(`${BASE}unbind/`, unbind);

@@ -80,7 +80,12 @@ async function createToken(
   // Always a fresh token: one issued before a password change or a deactivation stays ended.
   const token = await issueToken(req.server.deps, outcome.user.id, ttl);
   req.user = outcome.user;
-  await writeLoginLog(req, { username: outcome.user.username, status: true, mfa: step.required ? 1 : 0 });
+  await writeLoginLog(req, {
+    username: outcome.user.username,
+    status: true,
+    mfa: step.required ? 1 : 0,
+    ...(outcome.backend ? { backend: outcome.backend } : {}),
+  });
   return reply.code(201).send({
     token,
     keyword: 'Bearer',

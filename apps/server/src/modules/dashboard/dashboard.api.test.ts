@@ -115,6 +115,20 @@ describe('GET /api/v1/index/', () => {
     expect(root).toEqual({ total_count_online_sessions: 2, total_count_commands: 6 });
   });
 
+  it('reads padded values as the original console sends them: days with spaces, any non-blank flag', async () => {
+    // The original console asks `?days=7 &total_count_...=1 ` (trailing spaces); v3.7.1 reads days
+    // with Python's int() and any non-empty flag as on.
+    const padded = await index(
+      'total_count_commands=1%20&total_count_commands_danger=%201&total_count_history_sessions=yes&days=7%20',
+    );
+    expect(padded).toEqual({
+      total_count_commands: 5,
+      total_count_commands_danger: 2,
+      total_count_history_sessions: 4,
+    });
+    expect(await index('total_count_commands=%20&days=%207%20')).toEqual({});
+  });
+
   it('draws the per-day series and the rankings', async () => {
     const d = await index('dates_metrics=1&session_dates_metrics=1&days=7');
     expect(d.dates_metrics_date).toEqual(lastDays(7, 'UTC').map((x) => x.label));

@@ -170,6 +170,15 @@ export class Metrics {
     return Metrics.n(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
   }
 
+  /** Job executions created since `from`: all, still running (or waiting), or failed (timeouts included). */
+  async jobLogCount(from: string, only?: 'running' | 'failed'): Promise<number> {
+    let q = this.db.selectFrom('ops_jobexecution').where('date_created', '>=', from);
+    if (this.org) q = q.where('org_id', '=', this.org);
+    if (only === 'running') q = q.where('status', 'in', ['pending', 'running']);
+    if (only === 'failed') q = q.where('status', 'in', ['failed', 'timeout']);
+    return Metrics.n(await q.select((e) => e.fn.countAll().as('n')).executeTakeFirst());
+  }
+
   /** Commands since `from`, and those a command rule flagged (risk level other than accept). */
   commands(from: string): Promise<{ total: number; danger: number }> {
     return (this.commandsOnce ??= this.readCommands(from));

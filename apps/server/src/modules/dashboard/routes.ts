@@ -5,6 +5,8 @@ import { catalogue, tr } from '../../platform/i18n/catalogue.ts';
 import type dashboardMessages from '../../platform/i18n/locales/en/dashboard.json';
 import { lastDays, weekStart, type DayRange } from './dayRanges.ts';
 import { Metrics } from './metrics.ts';
+import { shape } from '../../resource/describe.ts';
+import { queryInt } from '../../http/queryString.ts';
 
 const M = catalogue<typeof dashboardMessages>('dashboard');
 
@@ -45,7 +47,8 @@ type Flag = (typeof COUNTS)[number] | (typeof OTHERS)[number];
 const MAX_DAYS = 366;
 
 function flagsOf(query: Query): Set<Flag> {
-  const on = (k: string) => first(query, k) === '1';
+  // As the original: a flag given any value but blanks is on (`total_count_users=1 ` included).
+  const on = (k: string) => Boolean(first(query, k)?.trim());
   if (on('all')) return new Set([...COUNTS, ...OTHERS]);
   const out = new Set<Flag>();
   if (on('total_count')) COUNTS.forEach((c) => out.add(c));
@@ -55,10 +58,12 @@ function flagsOf(query: Query): Set<Flag> {
 
 function daysOf(req: FastifyRequest): number {
   const raw = first(req.query as Query, 'days');
-  if (raw === undefined || raw === '') return 1;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_DAYS)
+  if (raw === undefined || raw.trim() === '') return 1;
+  // Python's int(): ` 7 ` is 7, as the original console sends it.
+  const days = queryInt(raw);
+  if (days === undefined || days < 1 || days > MAX_DAYS)
     throw new ApiError(400, { days: [tr(req.lang, M.days_invalid, { max: String(MAX_DAYS) })] });
-  return Number(raw);
+  return days;
 }
 
 type Data = Record<string, unknown>;
@@ -118,11 +123,14 @@ async function compute(flag: Flag, m: Metrics, days: DayRange[], req: FastifyReq
     case 'total_count_ftp_logs':
       out[flag] = await m.ftpLogCount(from);
       return;
-    // The job centre is not built: no executions yet.
     case 'total_count_job_logs':
+      out[flag] = await m.jobLogCount(from);
+      return;
     case 'total_count_job_logs_running':
+      out[flag] = await m.jobLogCount(from, 'running');
+      return;
     case 'total_count_job_logs_failed':
-      out[flag] = 0;
+      out[flag] = await m.jobLogCount(from, 'failed');
       return;
     case 'total_count_type_to_assets_amount':
       out[flag] = await m.assetTypes(req.lang);
@@ -156,7 +164,11 @@ async function compute(flag: Flag, m: Metrics, days: DayRange[], req: FastifyReq
  * Queries run one after another: on SQLite they share one connection anyway.
  */
 export function registerDashboardRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/index/', { config: { perm: 'rbac.view_console | rbac.view_audit' } }, async (req) => {
+  const describe = shape('dashboard', {
+    ...Object.fromEntries(COUNTS.map((c) => [c, c === 'total_count_type_to_assets_amount' ? 'list' : 'integer'])),
+    ...Object.fromEntries(OTHERS.map((c) => [c, 'json'])),
+  });
+  app.get('/api/v1/index/', { config: { perm: 'rbac.view_console | rbac.view_audit', describe } }, async (req) => {
     const flags = flagsOf(req.query as Query);
     const days = lastDays(daysOf(req), req.tz);
     const m = new Metrics(req.db, req.org.id);

@@ -8,6 +8,9 @@ import { pageOfResults } from '../../resource/pagination.ts';
 import { pageOf } from '../../resource/query.ts';
 import { sanitizeMessageHtml } from './sanitize.ts';
 import { markRead, sendSiteMessage, unreadTotal } from './siteMessages.ts';
+import { shape } from '../../resource/describe.ts';
+import { queryFlag } from '../../http/queryString.ts';
+import { parseBool } from '../../resource/coerce.ts';
 
 /** `/api/v1/notifications/site-messages/`: the caller's own messages. */
 const BASE = '/api/v1/notifications/site-messages/';
@@ -21,8 +24,8 @@ function baseQuery(req: FastifyRequest) {
     .leftJoin('users_user as s', 's.id', 'c.sender_id')
     .where('m.user_id', '=', req.user!.id);
   const hasRead = (req.query as Query).has_read;
-  if (hasRead === 'true' || hasRead === '1') q = q.where('m.has_read', '=', true);
-  if (hasRead === 'false' || hasRead === '0') q = q.where('m.has_read', '=', false);
+  if (queryFlag(hasRead)) q = q.where('m.has_read', '=', true);
+  if (parseBool(hasRead) === false) q = q.where('m.has_read', '=', false);
   return q;
 }
 
@@ -157,10 +160,25 @@ async function send(req: FastifyRequest<{ Body: SendBody }>, reply: FastifyReply
 }
 
 export function registerSiteMessageRoutes(app: FastifyInstance): void {
-  app.get(BASE, list);
-  app.get(`${BASE}unread-total/`, async (req) => ({ total: await unreadTotal(req.db, req.user!.id) }));
+  const message = {
+    config: {
+      describe: shape('site_message', {
+        id: 'string',
+        has_read: 'boolean',
+        read_at: 'datetime',
+        content: 'json',
+        date_created: 'datetime',
+      }),
+    },
+  };
+  app.get(BASE, message, list);
+  app.get(
+    `${BASE}unread-total/`,
+    { config: { describe: shape('site_message', { total: 'integer' }) } },
+    async (req) => ({ total: await unreadTotal(req.db, req.user!.id) }),
+  );
   app.patch(`${BASE}mark-as-read/`, markAsRead);
   app.patch(`${BASE}mark-as-read-all/`, markAllAsRead);
   app.post(`${BASE}send/`, { config: { perm: 'notifications.add_sitemessage' } }, send);
-  app.get(`${BASE}:id/`, retrieve);
+  app.get(`${BASE}:id/`, message, retrieve);
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { I18nText, Language } from '@gatehouse/contract';
 import { escapeHtml } from './sanitize.ts';
-import { sendSiteMessage } from './siteMessages.ts';
+import { notify } from './notify.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type notificationsMessages from '../../platform/i18n/locales/en/notifications.json';
 const M = catalogue<typeof notificationsMessages>('notifications');
@@ -34,8 +34,8 @@ const WHAT = {
 export type SystemMessageKind = keyof typeof SYSTEM_MESSAGES;
 
 /**
- * Sends a system message to one user. Never fails the action that caused it: a failure is
- * logged (without the message's parameters) and swallowed.
+ * Tells one user about their account, by the backends of the kind's subscription (`notify.ts`:
+ * a site message, a mail). Never fails the action that caused it.
  */
 export async function notifyUser(
   req: FastifyRequest,
@@ -56,9 +56,6 @@ export async function notifyUser(
       text.replace(/\{(\w+)\}/g, (m, n: string) => (n in all ? (escape ? escapeHtml(all[n]!) : all[n]!) : m));
     return { subject: fill(tpl.subject[lang], false), message: fill(tpl.message[lang], true) };
   };
-  try {
-    await sendSiteMessage(req.server.deps.database.db, req.server.deps.bus, { text: render, userIds: [user.id] });
-  } catch (e) {
-    req.log.error({ kind, err: (e as Error).message }, 'could not send a system site message');
-  }
+  const { database, bus, settings } = req.server.deps;
+  await notify({ db: database.db, bus, settings, log: req.log }, { type: kind, userIds: [user.id], text: render });
 }

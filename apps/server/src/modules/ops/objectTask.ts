@@ -4,6 +4,7 @@ import { ApiError } from '../../http/errors.ts';
 import { can } from '../../http/permissions.ts';
 import { om } from './opsMessages.ts';
 import { openTaskLog, type TaskLogWriter } from './taskLog.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * A background task over a list of objects (the connectivity tests of assets and of accounts): it
@@ -93,7 +94,17 @@ export async function startObjectTask<R>(
 
 export function registerObjectTaskRoute(app: FastifyInstance): void {
   // Self-service: the task's starter reads it (others need ops.view_taskmonitor).
-  app.get<{ Params: { id: string } }>('/api/v1/ops/celery/task/:id/', async (req) => {
+  const describe = shape('task', {
+    id: 'string',
+    name: 'string',
+    state: 'string',
+    total: 'integer',
+    done: 'integer',
+    results: 'list',
+    date_start: 'datetime',
+    date_finished: 'datetime',
+  });
+  app.get<{ Params: { id: string } }>('/api/v1/ops/celery/task/:id/', { config: { describe } }, async (req) => {
     const task = await req.server.deps.cache.get<ObjectTaskState<unknown>>(taskKey(req.params.id));
     if (!task || (task.user_id !== req.user!.id && !(await can(req, 'ops.view_taskmonitor'))))
       throw new ApiError(404, { detail: om(req.lang, 'task_not_found') });

@@ -6,10 +6,12 @@ import type { AppDeps } from '../../http/context.ts';
 import { ftpFilePath } from '../audits/ftpFiles.ts';
 import { scheduleDaily } from './dailyJobs.ts';
 import { openTaskLog } from './taskLog.ts';
+import { OM, om } from './opsMessages.ts';
+import { defineTask, runTask } from './tasks/registry.ts';
 
 /**
  * The daily clean-up of audit records (the original's `clean_audits_log_period`, 02:00): sessions
- * (finished ones) with their recordings on disk and join records, commands, file transfers, login, operate and
+ * (finished ones) with their recordings (on disk or in their object store) and join records, commands, file transfers, login, operate and
  * activity logs older than their keep setting (`*_KEEP_DAYS`, `TERMINAL_SESSION_KEEP_DURATION`,
  * days; 0 or less keeps them) are deleted `RETENTION_BATCH` rows at a time, so a large backlog
  * never holds one long transaction. Task logs live in the cache for a day (modules/ops/taskLog.ts)
@@ -18,7 +20,26 @@ import { openTaskLog } from './taskLog.ts';
 export const RETENTION_BATCH = 1000;
 const DAY_MS = 86400_000;
 
-type Deps = Pick<AppDeps, 'database' | 'settings' | 'cache' | 'config'>;
+/** A session's recording to remove: a path under DATA_DIR, or the key in the storage it names. */
+export interface RecordingRef {
+  replay_path: string;
+  replay_storage_id: string | null;
+}
+type RecordingRemover = (deps: Deps, r: RecordingRef) => Promise<void>;
+
+/** Without an object store: the file under DATA_DIR (a row never names a path that leaves it). */
+let removeRecording: RecordingRemover = async (deps, r) => {
+  const dataDir = path.resolve(deps.config.dataDir);
+  const file = r.replay_path ? path.resolve(dataDir, r.replay_path) : '';
+  if (file.startsWith(dataDir + path.sep)) await fs.rm(file, { force: true });
+};
+
+/** The terminal module, which knows the replay storages, removes recordings (it sits above ops). */
+export function setRecordingRemover(fn: RecordingRemover): void {
+  removeRecording = fn;
+}
+
+type Deps = Pick<AppDeps, 'database' | 'settings' | 'cache' | 'config' | 'secretBox'>;
 
 export interface RetentionResult {
   task_id: string;
@@ -51,21 +72,16 @@ async function cleanLog(deps: Deps, table: LogTable, before: string): Promise<nu
 
 async function cleanSessions(deps: Deps, before: string): Promise<number> {
   const db = deps.database.db;
-  const dataDir = path.resolve(deps.config.dataDir);
   return inBatches(
     async () => {
       const rows = await db
         .selectFrom('terminal_session')
-        .select(['id', 'replay_path'])
+        .select(['id', 'replay_path', 'replay_storage_id'])
         .where('date_start', '<', before)
         .where('is_finished', '=', true)
         .limit(RETENTION_BATCH)
         .execute();
-      for (const r of rows) {
-        const file = r.replay_path ? path.resolve(dataDir, r.replay_path) : '';
-        // Only files inside DATA_DIR: a row never names a path that leaves it.
-        if (file.startsWith(dataDir + path.sep)) await fs.rm(file, { force: true });
-      }
+      for (const r of rows) await removeRecording(deps, r);
       return rows.map((r) => r.id);
     },
     async (ids) => {
@@ -142,9 +158,20 @@ export async function runRetention(deps: Deps, now = new Date()): Promise<Retent
   return { task_id: taskId, deleted };
 }
 
+/** The daily clean-up, one of Gatehouse's own tasks (tasks/registry.ts), at 02:00 in TIME_ZONE. */
 export function registerRetention(app: FastifyInstance): void {
-  scheduleDaily(app, 'clean_audits_log_period', 2, async () => {
-    const r = await runRetention(app.deps);
-    app.log.info({ task: r.task_id, deleted: r.deleted }, 'audit records cleaned');
+  const name = 'clean_audits_log_period';
+  defineTask(app, {
+    name,
+    comment: OM.task_clean_audits,
+    queue: 'periodic',
+    cycle: async (lang) => om(lang, 'cycle_daily', { hour: '02' }),
+    async run(log) {
+      const r = await runRetention(app.deps);
+      app.log.info({ task: r.task_id, deleted: r.deleted }, 'audit records cleaned');
+      for (const [k, n] of Object.entries(r.deleted)) await log.write(`${k}: ${n} deleted`);
+      return r.deleted;
+    },
   });
+  scheduleDaily(app, name, 2, async () => void (await runTask(app, name, 'schedule')));
 }

@@ -17,4 +17,16 @@ describe('task log', () => {
     expect(rest).toEqual({ text: 'line 2 xxxxxxxxxx\nline 3 xxxxxxxxxx\nline 4 xxxxxxxxxx\n', next: 5, ended: true });
     expect(await taskLogMeta(cache, 't1')).toEqual({ user_id: 'u1', ended: true });
   });
+
+  it('does not skip a line counted but not written yet: a reader in between reads it next time', async () => {
+    const cache = new MemoryCache();
+    const log = await openTaskLog(cache, 't2', 'u1');
+    await log.write('first');
+    // A writer between its count and its line: the count says 2, line 2 is not there yet.
+    await cache.incr('gh:tasklog:t2:n', 60);
+    const early = await readTaskLog(cache, 't2', 0);
+    expect(early).toEqual({ text: 'first\n', next: 1, ended: false });
+    await cache.set('gh:tasklog:t2:2', 'second\n', 60);
+    expect(await readTaskLog(cache, 't2', early.next)).toEqual({ text: 'second\n', next: 2, ended: false });
+  });
 });

@@ -56,7 +56,11 @@ export async function readTaskLog(cache: Cache, taskId: string, from: number, ma
   let text = '';
   let next = from;
   while (next < count) {
-    const line = (await cache.get<string>(lineKey(taskId, next + 1))) ?? '';
+    const stored = await cache.get<string>(lineKey(taskId, next + 1));
+    // Counted but not written yet (the writer is between `incr` and `set`): read it next time
+    // rather than skip it. Once the log has ended every counted line was written (or expired).
+    if (stored === undefined && !meta?.ended) break;
+    const line = stored ?? '';
     if (text && text.length + line.length > maxBytes) break;
     text += line;
     next += 1;

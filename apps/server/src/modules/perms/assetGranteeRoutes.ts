@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findVisible, listResponse } from '../../resource/routes.ts';
 import { listQuery } from '../../resource/query.ts';
-import type { AnyQuery, ResourceCtx } from '../../resource/types.ts';
+import type { AnyQuery, ResourceCtx, ResourceDef } from '../../resource/types.ts';
 import { ASSET_KINDS, assetResource } from '../assets/assetResource.ts';
 import { groupResource } from '../users/groupResource.ts';
 import { userResource } from '../users/userResource.ts';
@@ -71,9 +71,9 @@ function permissionsOf(filter: 'user_id' | 'user_group_id') {
 }
 
 export function registerAssetGranteeRoutes(app: FastifyInstance): void {
-  const perm = { config: { perm: 'perms.view_assetpermission' } };
-  app.get(`${A}/perm-users/`, perm, permUsers);
-  app.get(`${A}/perm-users/:sub/permissions/`, perm, permissionsOf('user_id'));
-  app.get(`${A}/perm-user-groups/`, perm, permGroups);
-  app.get(`${A}/perm-user-groups/:sub/permissions/`, perm, permissionsOf('user_group_id'));
+  const perm = (describe: ResourceDef) => ({ config: { perm: 'perms.view_assetpermission', describe } });
+  app.get(`${A}/perm-users/`, perm(userResource), permUsers);
+  app.get(`${A}/perm-users/:sub/permissions/`, perm(permDef), permissionsOf('user_id'));
+  app.get(`${A}/perm-user-groups/`, perm(groupResource), permGroups);
+  app.get(`${A}/perm-user-groups/:sub/permissions/`, perm(permDef), permissionsOf('user_group_id'));
 }

@@ -4,17 +4,18 @@ import type { Bus } from '../../platform/bus/index.ts';
 import type { DB } from '../../platform/db/schema.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import { escapeHtml } from '../notifications/sanitize.ts';
-import { sendSiteMessage } from '../notifications/siteMessages.ts';
+import { notify, type NotifyDeps } from '../notifications/notify.ts';
 import { pm } from './permMessages.ts';
+import { OM } from '../ops/opsMessages.ts';
+import { cycleOf, defineTask, runTask } from '../ops/tasks/registry.ts';
 
 /**
- * "Your asset permission expires soon": a site message to each user of a permission (directly or
+ * "Your asset permission expires soon": a notice (site message, mail: `notifications/notify.ts`) to each user of a permission (directly or
  * through a group) once it is within PERM_EXPIRE_NOTIFY_DAYS of its expiry. Checked at start and
- * every hour. Each permission is claimed with one conditional UPDATE (`expire_notified` set to the
+ * every hour (`registerExpiryNotices`). Each permission is claimed with one conditional UPDATE (`expire_notified` set to the
  * date it warns about), so several instances never send twice, and a new expiry date warns again.
  * Each user reads it in their own language (`notifications/userLanguage.ts`).
  */
-const INTERVAL_MS = 3600_000;
 const DAY_MS = 86400_000;
 
 export async function notifyExpiringPermissions(
@@ -22,6 +23,7 @@ export async function notifyExpiringPermissions(
   bus: Bus,
   settings: SettingsStore,
   now = new Date(),
+  log: NotifyDeps['log'] = { error: (obj, msg) => console.error(msg, obj) },
 ): Promise<number> {
   const days = Number(await settings.get('PERM_EXPIRE_NOTIFY_DAYS'));
   if (!(days > 0)) return 0;
@@ -63,27 +65,44 @@ export async function notifyExpiringPermissions(
       .where((eb) => eb.or([eb('id', 'in', direct), eb('id', 'in', viaGroups)]))
       .execute();
     const date = p.date_expired.replace('T', ' ').slice(0, 19) + ' UTC';
-    sent += await sendSiteMessage(db, bus, {
-      text: (lang) => ({
-        subject: pm(lang, 'expire_subject'),
-        message: escapeHtml(pm(lang, 'expire_message', { name: p.name, org: p.org, date })),
-      }),
-      userIds: users.map((u) => u.id),
-    });
+    sent += await notify(
+      { db, bus, settings, log },
+      {
+        type: 'perm_expiring',
+        text: (lang) => ({
+          subject: pm(lang, 'expire_subject'),
+          message: escapeHtml(pm(lang, 'expire_message', { name: p.name, org: p.org, date })),
+        }),
+        userIds: users.map((u) => u.id),
+      },
+    );
   }
   return sent;
 }
 
+/**
+ * One of Gatehouse's own tasks (ops/tasks/registry.ts): run once at start, then every hour by the
+ * job engine's scheduler.
+ */
 export function registerExpiryNotices(app: FastifyInstance): void {
-  let timer: NodeJS.Timeout | undefined;
-  const run = () =>
-    notifyExpiringPermissions(app.deps.database.db, app.deps.bus, app.deps.settings).catch((e: Error) =>
+  const name = 'perm_expire_notify';
+  const schedule = async () => ({ crontab: '', interval: 1 });
+  defineTask(app, {
+    name,
+    comment: OM.task_perm_expire,
+    queue: 'periodic',
+    schedule,
+    cycle: async (lang) => cycleOf(lang, await schedule()),
+    async run(log) {
+      const { database, bus, settings } = app.deps;
+      const sent = await notifyExpiringPermissions(database.db, bus, settings, undefined, app.log);
+      await log.write(`${sent} users told`);
+      return { sent };
+    },
+  });
+  app.addHook('onReady', async () => {
+    void runTask(app, name, 'start').catch((e: Error) =>
       app.log.error({ err: e.message }, 'asset permission expiry notices failed'),
     );
-  app.addHook('onReady', async () => {
-    void run();
-    timer = setInterval(() => void run(), INTERVAL_MS);
-    timer.unref();
   });
-  app.addHook('onClose', async () => clearInterval(timer));
 }

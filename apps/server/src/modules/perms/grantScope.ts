@@ -19,12 +19,13 @@ import {
 } from './grants.ts';
 import { specialNodeJson, type TreeAsset } from './grantTrees.ts';
 import { pm } from './permMessages.ts';
+import { pick } from '../../resource/describe.ts';
 
 /** Who a grant request is about (the caller, another user, a group) and the lookups its answers share. */
 export type Q = Record<string, string | undefined>;
 export type Req = FastifyRequest<{ Params: Record<string, string> }>;
 const allAssets = assetResource(ASSET_KINDS[0]!);
-const PERMED_FIELDS = [
+export const PERMED_FIELDS = [
   'id',
   'name',
   'address',
@@ -42,6 +43,9 @@ const PERMED_FIELDS = [
   'category',
   'type',
 ];
+
+/** What a list of granted assets answers, for OPTIONS. */
+export const PERMED_ASSETS = pick(allAssets, PERMED_FIELDS);
 export const SEARCH_CAP = 999;
 
 export interface Scope {

@@ -18,6 +18,7 @@ import {
   type Q,
   type Scope,
 } from './grantScope.ts';
+import { queryFlag } from '../../http/queryString.ts';
 
 /** The tree answers of the grant paths (lazy, category, sync) and the permed accounts of an asset. */
 /** `nodes/children-with-assets/tree/`: lazy tree, one level per request. */
@@ -79,7 +80,7 @@ export async function categoryTree(s: Scope): Promise<Row[]> {
     .execute();
   const counts = new Map(rows.map((r) => [`${r.category}/${r.type}`, Number(r.n)]));
   const out = await categoryTreeJson(s.ctx.req, counts);
-  if (q.sync === '1' || q.sync === 'true') {
+  if (queryFlag(q.sync)) {
     const assets = await treeAssets(s, grantedAssetIds(s.g, s.grant), undefined, Number.MAX_SAFE_INTEGER);
     out.push(...assets.map((a) => assetTreeJson(a, typePid(a), names)));
   }

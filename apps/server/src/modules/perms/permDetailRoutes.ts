@@ -8,6 +8,7 @@ import { nodeDb } from '../assets/nodeStore.ts';
 import { accountResource } from '../accounts/accountResource.ts';
 import { grantedAssetIds, topKeys, type Grant } from './grants.ts';
 import { assetPermissionResource as def } from './permResource.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * What one permission covers: `<id>/assets/all/` (its assets and every asset under its nodes),
@@ -149,7 +150,13 @@ async function accounts(req: IdReq) {
 
 export function registerPermDetailRoutes(app: FastifyInstance): void {
   const view = 'perms.view_assetpermission';
-  app.get(`${URL}:id/assets/all/`, { config: { perm: [view, 'assets.view_asset'] } }, assetsAll);
-  app.get(`${URL}:id/users/all/`, { config: { perm: [view, 'users.view_user'] } }, usersAll);
-  app.get(`${URL}:id/accounts/`, { config: { perm: [view, 'accounts.view_account'] } }, accounts);
+  const assets = shape('asset', { id: 'string', name: 'string', address: 'string', asset_display: 'string' });
+  const users = shape('user', { id: 'string', username: 'string', name: 'string', user_display: 'string' });
+  app.get(`${URL}:id/assets/all/`, { config: { perm: [view, 'assets.view_asset'], describe: assets } }, assetsAll);
+  app.get(`${URL}:id/users/all/`, { config: { perm: [view, 'users.view_user'], describe: users } }, usersAll);
+  app.get(
+    `${URL}:id/accounts/`,
+    { config: { perm: [view, 'accounts.view_account'], describe: accountResource } },
+    accounts,
+  );
 }

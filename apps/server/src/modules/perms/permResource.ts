@@ -6,6 +6,7 @@ import { orgMemberIds } from '../rbac/orgMembers.ts';
 import { ACTION_CHOICES, ACTION_TREE, ALL_ACTIONS, actionsOut, parseActions } from './actions.ts';
 import { M, pm } from './permMessages.ts';
 import { PERM_FILTERS } from './permFilters.ts';
+import { queryFlag } from '../../http/queryString.ts';
 
 /**
  * `perms/asset-permissions/`: who (users, user groups) may use what (assets, nodes with their
@@ -195,7 +196,7 @@ export const assetPermissionResource: ResourceDef = {
     is_expired: f.computed('boolean', M.field_is_expired, (row) => row.date_expired <= new Date().toISOString()),
     is_valid: f.computed('boolean', M.field_is_valid, isValid),
     from_ticket: f.computed('boolean', M.field_from_ticket, (row) => toBool(row.from_ticket), {
-      filter: (q, v) => q.where(sql.ref(`${T}.from_ticket`), '=', v === '1' || v === 'true'),
+      filter: (q, v) => q.where(sql.ref(`${T}.from_ticket`), '=', queryFlag(v)),
     }),
     users_amount: amountsField('users', M.field_users_amount),
     user_groups_amount: amountsField('user_groups', M.field_user_groups_amount),

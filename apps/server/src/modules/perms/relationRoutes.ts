@@ -10,6 +10,7 @@ import { dyn, type ResourceCtx, type Row } from '../../resource/types.ts';
 import { fullValues } from '../assets/nodeStore.ts';
 import { assetPermissionResource as def, linkableIds, PERM_LINKS, type LinkName } from './permResource.ts';
 import { pm } from './permMessages.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * `asset-permissions-{users,user-groups,assets,nodes}-relations/`: the link rows of permissions,
@@ -85,7 +86,14 @@ function register(app: FastifyInstance, kind: (typeof KINDS)[number]): void {
     }));
   };
 
-  app.get(url, { config: { perm: 'perms.view_assetpermission' } }, async (req) => {
+  const describe = shape('permission_relation', {
+    id: 'string',
+    [kind.field]: 'string',
+    [`${kind.field}_display`]: 'string',
+    assetpermission: 'string',
+    assetpermission_display: 'string',
+  });
+  app.get(url, { config: { perm: 'perms.view_assetpermission', describe } }, async (req) => {
     const page = pageOf(req.query as Query);
     const base = rows(req);
     if (!page) return out(req, (await base.orderBy('l.id').execute()) as Row[]);

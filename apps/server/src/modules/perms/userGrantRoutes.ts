@@ -10,6 +10,7 @@ import {
   groupSubject,
   nodeByRef,
   orgNames,
+  PERMED_ASSETS,
   scopeOf,
   selfSubject,
   SEARCH_CAP,
@@ -20,6 +21,8 @@ import {
   type Scope,
 } from './grantScope.ts';
 import { allWithAssets, categoryTree, childrenWithAssets, permedAccounts } from './grantTreeHandlers.ts';
+import { shape, treeNodes } from '../../resource/describe.ts';
+import type { Described } from '../../resource/routeMetadata.ts';
 
 /**
  * What a user (`/api/v1/perms/users/{self|my|<id>}/...`) or a user group
@@ -97,6 +100,25 @@ const USER_PATHS: [suffix: string, handler: Handler][] = [
   ['assets/:asset_id/accounts/', (s, req) => permedAccounts(s, req.params.asset_id!)],
 ];
 
+/** What each path answers, for its OPTIONS: trees of nodes, granted nodes, accounts, or granted assets. */
+const NODES = shape('node', { id: 'string', name: 'string', key: 'string', value: 'string', assets_amount: 'integer' });
+const ACCOUNTS = shape('account', {
+  id: 'string',
+  alias: 'string',
+  name: 'string',
+  username: 'string',
+  has_username: 'boolean',
+  has_secret: 'boolean',
+  secret_type: 'labeled_choice',
+  actions: 'list',
+});
+function describeOf(suffix: string): Described {
+  if (suffix.endsWith('tree/')) return treeNodes;
+  if (suffix.endsWith('accounts/')) return ACCOUNTS;
+  if (suffix === 'nodes/' || suffix === 'nodes/children/') return NODES;
+  return PERMED_ASSETS;
+}
+
 /** Paths that ask about one asset and need no granted tree. */
 const ONE_ASSET = new Set(['assets/:asset_id/accounts/']);
 
@@ -111,13 +133,13 @@ export function registerUserGrantRoutes(app: FastifyInstance): void {
   ];
   for (const [prefix, perm, subject] of prefixes)
     for (const [suffix, handler] of USER_PATHS)
-      app.get(`${prefix}${suffix}`, { config: { perm } }, async (req: Req) =>
+      app.get(`${prefix}${suffix}`, { config: { perm, describe: describeOf(suffix) } }, async (req: Req) =>
         handler(await scopeOf(req, await subject(req), !ONE_ASSET.has(suffix)), req),
       );
   for (const [suffix, handler] of USER_PATHS.filter(([sfx]) => GROUP_PATHS.has(sfx)))
     app.get(
       `/api/v1/perms/user-groups/:group/${suffix}`,
-      { config: { perm: 'perms.view_usergroupassets' } },
+      { config: { perm: 'perms.view_usergroupassets', describe: describeOf(suffix) } },
       async (req: Req) => handler(await scopeOf(req, await groupSubject(req)), req),
     );
 }

@@ -6,6 +6,7 @@ import { toBool } from '../../platform/db/schema.ts';
 import { rolePermissionNames, roleResource } from './roleResource.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type rbacMessages from '../../platform/i18n/locales/en/rbac.json';
+import { shape, treeNodes } from '../../resource/describe.ts';
 const M = catalogue<typeof rbacMessages>('rbac');
 
 /**
@@ -99,8 +100,10 @@ async function roleChecked(
 
 export function registerPermissionRoutes(app: FastifyInstance): void {
   const view = { config: { perm: 'rbac.view_permission' } };
+  const tree = { config: { ...view.config, describe: treeNodes } };
   const anyRoles = roleResource('any');
-  app.get('/api/v1/rbac/permissions/', view, async (req) => {
+  const list = shape('permission', { id: 'integer', name: 'string', codename: 'string', content_type: 'json' });
+  app.get('/api/v1/rbac/permissions/', { config: { ...view.config, describe: list } }, async (req) => {
     const { role } = req.query as { role?: string };
     const r = await roleChecked(req, anyRoles, role);
     const perms = role ? [...r.checked] : grantablePermissions(scopeOf(req));
@@ -111,20 +114,25 @@ export function registerPermissionRoutes(app: FastifyInstance): void {
       content_type: { id: 0, app_label: parts(p).app, model: parts(p).model },
     }));
   });
-  app.get('/api/v1/rbac/permissions/tree/', view, async (req) => {
+  app.get('/api/v1/rbac/permissions/tree/', tree, async (req) => {
     const r = await roleChecked(req, anyRoles, (req.query as { role?: string }).role);
     return permissionTree(r.scope ?? scopeOf(req), r.checked, req.lang, r.builtin);
   });
   for (const scope of ['system', 'org'] as const) {
     const def = roleResource(scope);
-    app.get<{ Params: { id: string } }>(`/api/v1/rbac/${scope}-roles/:id/permissions/tree/`, view, async (req) => {
+    app.get<{ Params: { id: string } }>(`/api/v1/rbac/${scope}-roles/:id/permissions/tree/`, tree, async (req) => {
       const r = await roleChecked(req, def, req.params.id);
       return permissionTree(scope, r.checked, req.lang, r.builtin);
     });
   }
   app.get<{ Params: { id: string } }>(
     '/api/v1/rbac/roles/:id/users/',
-    { config: { perm: 'rbac.view_rolebinding | rbac.view_systemrolebinding | rbac.view_orgrolebinding' } },
+    {
+      config: {
+        perm: 'rbac.view_rolebinding | rbac.view_systemrolebinding | rbac.view_orgrolebinding',
+        describe: shape('user', { id: 'string', name: 'string', username: 'string' }),
+      },
+    },
     async (req) => {
       await findVisible(anyRoles, { req, db: req.db }, req.params.id);
       const rows = await req.db

@@ -36,7 +36,7 @@ export function mayBind(req: FastifyRequest, scope: RoleScope): Promise<boolean>
   return can(req, bindingPerm(scope));
 }
 
-async function permissionsOf(
+export async function permissionsOf(
   db: Kysely<DB>,
   roleId: string,
   lang: Language,

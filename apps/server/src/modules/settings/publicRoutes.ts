@@ -1,27 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PublicOpenSettings, PublicSettings } from '@gatehouse/contract';
+import type { PublicOpenSettings, PublicSettings, SsoMethod } from '@gatehouse/contract';
 import { currentLicence } from '../xpack/licenceRoutes.ts';
+import { interfaceOpen } from '../xpack/interface/interfaceRoutes.ts';
+import { describeValues } from './settingLabels.ts';
+
+/** What modules above this one add to the public settings (given at registration). */
+export interface PublicSettingsSources {
+  /** The login page's provider buttons (modules/authentication/sso/ssoMethods.ts). */
+  ssoMethods(req: FastifyRequest): Promise<SsoMethod[]>;
+}
+
+const NO_SOURCES: PublicSettingsSources = { ssoMethods: async () => [] };
 
 /** Public settings (`public/open/` and `public/`). */
-async function openSettings(req: FastifyRequest): Promise<PublicOpenSettings> {
+async function openSettings(req: FastifyRequest, sources: PublicSettingsSources): Promise<PublicOpenSettings> {
   const s = req.server.deps.settings;
-  const primary = await s.get('INTERFACE_PRIMARY_COLOR');
   return {
     XPACK_ENABLED: true,
-    INTERFACE: {
-      logo_logout: '/ui/logo.svg',
-      logo_index: '/ui/logo-text.svg',
-      login_image: '',
-      favicon: '/ui/favicon.svg',
-      login_title: await s.get('INTERFACE_LOGIN_TITLE'),
-      theme: await s.get('INTERFACE_THEME'),
-      theme_info: { colors: { '--color-primary': primary } },
-    },
+    INTERFACE: await interfaceOpen(req),
     AUTH_PASSKEY: Boolean(await s.get('AUTH_PASSKEY')),
+    SSO_METHODS: await sources.ssoMethods(req),
   };
 }
 
-async function publicSettings(req: FastifyRequest): Promise<PublicSettings> {
+async function publicSettings(req: FastifyRequest, sources: PublicSettingsSources): Promise<PublicSettings> {
   const s = req.server.deps.settings;
   const names = [
     'OLD_PASSWORD_HISTORY_LIMIT_COUNT',
@@ -63,7 +65,7 @@ async function publicSettings(req: FastifyRequest): Promise<PublicSettings> {
   for (const n of rule) PASSWORD_RULE[n] = await s.get(n);
   const licence = await currentLicence(req);
   return {
-    ...(await openSettings(req)),
+    ...(await openSettings(req, sources)),
     ...values,
     XPACK_LICENSE_IS_VALID: licence.valid,
     XPACK_LICENSE_INFO: {
@@ -84,7 +86,9 @@ async function publicSettings(req: FastifyRequest): Promise<PublicSettings> {
   } as unknown as PublicSettings;
 }
 
-export function registerPublicSettingsRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/settings/public/open/', { config: { public: true } }, openSettings);
-  app.get('/api/v1/settings/public/', publicSettings);
+export function registerPublicSettingsRoutes(app: FastifyInstance, sources = NO_SOURCES): void {
+  app.get('/api/v1/settings/public/open/', { config: { public: true } }, (req) => openSettings(req, sources));
+  const describe = async (req: FastifyRequest) =>
+    describeValues('public', (await publicSettings(req, sources)) as unknown as Record<string, unknown>);
+  app.get('/api/v1/settings/public/', { config: { describe } }, (req) => publicSettings(req, sources));
 }

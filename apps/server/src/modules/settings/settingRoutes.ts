@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { settingCategoryPerm, settingFields, type SettingFields } from '@gatehouse/contract';
+import {
+  ROOT_ORG_ID,
+  SYSTEM_ORG_ID,
+  settingCategoryPerm,
+  settingFields,
+  type SettingFields,
+} from '@gatehouse/contract';
 import { ApiError, permissionDenied } from '../../http/errors.ts';
 import { can, requestPerms } from '../../http/permissions.ts';
 import { display, recordOperation, type DiffItem } from '../../resource/audit.ts';
@@ -8,6 +14,7 @@ import { jsType } from '../../resource/coerce.ts';
 import { registerLoggedModel } from '../../resource/registry.ts';
 import { tr } from '../../platform/i18n/catalogue.ts';
 import { isSecret, SM, validateCategory } from './settingValidate.ts';
+import { describeCategory } from './settingLabels.ts';
 
 /**
  * `/api/v1/settings/setting/?category=<c>` (GET, PUT, PATCH): the fields of a category as declared
@@ -41,6 +48,28 @@ async function current(req: FastifyRequest, fields: SettingFields): Promise<Reco
   return out;
 }
 
+/**
+ * Organisation lists (where directory users become members) name existing organisations users
+ * can join: not the global view nor the system-setting org.
+ */
+async function unknownOrgs(
+  req: FastifyRequest,
+  fields: SettingFields,
+  values: Record<string, unknown>,
+): Promise<Record<string, string[]> | undefined> {
+  const errors: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (fields[name]?.type !== 'orgs' || !Array.isArray(value) || !value.length) continue;
+    const ids = (value as string[]).filter((id) => id !== ROOT_ORG_ID && id !== SYSTEM_ORG_ID);
+    const found = ids.length
+      ? await req.db.selectFrom('orgs_organization').select('id').where('id', 'in', ids).execute()
+      : [];
+    const bad = (value as string[]).find((id) => !found.some((o) => o.id === id));
+    if (bad) errors[name] = [tr(req.lang, SM.unknown_org, { value: bad })];
+  }
+  return Object.keys(errors).length ? errors : undefined;
+}
+
 async function save(req: FastifyRequest, partial: boolean): Promise<Record<string, unknown>> {
   const category = categoryOf(req);
   await requireCategory(req, category, true);
@@ -50,6 +79,8 @@ async function save(req: FastifyRequest, partial: boolean): Promise<Record<strin
     throw new ApiError(400, { non_field_errors: [rt(req.lang, 'not_a_dict', { type: jsType(body) })] });
   const checked = validateCategory(fields, body as Record<string, unknown>, partial, req.lang);
   if (!checked.ok) throw new ApiError(400, checked.errors);
+  const orgErrors = await unknownOrgs(req, fields, checked.values);
+  if (orgErrors) throw new ApiError(400, orgErrors);
   const before = await current(req, fields);
   const diff: DiffItem[] = [];
   for (const [name, value] of Object.entries(checked.values)) {
@@ -58,7 +89,8 @@ async function save(req: FastifyRequest, partial: boolean): Promise<Record<strin
       diff.push({ field: name, before: display(before[name]), after: display(value) });
   }
   if (diff.length > 0) {
-    await req.server.deps.settings.setMany(checked.values, category);
+    const secrets = new Set(Object.keys(checked.values).filter((n) => isSecret(fields[n]!)));
+    await req.server.deps.settings.setMany(checked.values, category, secrets);
     await recordOperation(req.db, req, {
       action: 'update',
       def: MODEL,
@@ -74,7 +106,8 @@ async function save(req: FastifyRequest, partial: boolean): Promise<Record<strin
 export function registerSettingRoutes(app: FastifyInstance): void {
   registerLoggedModel(MODEL);
   const config = { perm: 'settings.view_setting' };
-  app.get(ROUTE, { config }, async (req) => {
+  const describe = (req: FastifyRequest) => describeCategory(categoryOf(req), settingFields(categoryOf(req)));
+  app.get(ROUTE, { config: { ...config, describe } }, async (req) => {
     const category = categoryOf(req);
     await requireCategory(req, category, false);
     return current(req, settingFields(category));

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../platform/db/schema.ts';
+import { toBool, type DB } from '../../platform/db/schema.ts';
 import { GLOBAL_ORG_NAME } from '@gatehouse/contract';
 import { SETTING_DEFAULTS, type SettingName, type SettingValue } from './defaults.ts';
+import type { SecretBox } from '../../platform/crypto/secretBox.ts';
 
 declare module '../../http/context.ts' {
   interface AppDeps {
@@ -13,22 +14,46 @@ declare module '../../http/context.ts' {
 /** How long stored settings are trusted before re-reading (other instances may have written). */
 const RELOAD_MS = 5_000;
 
-/** Settings: defaults overridden by rows of `settings_setting`, read through a short cache. */
+/**
+ * Settings: defaults overridden by rows of `settings_setting`, read through a short cache. Secret
+ * settings (declared `secret` in the contract) are stored sealed with the secret box
+ * (`encrypted` true, the value a JSON string `gh1$...`) and read only through `secret()`.
+ */
 export class SettingsStore {
   private values = new Map<string, unknown>();
+  private sealed = new Map<string, string>();
   private loadedAt = 0;
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly box?: SecretBox,
+  ) {}
 
   private async refresh(): Promise<void> {
     if (Date.now() - this.loadedAt < RELOAD_MS) return;
-    const rows = await this.db
-      .selectFrom('settings_setting')
-      .select(['name', 'value'])
-      .where('encrypted', '=', false)
-      .execute();
-    this.values = new Map(rows.map((r) => [r.name, JSON.parse(r.value) as unknown]));
+    const rows = await this.db.selectFrom('settings_setting').select(['name', 'value', 'encrypted']).execute();
+    const values = new Map<string, unknown>();
+    const sealed = new Map<string, string>();
+    for (const r of rows) {
+      const v = JSON.parse(r.value) as unknown;
+      if (!toBool(r.encrypted)) values.set(r.name, v);
+      else if (typeof v === 'string') sealed.set(r.name, v);
+    }
+    this.values = values;
+    this.sealed = sealed;
     this.loadedAt = Date.now();
+  }
+
+  /** A secret setting in clear text ('' when none is stored or it cannot be opened with this key). */
+  async secret(name: string): Promise<string> {
+    await this.refresh();
+    const v = this.sealed.get(name);
+    if (v === undefined || !this.box) return '';
+    try {
+      return this.box.decrypt(v);
+    } catch {
+      return '';
+    }
   }
 
   async get<K extends SettingName>(name: K): Promise<SettingValue<K>> {
@@ -70,15 +95,21 @@ export class SettingsStore {
    * Several settings in one transaction (all or none), then seen at once by this instance; the
    * others read them within RELOAD_MS.
    */
-  async setMany(values: Record<string, unknown>, category: string): Promise<void> {
+  async setMany(
+    values: Record<string, unknown>,
+    category: string,
+    secrets: ReadonlySet<string> = new Set(),
+  ): Promise<void> {
     const now = new Date().toISOString();
+    if (secrets.size > 0 && !this.box) throw new Error('secret settings need the secret box');
     await this.db.transaction().execute(async (trx) => {
       for (const [name, value] of Object.entries(values)) {
-        const json = JSON.stringify(value);
+        const encrypted = secrets.has(name);
+        const json = JSON.stringify(encrypted ? this.box!.encrypt(String(value)) : value);
         await trx
           .insertInto('settings_setting')
-          .values({ name, value: json, category, encrypted: false, date_updated: now })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ value: json, category, date_updated: now }))
+          .values({ name, value: json, category, encrypted, date_updated: now })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ value: json, category, encrypted, date_updated: now }))
           .execute();
       }
     });

@@ -83,6 +83,9 @@ export const commandResource: ResourceDef = {
     timestamp_ms: f.computed('integer', M.field_timestamp, (r) => Number(r._ms)),
     remote_addr: f.string(M.field_remote_addr, { readOnly: true }),
     org_id: f.string(M.field_org_id, { readOnly: true }),
+    // Not in the contract: the command was read from the keys typed, the screen not showing them
+    // (echo off), instead of from the screen.
+    from_input: f.bool(M.field_from_input, { readOnly: true, filter: true }),
   },
   async prepare(rows) {
     for (const r of rows) {

@@ -112,7 +112,9 @@ describe('a crash mid-session', () => {
     await next.stop();
     const s = (await admin.get(`/api/v1/terminal/sessions/${sessionId}/`)).json();
     expect(s).toMatchObject({ is_finished: true, has_replay: true, has_command: true });
-    expect(s.command_amount).toBeGreaterThanOrEqual(9);
+    // Every command whose output was shown a second before the kill was recorded (how many that is
+    // depends on the machine's speed, so the count is the test's own, not a constant).
+    expect(s.command_amount).toBeGreaterThanOrEqual(due.length);
     expect(fs.existsSync(cast)).toBe(false);
     const replay = (await admin.get(`/api/v1/terminal/sessions/${sessionId}/replay/`)).json();
     const lines = gunzipSync((await admin.get(replay.src)).rawPayload)

@@ -1,6 +1,7 @@
 import { f } from '../../resource/fields.ts';
 import type { ResourceDef } from '../../resource/types.ts';
 import { TM as M } from './gateway/gatewayError.ts';
+import { escapeControls } from '../../platform/text/controlChars.ts';
 
 /**
  * File transfers through the gateway (`/api/v1/audits/ftp-logs/`): read-only here; rows come
@@ -28,7 +29,14 @@ export const ftpLogResource: ResourceDef = {
       OPERATES.map((v) => ({ value: v, label: M[`operate_${v}`] })),
       { readOnly: true, filter: true },
     ),
-    filename: f.string(M.field_filename, { readOnly: true, search: true, filter: true }),
+    // Stored as received; shown and exported with control characters escaped (a name sent over
+    // SFTP may hold ESC or BEL: an export shown in a terminal must not run them).
+    filename: f.string(M.field_filename, {
+      readOnly: true,
+      search: true,
+      filter: true,
+      out: (v) => (typeof v === 'string' ? escapeControls(v) : v),
+    }),
     date_start: f.datetime(M.field_date_start, { readOnly: true, order: true }),
     is_success: f.bool(M.field_is_success, { readOnly: true, filter: true }),
     has_file: f.bool(M.field_has_file, { readOnly: true }),

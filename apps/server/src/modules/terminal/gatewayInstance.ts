@@ -24,7 +24,11 @@ export function registerGatewayInstance(app: FastifyInstance): GatewayInstance {
     dataDir: deps.config.dataDir,
     name: instanceName(deps.config.port),
     remoteAddr: deps.config.host,
+    graphicalLimit: deps.config.limits.graphicalSessions,
     log: app.log,
+    cache: deps.cache,
+    heartbeatMs: deps.config.gateway.heartbeatMs,
+    replayStreamMs: deps.config.gateway.replayStreamMs,
   });
   instances.set(app, g);
   app.addHook('onReady', () => g.start());

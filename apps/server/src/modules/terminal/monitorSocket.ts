@@ -205,6 +205,8 @@ async function watch(app: FastifyInstance, socket: WebSocket, req: FastifyReques
         account: row.account,
         org_id: row.org_id,
         is_locked: Boolean(row.is_locked),
+        // `vnc`/`rdp`: TERMINAL_DATA carries RFB in base64 (graphical/graphicalSession.ts setWatched).
+        protocol: row.protocol,
       },
       can_terminate: access.canTerminate,
       permission,

@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
 import { findVisible } from '../../resource/routes.ts';
@@ -7,23 +6,31 @@ import type { Row } from '../../resource/types.ts';
 import { tm } from './gateway/gatewayError.ts';
 import { sessionResource } from './sessionResource.ts';
 import { tarOf } from './tar.ts';
+import { shape } from '../../resource/describe.ts';
+import { openReplay } from './storage/replayStorages.ts';
 
 /**
  * Replays of finished sessions (the session must be visible in the current org):
  * `sessions/<id>/replay/` answers where the asciicast is (the contract's answer, at once: the
- * file is local, nothing to convert), `replay/file/` the `.cast.gz` itself and `replay/download/`
+ * file is ready, nothing to convert), `replay/file/` the `.cast.gz` itself (from the data directory
+ * or the object store that holds it: storage/replayStorages.ts) and `replay/download/`
  * a tar of the recording and `<id>.json` with the session's facts.
  */
 type IdReq = FastifyRequest<{ Params: { id: string } }>;
 
-async function replayOf(req: IdReq): Promise<{ row: Row; file: string }> {
+/** The session and its recording, opened (so a missing one is a 404 before any header is sent). */
+async function replayOf(req: IdReq): Promise<{ row: Row; stream: Readable }> {
   const row = await findVisible(sessionResource, { req, db: req.db }, req.params.id);
-  const rel = String(row.replay_path ?? '');
-  const dataDir = req.server.deps.config.dataDir;
-  const file = rel.endsWith('.gz') ? path.resolve(dataDir, rel) : '';
-  if (!file || !file.startsWith(path.resolve(dataDir) + path.sep) || !fs.existsSync(file))
-    throw new ApiError(404, { error: tm(req.lang, 'replay_not_found') });
-  return { row, file };
+  const deps = { db: req.db, secretBox: req.server.deps.secretBox, dataDir: req.server.deps.config.dataDir };
+  const stream = await openReplay(deps, row as { replay_path: unknown }).catch(() => undefined);
+  if (!stream) throw new ApiError(404, { error: tm(req.lang, 'replay_not_found') });
+  return { row, stream };
+}
+
+async function bytesOf(stream: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) parts.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(parts);
 }
 
 function meta(row: Row) {
@@ -43,11 +50,27 @@ function meta(row: Row) {
 
 export function registerReplayRoutes(app: FastifyInstance): void {
   const base = '/api/v1/terminal/sessions/:id/replay/';
-  app.get(base, { config: { perm: 'terminal.view_sessionreplay' } }, async (req: IdReq) => {
-    const { row } = await replayOf(req);
+  const describe = shape('replay', {
+    type: 'string',
+    src: 'string',
+    id: 'string',
+    user: 'string',
+    asset: 'string',
+    account: 'string',
+    protocol: 'string',
+    login_from: 'string',
+    remote_addr: 'string',
+    date_start: 'datetime',
+    date_end: 'datetime',
+    download_url: 'string',
+  });
+  app.get(base, { config: { perm: 'terminal.view_sessionreplay', describe } }, async (req: IdReq) => {
+    const { row, stream } = await replayOf(req);
+    stream.destroy();
     const url = `/api/v1/terminal/sessions/${String(row.id)}/replay/`;
     return {
-      type: 'asciicast',
+      // A graphical session's recording is the RFB stream (graphical/): the player replays it with noVNC.
+      type: row.protocol === 'vnc' || row.protocol === 'rdp' ? 'rfb' : 'asciicast',
       src: `${url}file/`,
       ...meta(row),
       download_url: `${url}download/`,
@@ -57,21 +80,21 @@ export function registerReplayRoutes(app: FastifyInstance): void {
     `${base}file/`,
     { config: { perm: 'terminal.view_sessionreplay' } },
     async (req: IdReq, reply: FastifyReply) => {
-      const { row, file } = await replayOf(req);
+      const { row, stream } = await replayOf(req);
       return reply
         .header('Content-Type', 'application/gzip')
         .header('Content-Disposition', `attachment; filename="${String(row.id)}.cast.gz"`)
-        .send(fs.createReadStream(file));
+        .send(stream);
     },
   );
   app.get(
     `${base}download/`,
     { config: { perm: 'terminal.download_sessionreplay' } },
     async (req: IdReq, reply: FastifyReply) => {
-      const { row, file } = await replayOf(req);
+      const { row, stream } = await replayOf(req);
       const id = String(row.id);
       const tar = tarOf([
-        { name: `${id}.cast.gz`, data: fs.readFileSync(file) },
+        { name: `${id}.cast.gz`, data: await bytesOf(stream) },
         { name: `${id}.json`, data: Buffer.from(JSON.stringify(meta(row), null, 2)) },
       ]);
       return reply

@@ -15,11 +15,17 @@ import { registerPlayerPages } from './playerPageRoutes.ts';
 import { joinRecordResource } from './joinRecordResource.ts';
 import { terminalResource } from './terminalResource.ts';
 import { registerSshServer } from './ssh/sshServer.ts';
+import { registerDbProxies } from './database/dbServers.ts';
 import { registerFtpFileRoutes } from './sftp/ftpFileRoutes.ts';
 import { registerWebSftpRoutes } from './sftp/webSftpRoutes.ts';
 import { registerSharingRoutes } from './sharing/sharingRoutes.ts';
 import { registerJoinValidateRoute } from './sharing/joinValidateRoute.ts';
 import { registerK8sTreeRoutes } from './k8s/k8sTreeRoutes.ts';
+import { registerGraphicalSocket } from './graphical/graphicalSocket.ts';
+import { registerStorageRoutes } from './storage/storageRoutes.ts';
+import { registerComponentMetrics } from './componentMetrics.ts';
+import { registerAppletRoutes } from './applets/appletRoutes.ts';
+import { registerAppletHostRoutes } from './applets/appletHostRoutes.ts';
 
 /** The gateway's module (issue 17): its records, replays, live control, and the built-in gateway itself. */
 export function registerTerminalModule(app: FastifyInstance): void {
@@ -43,7 +49,13 @@ export function registerTerminalModule(app: FastifyInstance): void {
   registerMonitorSocket(app);
   registerPlayerPages(app);
   registerSshServer(app);
+  registerDbProxies(app);
   registerFtpFileRoutes(app);
   registerWebSftpRoutes(app);
   registerK8sTreeRoutes(app);
+  registerGraphicalSocket(app);
+  registerStorageRoutes(app);
+  registerComponentMetrics(app);
+  registerAppletRoutes(app);
+  registerAppletHostRoutes(app);
 }

@@ -10,11 +10,11 @@ import { STALE_MS } from './gateway/instance.ts';
  * CPU load average and memory use (the original's thresholds), the sessions it holds now.
  * System-wide (`terminal.*_terminal` are system-only permissions); read-only.
  */
-function alive(r: Row): boolean {
+export function alive(r: Row): boolean {
   return Date.now() - Date.parse(String(r.last_seen)) < STALE_MS;
 }
 
-function loadOf(r: Row): Load {
+export function loadOf(r: Row): Load {
   if (!alive(r)) return 'offline';
   const cpu = Number(r.cpu_load);
   const mem = Number(r.memory_used);
@@ -24,7 +24,7 @@ function loadOf(r: Row): Load {
   return 'normal';
 }
 
-type Load = 'critical' | 'high' | 'normal' | 'offline';
+export type Load = 'critical' | 'high' | 'normal' | 'offline';
 
 export const terminalResource: ResourceDef = {
   model: 'terminal',

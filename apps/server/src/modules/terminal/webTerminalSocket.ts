@@ -1,8 +1,10 @@
-import { registerWebsocketOwner } from '../../http/websocketGuard.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerTokenSocket } from './tokens/tokenSocket.ts';
 import type { WebSocket } from 'ws';
 import { ApiError } from '../../http/errors.ts';
 import { ACTION_BITS } from '../perms/actions.ts';
+import { openDbShell } from './database/dbShell.ts';
+import { dialectOf } from './database/dbTarget.ts';
 import { gatewayOf } from './gatewayInstance.ts';
 import { GatewayError, tm } from './gateway/gatewayError.ts';
 import { joinJson, outputJson } from './gateway/outputJson.ts';
@@ -118,6 +120,12 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
     throw e;
   }
   if (!spent) return fail(socket, tm(req.lang, 'token_not_found'));
+  // A graphical token opens only a desktop (graphical/graphicalSocket.ts), never a shell with the same account.
+  if (spent.token.protocol === 'vnc' || spent.token.protocol === 'rdp')
+    return fail(
+      socket,
+      tm(req.lang, 'token_protocol_not_supported', { asset: spent.asset.name, protocol: spent.token.protocol }),
+    );
   // @ANON logs in as nobody: SSH has no anonymous login, so the gateway cannot open it.
   if (spent.account.alias === '@ANON') return fail(socket, tm(req.lang, 'token_anon_ssh'));
   if (!spent.account.real && !spent.typed) return fail(socket, tm(req.lang, 'token_account_unsupported'));
@@ -125,6 +133,8 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
   const isK8s = spent.token.protocol === 'k8s';
   if (isK8s && !spent.account.real) return fail(socket, tm(req.lang, 'token_account_unsupported'));
   if (isK8s !== Boolean(k8s)) return fail(socket, tm(req.lang, 'k8s_container_required'));
+  // A database asset: its own client under a pty behind the database proxy (database/dbShell.ts).
+  const dialect = dialectOf(spent.token.protocol);
   const pending: string[] = [];
   let session: GatewaySession | undefined;
   let closed = false;
@@ -154,6 +164,25 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
       accountId: spent.account.real ? spent.account.id : spent.account.alias,
       ...(spent.typed ? { typed: spent.typed } : {}),
       ...(isK8s ? { k8s } : {}),
+      ...(dialect
+        ? {
+            plug: {
+              protocol: spent.token.protocol,
+              open: (sessionId: string, sz: { cols: number; rows: number }) =>
+                openDbShell(app, {
+                  sessionId,
+                  user: spent.user,
+                  assetId: spent.asset.id,
+                  accountId: spent.account.real ? spent.account.id : spent.account.alias,
+                  ...(spent.typed ? { typed: spent.typed } : {}),
+                  lang: req.lang,
+                  remoteAddr: req.ip,
+                  dialect,
+                  size: sz,
+                }),
+            },
+          }
+        : {}),
       lang: req.lang,
       loginFrom: 'WT',
       remoteAddr: req.ip,
@@ -202,33 +231,11 @@ async function connect(app: FastifyInstance, socket: WebSocket, req: FastifyRequ
   for (const data of pending.splice(0)) session.stream.write(data);
 }
 
-/** The user of the connection token a terminal socket names, for the per-user socket count. */
-async function tokenOwner(req: FastifyRequest): Promise<string | undefined> {
-  if (!req.url.startsWith(WEB_TERMINAL_SOCKET_PATH)) return undefined;
-  const token = (req.query as Record<string, unknown>).token;
-  if (typeof token !== 'string' || !token) return undefined;
-  const row = await req.server.deps.database.db
-    .selectFrom('authentication_connectiontoken')
-    .select('user_id')
-    .where('id', '=', token)
-    .executeTakeFirst()
-    .catch(() => undefined);
-  return row?.user_id ?? undefined;
-}
-
 export function registerWebTerminalSocket(app: FastifyInstance): void {
-  registerWebsocketOwner(app, tokenOwner);
-  const open = new Set<WebSocket>();
-  app.addHook('preClose', async () => {
-    for (const s of open) s.terminate();
-    open.clear();
-  });
-  app.get(WEB_TERMINAL_SOCKET_PATH, { websocket: true, config: { public: true } }, (socket, req) => {
-    open.add(socket);
-    socket.on('close', () => open.delete(socket));
-    connect(app, socket, req).catch((e: Error) => {
-      app.log.warn({ err: e.message }, 'web terminal socket failed');
-      fail(socket, tm(req.lang, 'terminal_start_failed'));
-    });
+  registerTokenSocket(app, {
+    path: WEB_TERMINAL_SOCKET_PATH,
+    name: 'web terminal',
+    connect,
+    failed: (socket, req) => fail(socket, tm(req.lang, 'terminal_start_failed')),
   });
 }

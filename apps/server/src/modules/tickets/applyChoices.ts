@@ -3,6 +3,7 @@ import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { containsCi } from '../../resource/query.ts';
 import { km } from './ticketMessages.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * What the asset request form offers: the current org's assets and nodes by name, 10 at a time
@@ -20,21 +21,29 @@ function orgOf(req: FastifyRequest): string {
 
 export function registerApplyChoices(app: FastifyInstance): void {
   const view = { config: { perm: 'tickets.view_ticket' } };
-  app.get(`${B}/assets/`, view, async (req) => {
-    const org = orgOf(req);
-    const search = (req.query as Record<string, string | undefined>).search?.trim();
-    let q = req.db.selectFrom('assets_asset').select(['id', 'name', 'address']).where('org_id', '=', org);
-    if (search)
-      q = q.where((eb) =>
-        eb.or([containsCi({ req, db: req.db }, 'name', search), containsCi({ req, db: req.db }, 'address', search)]),
-      );
-    return q.orderBy('name').limit(LIMIT).execute();
-  });
-  app.get(`${B}/nodes/`, view, async (req) => {
-    const org = orgOf(req);
-    const search = (req.query as Record<string, string | undefined>).search?.trim();
-    let q = req.db.selectFrom('assets_node').select(['id', 'value as name', 'key']).where('org_id', '=', org);
-    if (search) q = q.where(containsCi({ req, db: req.db }, 'value', search));
-    return q.orderBy('value').orderBy('key').limit(LIMIT).execute();
-  });
+  app.get(
+    `${B}/assets/`,
+    { config: { ...view.config, describe: shape('asset', { id: 'string', name: 'string', address: 'string' }) } },
+    async (req) => {
+      const org = orgOf(req);
+      const search = (req.query as Record<string, string | undefined>).search?.trim();
+      let q = req.db.selectFrom('assets_asset').select(['id', 'name', 'address']).where('org_id', '=', org);
+      if (search)
+        q = q.where((eb) =>
+          eb.or([containsCi({ req, db: req.db }, 'name', search), containsCi({ req, db: req.db }, 'address', search)]),
+        );
+      return q.orderBy('name').limit(LIMIT).execute();
+    },
+  );
+  app.get(
+    `${B}/nodes/`,
+    { config: { ...view.config, describe: shape('node', { id: 'string', name: 'string', key: 'string' }) } },
+    async (req) => {
+      const org = orgOf(req);
+      const search = (req.query as Record<string, string | undefined>).search?.trim();
+      let q = req.db.selectFrom('assets_node').select(['id', 'value as name', 'key']).where('org_id', '=', org);
+      if (search) q = q.where(containsCi({ req, db: req.db }, 'value', search));
+      return q.orderBy('value').orderBy('key').limit(LIMIT).execute();
+    },
+  );
 }

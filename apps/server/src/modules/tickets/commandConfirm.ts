@@ -20,16 +20,19 @@ export interface HeldCommand {
   orgId: string;
   userId: string;
   reviewers: string[];
+  /** For a command of a job's execution (no terminal session): who, where and as whom. */
+  labels?: { user: string; asset: string; account: string };
 }
 
 /** Opens the command-confirm ticket of a held command, assigned and notified; answers it and its first assignees. */
 export async function openCommandTicket(app: FastifyInstance, r: HeldCommand) {
   const db = app.deps.database.db;
-  const session = await db
-    .selectFrom('terminal_session')
-    .select(['user', 'asset', 'account'])
-    .where('id', '=', r.sessionId)
-    .executeTakeFirst();
+  const session =
+    (await db
+      .selectFrom('terminal_session')
+      .select(['user', 'asset', 'account'])
+      .where('id', '=', r.sessionId)
+      .executeTakeFirst()) ?? r.labels;
   const rule = await db
     .selectFrom('acls_commandfilteracl')
     .select(['id', 'name'])

@@ -4,13 +4,23 @@ import { ApiError } from '../../http/errors.ts';
 import { auditTicket } from './ticketAudit.ts';
 import { km } from './ticketMessages.ts';
 import { findTicket } from './ticketQueries.ts';
+import { shape } from '../../resource/describe.ts';
 
 /** `tickets/comments/?ticket_id=`: the comments of a ticket the caller applied for or is assigned to. */
 const URL = '/api/v1/tickets/comments/';
 
 export function registerCommentRoutes(app: FastifyInstance): void {
   const view = { config: { perm: 'tickets.view_ticket' } };
-  app.get(URL, view, async (req) => {
+  const comment = shape('comment', {
+    id: 'string',
+    body: 'string',
+    user: 'string',
+    user_display: 'string',
+    ticket: 'string',
+    date_created: 'datetime',
+    date_updated: 'datetime',
+  });
+  app.get(URL, { config: { ...view.config, describe: comment } }, async (req) => {
     const id = (req.query as Record<string, string | undefined>).ticket_id;
     if (!id) throw new ApiError(400, { ticket_id: [km(req.lang, 'ticket_id_required')] });
     await findTicket(req, id);

@@ -6,6 +6,7 @@ import { loadFlows, STRATEGIES, type Flow, type FlowRule, type Strategy } from '
 import { TICKET_TYPES, type TicketType } from './stateMachine.ts';
 import { auditTicket } from './ticketAudit.ts';
 import { km, M, type TicketMessageKey } from './ticketMessages.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * `tickets/flows/`: the approval flow per ticket type of the current org, the global org's where
@@ -181,18 +182,28 @@ async function save(
 }
 
 export function registerFlowRoutes(app: FastifyInstance): void {
-  app.get(URL, { config: { perm: 'tickets.view_ticketflow' } }, async (req) => {
+  const flows = {
+    config: {
+      perm: 'tickets.view_ticketflow',
+      describe: shape('ticket_flow', {
+        id: 'string',
+        type: 'labeled_choice',
+        approval_level: 'integer',
+        created_by: 'string',
+        date_created: 'datetime',
+        date_updated: 'datetime',
+        rules: 'list',
+      }),
+    },
+  };
+  app.get(URL, flows, async (req) => {
     const type = (req.query as Record<string, string | undefined>).type;
     return serialize(
       req,
       (await visibleFlows(req)).filter((f) => !type || f.type === type),
     );
   });
-  app.get(
-    `${URL}:id/`,
-    { config: { perm: 'tickets.view_ticketflow' } },
-    async (req: IdReq) => (await serialize(req, [await findFlow(req)]))[0],
-  );
+  app.get(`${URL}:id/`, flows, async (req: IdReq) => (await serialize(req, [await findFlow(req)]))[0]);
   app.post(URL, { config: { perm: 'tickets.add_ticketflow' } }, async (req, reply) => {
     const p = await parseFlow(req);
     const exists = await req.db

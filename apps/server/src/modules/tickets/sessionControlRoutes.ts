@@ -6,6 +6,7 @@ import { km } from './ticketMessages.ts';
 import { findTicket } from './ticketQueries.ts';
 import { isCurrentAssignee, SESSION_TICKET_TYPES, ticketSessionId } from './ticketSession.ts';
 import type { TicketRow } from './ticketStore.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * The session of a command-confirm or login-asset ticket (`ticketSession.ts`), for its reviewers
@@ -76,7 +77,18 @@ function sameSession(req: FastifyRequest, ticket: TicketRow, ids: unknown[]): vo
 
 export function registerSessionControlRoutes(app: FastifyInstance): void {
   const view = { config: { perm: 'tickets.view_ticket' } };
-  app.get(URL, view, async (req: IdReq) => sessionOf(req, await sessionTicket(req, req.params.id)));
+  const session = shape('session', {
+    id: 'string',
+    is_finished: 'boolean',
+    is_locked: 'boolean',
+    user: 'string',
+    asset: 'string',
+    account: 'string',
+    date_start: 'datetime',
+  });
+  app.get(URL, { config: { ...view.config, describe: session } }, async (req: IdReq) =>
+    sessionOf(req, await sessionTicket(req, req.params.id)),
+  );
   app.post(URL, view, async (req: IdReq) => {
     const action = ((req.body ?? {}) as { action?: unknown }).action;
     if (action !== 'lock' && action !== 'unlock' && action !== 'kill')

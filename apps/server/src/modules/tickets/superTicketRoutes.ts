@@ -7,6 +7,7 @@ import { actorOf } from './ticketRoutes.ts';
 import { actOn } from './ticketActions.ts';
 import { findTicket } from './ticketQueries.ts';
 import { serializeTickets } from './ticketStore.ts';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * `super-tickets/<id>/status/`: how a ticket a connection waits on stands (`{id, status, state,
@@ -42,7 +43,21 @@ async function status(req: IdReq) {
 
 export function registerSuperTicketRoutes(app: FastifyInstance): void {
   const view = { config: { perm: 'tickets.view_ticket' } };
-  app.get(URL, view, status);
+  app.get(
+    URL,
+    {
+      config: {
+        ...view.config,
+        describe: shape('ticket', {
+          id: 'string',
+          status: 'labeled_choice',
+          state: 'labeled_choice',
+          processor: 'string',
+        }),
+      },
+    },
+    status,
+  );
   app.delete(URL, view, async (req: IdReq) => {
     const ticket = await findTicket(req, req.params.id);
     await actOn(app, ticket, actorOf(req), 'close');

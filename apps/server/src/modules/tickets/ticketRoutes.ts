@@ -126,7 +126,8 @@ function registerActions(app: FastifyInstance, prefix: string, type?: TicketType
 export function registerTicketRoutes(app: FastifyInstance): void {
   app.options(`${B}/tickets/`, view, async (req) => metadata(ticketListDef, req.lang));
   app.get(`${B}/tickets/`, view, (req) => list(req));
-  app.get(`${B}/tickets/:id/`, view, (req: IdReq) => detail(req));
+  const described = { config: { ...view.config, describe: ticketListDef } };
+  app.get(`${B}/tickets/:id/`, described, (req: IdReq) => detail(req));
   const refuse = async (req: FastifyRequest) => {
     throw new ApiError(405, { detail: km(req.lang, 'method_not_allowed') });
   };
@@ -134,8 +135,8 @@ export function registerTicketRoutes(app: FastifyInstance): void {
   for (const m of ['put', 'patch', 'delete'] as const) app[m](`${B}/tickets/:id/`, view, refuse);
   registerActions(app, 'tickets');
   for (const [prefix, type] of Object.entries(TYPED)) {
-    app.get(`${B}/${prefix}/`, view, (req) => list(req, type));
-    app.get(`${B}/${prefix}/:id/`, view, (req: IdReq) => detail(req, type));
+    app.get(`${B}/${prefix}/`, described, (req) => list(req, type));
+    app.get(`${B}/${prefix}/:id/`, described, (req: IdReq) => detail(req, type));
     registerActions(app, prefix, type);
   }
   app.post(`${B}/apply-asset-tickets/open/`, view, openApplyAsset);

@@ -10,6 +10,7 @@ import type { ResourceCtx } from '../../resource/types.ts';
 import { groupResource } from './groupResource.ts';
 import { userResource } from './userResource.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
+import { shape } from '../../resource/describe.ts';
 
 const M = catalogue<typeof usersMessages>('users');
 
@@ -42,7 +43,14 @@ function relations(req: FastifyRequest) {
 export function registerGroupRelations(app: FastifyInstance): void {
   const perm = (p: string) => ({ config: { perm: p } });
 
-  app.get(URL, perm('users.view_usergroup'), async (req) => relations(req).orderBy('u.name').execute());
+  const describe = shape(
+    'user_group_relation',
+    { id: 'integer', user: 'string', usergroup: 'string', user_display: 'string', usergroup_display: 'string' },
+    ['user', 'usergroup'],
+  );
+  app.get(URL, { config: { ...perm('users.view_usergroup').config, describe } }, async (req) =>
+    relations(req).orderBy('u.name').execute(),
+  );
 
   app.post(URL, perm('users.change_usergroup'), async (req, reply) => {
     const items = Array.isArray(req.body)

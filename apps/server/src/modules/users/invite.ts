@@ -7,6 +7,7 @@ import { jsType } from '../../resource/coerce.ts';
 import { rt } from '../../resource/messages.ts';
 import { orgRolesCallerCannotBind } from './bindableOrgRoles.ts';
 import { userResource } from './userResource.ts';
+import { UserReach } from '../rbac/userGuard.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type usersMessages from '../../platform/i18n/locales/en/users.json';
 
@@ -54,7 +55,11 @@ export function registerInviteRoute(app: FastifyInstance): void {
         .where('is_service_account', '=', false)
         .execute();
       const missing = users.ids.find((id) => !found.some((u) => u.id === id));
-      if (missing) errors.users = [rt(lang, 'invalid_pk', { pk: missing })];
+      // A user the inviter could not have given their system standing is out of its reach
+      // (rbac/userGuard.ts); answered like an unknown id, as suggestions never show them.
+      const invitable = await (await UserReach.of(req)).invitable(users.ids);
+      const outOfReach = users.ids.find((id) => !invitable.has(id));
+      if (missing ?? outOfReach) errors.users = [rt(lang, 'invalid_pk', { pk: (missing ?? outOfReach)! })];
       else {
         // Replacing roles takes some away: the caller must be able to give those too (no demoting an admin).
         const replaced = await req.db

@@ -12,6 +12,7 @@ import { ApiError } from '../../http/errors.ts';
 import { nowIso } from '../../platform/db/schema.ts';
 import { decryptSecret } from '../authentication/browserKeys.ts';
 import { tp } from '../authentication/profile/profileMessages.ts';
+import { shape, type GlossaryKey } from '../../resource/describe.ts';
 
 /**
  * `GET|PATCH /api/v1/users/preference/?category=luna|koko|lina`: the caller's own preferences,
@@ -147,7 +148,18 @@ async function write(req: FastifyRequest, category: PreferenceCategory): Promise
 
 /** Every signed-in user reads and writes their own preferences only: there is no user in the URL. */
 export function registerPreferenceRoutes(app: FastifyInstance): void {
-  app.get(URL, async (req) => read(req, categoryOf(req)));
+  // Without a category (as a client first asks), every category's groups.
+  const describe = (req: FastifyRequest) => {
+    const category = (req.query as { category?: string }).category;
+    const groups =
+      category === 'lina'
+        ? ['basic']
+        : category && category in PREFERENCES
+          ? Object.keys(PREFERENCES[category as keyof typeof PREFERENCES])
+          : [...new Set(Object.values(PREFERENCES).flatMap((c) => Object.keys(c)))];
+    return shape('preference', Object.fromEntries(groups.map((g) => [g, 'json' as const])), groups as GlossaryKey[]);
+  };
+  app.get(URL, { config: { describe } }, async (req) => read(req, categoryOf(req)));
   const save = async (req: FastifyRequest) => {
     const category = categoryOf(req);
     await write(req, category);

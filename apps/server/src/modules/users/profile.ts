@@ -7,6 +7,7 @@ import { effectivePerms, orgsForView, userBindings } from '../../http/rbac.ts';
 import { ALL_JOINED_ORGS, MFA_LEVEL_LABELS, SOURCE_LABELS, labeled } from './labels.ts';
 import { mfaProfileFields } from '../authentication/mfa/profileFields.ts';
 import { publicKeyFacts } from './profilePublicKey.ts';
+import { userResource } from './userResource.ts';
 
 async function roleRefs(req: FastifyRequest, roleIds: string[]): Promise<RoleRef[]> {
   if (!roleIds.length) return [];
@@ -40,7 +41,11 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
   const orgRoleIds = bindings.filter((b) => b.scope === 'org' && b.org_id === req.org.id).map((b) => b.role_id);
   const expired = new Date(user.date_expired).getTime() <= Date.now();
   const mfa = await mfaProfileFields(req, user.id);
-  const key = await req.db.selectFrom('users_user').select('public_key').where('id', '=', user.id).executeTakeFirst();
+  const key = await req.db
+    .selectFrom('users_user')
+    .select(['public_key', 'wecom_id', 'dingtalk_id', 'feishu_id'])
+    .where('id', '=', user.id)
+    .executeTakeFirst();
   const keyFacts = publicKeyFacts(key?.public_key);
   return {
     id: user.id,
@@ -48,6 +53,9 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
     username: user.username,
     email: user.email,
     wechat: user.wechat,
+    wecom_id: key?.wecom_id ?? null,
+    dingtalk_id: key?.dingtalk_id ?? null,
+    feishu_id: key?.feishu_id ?? null,
     phone: user.phone ? { code: '', phone: user.phone } : null,
     mfa_level: labeled(mfa.mfa_level, MFA_LEVEL_LABELS, req.lang),
     source: labeled(user.source, SOURCE_LABELS, req.lang),
@@ -86,5 +94,7 @@ export async function buildProfile(req: FastifyRequest, user: AuthUser): Promise
 }
 
 export function registerProfileRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/users/profile/', { config: { orgFallback: true } }, async (req) => buildProfile(req, req.user!));
+  app.get('/api/v1/users/profile/', { config: { orgFallback: true, describe: userResource } }, async (req) =>
+    buildProfile(req, req.user!),
+  );
 }

@@ -18,6 +18,7 @@ import { buildProfile } from './profile.ts';
 import { findActiveUser, findUserWithPassword } from '../authentication/userLookup.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type usersMessages from '../../platform/i18n/locales/en/users.json';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * The signed-in user's own password and profile flags:
@@ -173,7 +174,12 @@ async function updateProfile(req: FastifyRequest<{ Body: ProfileBody }>, reply: 
 }
 
 export function registerProfilePasswordRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/users/profile/password/', async () => ({}));
+  const describe = shape('password', { old_password: 'string', new_password: 'string', new_password_again: 'string' }, [
+    'old_password',
+    'new_password',
+    'new_password_again',
+  ]);
+  app.get('/api/v1/users/profile/password/', { config: { describe } }, async () => ({}));
   app.put('/api/v1/users/profile/password/', changePassword);
   app.patch('/api/v1/users/profile/password/', changePassword);
   app.put('/api/v1/users/profile/', updateProfile);

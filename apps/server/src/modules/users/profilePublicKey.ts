@@ -5,6 +5,7 @@ import type { Language } from '@gatehouse/contract';
 import { ApiError } from '../../http/errors.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type usersMessages from '../../platform/i18n/locales/en/users.json';
+import { shape } from '../../resource/describe.ts';
 
 /**
  * The signed-in user's SSH public key (`users_user.public_key`), used by the native SSH server's
@@ -67,7 +68,12 @@ async function update(req: FastifyRequest<{ Body: { public_key?: unknown } }>): 
 
 export function registerProfilePublicKeyRoutes(app: FastifyInstance): void {
   const url = '/api/v1/users/profile/public-key/';
-  app.get(url, current);
+  const describe = shape(
+    'public_key',
+    { public_key: 'string', public_key_comment: 'string', public_key_hash_md5: 'string' },
+    ['public_key'],
+  );
+  app.get(url, { config: { describe } }, current);
   app.put(url, update);
   app.patch(url, update);
 }

@@ -7,18 +7,24 @@ import { listQuery } from '../../resource/query.ts';
 import type { Query } from '../../resource/query.ts';
 import type { ResourceCtx, Row } from '../../resource/types.ts';
 import { setUserPassword } from './setPassword.ts';
+import { tr } from '../../platform/i18n/catalogue.ts';
+import { LM } from '../authentication/ldap/messages.ts';
 import { Lockout } from '../authentication/lockout.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { userResource } from './userResource.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
 import { endCredentials } from '../../http/bearerTokens.ts';
-import { guardUserTarget } from '../rbac/userGuard.ts';
+import { guardUserTarget, UserReach } from '../rbac/userGuard.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type usersMessages from '../../platform/i18n/locales/en/users.json';
+import { pick } from '../../resource/describe.ts';
 
 /** The user actions of the JumpServer console, each behind its permission. */
 
 const MSG = catalogue<typeof usersMessages>('users');
+const SUGGESTIONS = 10;
+const SUGGESTIONS_PAGE = 50;
+const SUGGESTIONS_SCAN = 1000;
 
 type IdReq = FastifyRequest<{ Params: { id: string } }>;
 const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });
@@ -57,7 +63,12 @@ export function registerUserActions(app: FastifyInstance): void {
   const url = userResource.url;
   const perm = (p: string) => ({ config: { perm: p } });
 
-  app.get(`${url}suggestions/`, perm('users.match_user'), async (req) => {
+  // Only users the caller could invite (their system standing is one it could have granted,
+  // rbac/userGuard.ts), scanned in pages so those it may not see do not crowd out the ten shown.
+  const suggestions = {
+    config: { perm: 'users.match_user', describe: pick(userResource, ['id', 'name', 'username']) },
+  };
+  app.get(`${url}suggestions/`, suggestions, async (req) => {
     const search = (req.query as Query).search;
     let q = req.db.selectFrom('users_user').select(['id', 'name', 'username']).where('is_service_account', '=', false);
     if (typeof search === 'string' && search)
@@ -68,7 +79,15 @@ export function registerUserActions(app: FastifyInstance): void {
           eb('email', 'like', `%${search}%`),
         ]),
       );
-    return q.orderBy('name').limit(10).execute();
+    const reach = await UserReach.of(req);
+    const out: { id: string; name: string; username: string }[] = [];
+    for (let offset = 0; out.length < SUGGESTIONS && offset < SUGGESTIONS_SCAN; offset += SUGGESTIONS_PAGE) {
+      const page = await q.orderBy('name').orderBy('id').limit(SUGGESTIONS_PAGE).offset(offset).execute();
+      const ok = await reach.invitable(page.map((u) => u.id));
+      out.push(...page.filter((u) => ok.has(u.id)).slice(0, SUGGESTIONS - out.length));
+      if (page.length < SUGGESTIONS_PAGE) break;
+    }
+    return out;
   });
 
   app.post<{ Params: { id: string } }>(`${url}:id/remove/`, perm('users.remove_user'), async (req: IdReq, reply) => {
@@ -92,6 +111,9 @@ export function registerUserActions(app: FastifyInstance): void {
     await guardUserTarget(req, row.id, 'users.change_user');
     const password = (req.body as { password?: unknown } | undefined)?.password;
     if (typeof password !== 'string' || !password) throw new ApiError(400, { password: ['This field is required.'] });
+    // A directory user's password lives in the directory.
+    if (row.source && row.source !== 'local')
+      throw new ApiError(400, { password: [tr(req.lang, LM.source_password, { source: String(row.source) })] });
     const bad = await checkPasswordRules(req.server.deps.settings, password, req.lang);
     if (bad) throw new ApiError(400, { password: [bad] });
     await setUserPassword(req.db, req, row.id, { password });

@@ -10,6 +10,7 @@ import type { FieldDef, ResourceCtx, Row, Validator } from '../../resource/types
 import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
 import { MFA_LEVEL_LABELS, SOURCE_LABELS } from './labels.ts';
+import { parsePublicKey } from './profilePublicKey.ts';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
 import type usersMessages from '../../platform/i18n/locales/en/users.json';
 const M = catalogue<typeof usersMessages>('users');
@@ -108,6 +109,22 @@ export const USER_FIELDS: Record<string, FieldDef> = {
     maxLength: 1024,
     column: false,
   },
+  // Write-only, as v3.7.1's admin form sends it; the profile's rule (profilePublicKey.ts): one
+  // public key line, normalised, or '' to remove it. It signs the user in on the native SSH port.
+  public_key: {
+    type: 'string',
+    label: M.public_key,
+    writeOnly: true,
+    maxLength: 16384,
+    parse: async (v, ctx) => {
+      if (v === '') return { value: '' };
+      try {
+        return { value: parsePublicKey(v, ctx.req.lang) };
+      } catch {
+        return { error: M.public_key_invalid[ctx.req.lang] };
+      }
+    },
+  },
   password_strategy: f.choice(
     M.password_strategy,
     [
@@ -158,6 +175,10 @@ export const USER_FIELDS: Record<string, FieldDef> = {
   }),
   phone: f.string(M.phone, { default: '' }),
   wechat: f.string(M.wechat, { default: '' }),
+  /** The messenger ids bound from the profile or by the first sign-in through it (authentication/im/). */
+  wecom_id: f.string(M.wecom, { readOnly: true }),
+  dingtalk_id: f.string(M.dingtalk, { readOnly: true }),
+  feishu_id: f.string(M.feishu, { readOnly: true }),
   comment: f.comment(),
   is_valid: f.computed('boolean', M.is_valid, (r) => toBool(r.is_active) && !isExpired(r)),
   is_expired: f.computed('boolean', M.is_expired, isExpired),

@@ -12,6 +12,8 @@ import { toBool } from '../../platform/db/schema.ts';
 import { defaultDateExpired } from '../bootstrap/seed.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { notifyUser } from '../notifications/systemMessages.ts';
+import { notifyUserCreated } from '../notifications/userCreated.ts';
+import { afterCommit } from '../../resource/write.ts';
 import { checkPasswordRules } from './passwordRules.ts';
 import { USER_FIELDS } from './userFields.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
@@ -30,7 +32,6 @@ export const userResource: ResourceDef = {
   label: MSG.user,
   orgScoped: false,
   // Users' SSH public keys are not stored yet: a create or update that gives one is refused, not dropped.
-  unsupportedFields: ['public_key'],
   fields: USER_FIELDS,
   fieldsMini: ['id', 'name', 'username'],
   fieldsSmall: ['id', 'name', 'username', 'email', 'is_active', 'source'],
@@ -121,6 +122,10 @@ export const userResource: ResourceDef = {
       values.is_first_login = true;
     },
     async afterCreate({ ctx, id, data }) {
+      const { database, bus, settings } = ctx.req.server.deps;
+      const deps = { db: database.db, bus, settings, log: ctx.req.log };
+      const user = { id, username: String(data.username ?? ''), name: String(data.name ?? '') };
+      afterCommit(ctx, () => notifyUserCreated(deps, user));
       const now = new Date().toISOString();
       const by = ctx.req.user?.username ?? 'System';
       const sys = data.system_roles as string[] | undefined;

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { ApiError } from '../../http/errors.ts';
 import { checkLicence } from './licence.ts';
 import { LICENCE_MSG, licenceState, trustedKeys, type LicenceState } from './licenceStore.ts';
+import { shape } from '../../resource/describe.ts';
 
 /** `GET /api/v1/xpack/license/detail` and `POST /api/v1/xpack/license/import` (multipart `file`). */
 
@@ -28,7 +29,21 @@ export async function registerLicenceRoutes(app: FastifyInstance): Promise<void>
 
   app.get(
     '/api/v1/xpack/license/detail',
-    { config: { perm: 'settings.view_setting | settings.change_license' } },
+    {
+      config: {
+        perm: 'settings.view_setting | settings.change_license',
+        describe: shape('licence', {
+          is_valid: 'boolean',
+          corporation: 'string',
+          edition: 'string',
+          date_expired: 'string',
+          asset_count: 'integer',
+          current_asset_count: 'integer',
+          license_id: 'string',
+          date_issued: 'string',
+        }),
+      },
+    },
     async (req) => {
       const s = await currentLicence(req);
       const p = s.payload;

@@ -35,28 +35,60 @@ export interface LicenceState {
 
 function ownKeyFiles(dataDir: string) {
   const dir = path.join(dataDir, LICENCE_DIR);
-  return { dir, priv: path.join(dir, 'operator.key'), pub: path.join(dir, 'operator.pub') };
+  return {
+    dir,
+    priv: path.join(dir, 'operator.key'),
+    pub: path.join(dir, 'operator.pub'),
+    /** The deployment's self-issuing public key, copied from the database (`SHARED_PUB`). */
+    shared: path.join(dir, 'deployment.pub'),
+  };
 }
+
+/** `terminal_sharedkey` row of the public key whose self-issued licence the deployment uses. */
+const SHARED_PUB = 'licence-operator-pub';
 
 export function trustedKeys(dataDir: string, envKey: string | undefined): string[] {
   const keys: string[] = [];
   if (envKey) keys.push(envKey.includes('BEGIN') ? envKey : Buffer.from(envKey, 'base64').toString('utf8'));
-  const { pub } = ownKeyFiles(dataDir);
-  if (fs.existsSync(pub)) keys.push(fs.readFileSync(pub, 'utf8'));
+  const { pub, shared } = ownKeyFiles(dataDir);
+  for (const file of [pub, shared]) if (fs.existsSync(file)) keys.push(fs.readFileSync(file, 'utf8'));
   return keys;
 }
 
-/** Creates this install's key pair and self-issued licence when none exists yet. */
+/** Offers `pub` as the deployment's key (the first instance's wins) and answers the one that won. */
+async function sharedPublicKey(db: Kysely<DB>, pub: string | undefined): Promise<string | undefined> {
+  if (pub)
+    await db
+      .insertInto('terminal_sharedkey')
+      .values({ name: SHARED_PUB, value: pub, date_created: new Date().toISOString() })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+  const row = await db
+    .selectFrom('terminal_sharedkey')
+    .select('value')
+    .where('name', '=', SHARED_PUB)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+/**
+ * Creates this install's key pair and self-issued licence when none exists yet. Instances with
+ * data folders of their own agree through the database: the first one's public key is kept there,
+ * only that instance issues the licence, and every instance trusts that key (`deployment.pub`).
+ */
 export async function ensureSelfLicence(db: Kysely<DB>, settings: SettingsStore, dataDir: string): Promise<void> {
   const row = await db.selectFrom('settings_setting').select('name').where('name', '=', 'LICENSE').executeTakeFirst();
-  if (row) return;
   const files = ownKeyFiles(dataDir);
   fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
-  if (!fs.existsSync(files.priv)) {
+  if (!row && !fs.existsSync(files.priv)) {
     const keys = generateOperatorKeys();
     fs.writeFileSync(files.priv, keys.privatePem, { mode: 0o600 });
     fs.writeFileSync(files.pub, keys.publicPem, { mode: 0o644 });
   }
+  const own = fs.existsSync(files.pub) ? fs.readFileSync(files.pub, 'utf8') : undefined;
+  const shared = await sharedPublicKey(db, own);
+  if (shared && shared !== own) fs.writeFileSync(files.shared, shared, { mode: 0o644 });
+  if (row || !own || shared !== own) return;
   const expires = new Date();
   expires.setUTCFullYear(expires.getUTCFullYear() + SELF_YEARS);
   const licence = issueLicence(fs.readFileSync(files.priv, 'utf8'), {

@@ -6,12 +6,16 @@ import pg from 'pg';
 import type { DB } from './schema.ts';
 import { SchemaPostgresDialect } from './pgSchemaIntrospector.ts';
 import { SqliteBooleanPlugin } from './sqliteBooleans.ts';
+import { cachingStatements } from './sqliteStatements.ts';
+import { pgCursor, sqliteCursor, type CursorReader } from './cursor.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** A query read by a cursor in batches (exports), beside the other requests (cursor.ts). */
+  cursor: CursorReader;
   close(): Promise<void>;
 }
 
@@ -31,10 +35,10 @@ function openSqlite(file: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
     plugins: [new SqliteBooleanPlugin()],
   });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', cursor: sqliteCursor(file), close: () => db.destroy() };
 }
 
 async function openPostgres(url: string, opts: OpenOptions): Promise<Database> {
@@ -53,7 +57,8 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<Database> {
     throw new Error(`cannot connect to PostgreSQL (${(e as Error).message})`);
   }
   const db = new Kysely<DB>({ dialect: new SchemaPostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  // Cursors take at most 4 of the pool's 10 connections (the others serve the rest meanwhile).
+  return { db, dialect: 'postgres', cursor: pgCursor(pool, 4), close: () => db.destroy() };
 }
 
 /** Opens `sqlite:<file>` or `postgres://...`; throws an Error with a one-line reason when it cannot. */

@@ -28,6 +28,17 @@ import type { NativeSshTables } from './tables/nativeSsh.ts';
 import type { SessionAuditTables } from './tables/sessionAudit.ts';
 import type { TicketsTables } from './tables/tickets.ts';
 import type { UserLanguageTables } from './tables/userLanguage.ts';
+import type { ImUserIdTables } from './tables/imUserIds.ts';
+import type { OpsJobsTables } from './tables/opsJobs.ts';
+import type { PlaybookTables } from './tables/playbooks.ts';
+import type { SharedKeyTables } from './tables/sharedKeys.ts';
+import type { CommandInputTables } from './tables/commandInput.ts';
+import type { TerminalStorageTables } from './tables/terminalStorages.ts';
+import type { MailOutboxTables, MsgSubscriptionTables } from './tables/notifications.ts';
+import type { SystemTaskTables } from './tables/systemTasks.ts';
+import type { CloudTables } from './tables/cloud.ts';
+import type { AppletTables } from './tables/applets.ts';
+import type { AutomationsTables } from './tables/automations.ts';
 
 /**
  * Every table. Each area declares its tables in `tables/<area>.ts` and joins them here
@@ -47,12 +58,32 @@ export type DB = CoreTables &
   NativeSshTables &
   SessionAuditTables &
   TicketsTables &
-  UserLanguageTables;
+  UserLanguageTables &
+  ImUserIdTables &
+  OpsJobsTables &
+  PlaybookTables &
+  SharedKeyTables &
+  CommandInputTables &
+  TerminalStorageTables &
+  MailOutboxTables &
+  MsgSubscriptionTables &
+  SystemTaskTables &
+  CloudTables &
+  AppletTables &
+  AutomationsTables;
 
 export function toBool(v: Bool | null | undefined): boolean {
   return v === true || v === 1;
 }
 
+let lastStamp = 0;
+
+/**
+ * The time a row is written, strictly increasing within this process: two rows written in the same
+ * millisecond get stamps one millisecond apart, so "newest first" lists keep the order they were
+ * written in instead of falling back on a random id.
+ */
 export function nowIso(): string {
-  return new Date().toISOString();
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return new Date(lastStamp).toISOString();
 }

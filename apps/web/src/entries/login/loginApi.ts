@@ -40,11 +40,6 @@ export function openSettings(): Promise<PublicOpenSettings | undefined> {
   return open;
 }
 
-/** The login title of the public settings (INTERFACE.login_title), when the server has one. */
-export async function loginTitle(): Promise<string | undefined> {
-  return (await openSettings())?.INTERFACE.login_title || undefined;
-}
-
 /**
  * Where to go once signed in: the server answers `next` already made safe (`safeNext` in
  * apps/server/src/modules/authentication/passwordLogin.ts); this keeps only a same-site path here too,

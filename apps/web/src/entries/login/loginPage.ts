@@ -4,7 +4,7 @@ import { errorAlert, segmented } from './controls.ts';
 import { h } from './dom.ts';
 import {
   LOGIN_OTP_START_URL,
-  loginTitle,
+  openSettings,
   postJson,
   safeTarget,
   type LoginAnswer,
@@ -15,13 +15,28 @@ import { mfaStep } from './mfaStep.ts';
 import { otpBindStep } from './otpBindStep.ts';
 import { loginConfirmStep } from './loginConfirmStep.ts';
 import { passwordStep, submitLogin, type PasswordValues } from './passwordStep.ts';
-import { language, switchLanguage, t } from './texts.ts';
+import { language, switchLanguage, t, type LoginKey } from './texts.ts';
+import { applyFavicon } from '../../lib/theme.ts';
 
 type Step =
   | { kind: 'password' }
   | { kind: 'mfa'; choices: string[] }
   | { kind: 'bind'; binding: OtpBinding }
   | { kind: 'confirm'; ticketId?: string };
+
+/** The codes an identity provider's callback sends back with (`?error=`, sso/ssoFinish.ts). */
+const SSO_ERRORS: Record<string, LoginKey> = {
+  sso_failed: 'ssoFailed',
+  user_invalid: 'ssoUserInvalid',
+  user_not_exist: 'ssoUserNotExist',
+  user_inactive: 'ssoUserInactive',
+  user_expired: 'ssoUserInactive',
+  acl_not_allow: 'ssoAclNotAllow',
+  block_login: 'ssoBlocked',
+  block_ip: 'ssoBlocked',
+  not_bound: 'ssoNotBound',
+  slo_failed: 'sloFailed',
+};
 
 /**
  * The login page: the password form, then the MFA step or the authenticator binding when the server
@@ -36,31 +51,22 @@ export function mountLoginPage(root: HTMLElement): void {
   let error: string | undefined;
 
   const titleEl = h('h3', { class: 'gh-title gh-title-3' });
+  const logo = h('img', { src: '/ui/logo.svg', alt: '', width: 40, height: 40 });
+  const card = h('div', { class: 'gh-card' });
   const subtitle = h('span', { class: 'gh-secondary' });
   const alertSlot = h('div', {});
   const stepSlot = h('div', {});
   const languages = h('div', { class: 'gh-languages' });
-  root.replaceChildren(
+  root.replaceChildren(h('div', { class: 'gh-login-page' }, card));
+
+  card.replaceChildren(
     h(
       'div',
-      { class: 'gh-login-page' },
-      h(
-        'div',
-        { class: 'gh-card' },
-        h(
-          'div',
-          { class: 'gh-card-body' },
-          h(
-            'div',
-            { class: 'gh-brand' },
-            h('img', { src: '/ui/logo.svg', alt: '', width: 40, height: 40 }),
-            h('div', {}, titleEl, subtitle),
-          ),
-          alertSlot,
-          stepSlot,
-          languages,
-        ),
-      ),
+      { class: 'gh-card-body' },
+      h('div', { class: 'gh-brand' }, logo, h('div', {}, titleEl, subtitle)),
+      alertSlot,
+      stepSlot,
+      languages,
     ),
   );
 
@@ -142,9 +148,26 @@ export function mountLoginPage(root: HTMLElement): void {
 
   drawTexts();
   drawStep(true);
-  void loginTitle().then((value) => {
-    if (!value) return;
-    title = value;
+  const query = new URLSearchParams(window.location.search);
+  const ssoError = query.get('error');
+  if (ssoError) showError(t(SSO_ERRORS[ssoError] ?? 'ssoFailed'));
+  // Back from an identity provider with the MFA step to do (sso/ssoFinish.ts on the server).
+  const mfa = query.get('mfa');
+  if (mfa === 'unset') void onAnswer({ ok: false, error: 'mfa_unset' });
+  else if (mfa) void onAnswer({ ok: false, error: 'mfa_required', data: { choices: mfa.split(',') } });
+  // Settings › Interface: title, small logo, login image, favicon and colour, as soon as they load.
+  void openSettings().then((open) => {
+    const iface = open?.INTERFACE;
+    if (!iface) return;
+    if (iface.login_title) title = iface.login_title;
+    if (iface.logo_logout) logo.setAttribute('src', iface.logo_logout);
+    if (iface.login_image) {
+      card.classList.add('gh-card-wide');
+      card.prepend(h('img', { class: 'gh-login-image', src: iface.login_image, alt: '', width: 492, height: 472 }));
+    }
+    const primary = iface.theme_info?.colors?.['--color-primary'];
+    if (primary && /^#[0-9a-f]{6}$/i.test(primary)) document.documentElement.style.setProperty('--gh-primary', primary);
+    applyFavicon(iface.favicon);
     drawTexts();
   });
 }

@@ -1,6 +1,7 @@
 import './login.css';
 import { mountLoginPage } from './loginPage.ts';
 import './passkeyMethod.ts';
+import './ssoMethod.ts';
 import { loadTexts } from './texts.ts';
 
 /**

@@ -2,9 +2,11 @@ import { button, segmented } from './controls.ts';
 import { codeForm, type StepCallbacks } from './codeForm.ts';
 import { h } from './dom.ts';
 import { LOGIN_MFA_URL, MFA_SEND_CODE_URL, SMS_RESEND_SECONDS, postJson } from './loginApi.ts';
-import { t } from './texts.ts';
+import { t, type LoginKey } from './texts.ts';
 
-/** The second sign-in step: a 6-digit code from the authenticator app, or one sent by SMS. */
+const MFA_LABELS: Record<string, LoginKey> = { otp: 'mfaTypeOtp', sms: 'mfaTypeSms', otp_radius: 'mfaTypeRadius' };
+
+/** The second sign-in step: a 6-digit code from the authenticator app, one sent by SMS, or a RADIUS token's. */
 export function mfaStep(choices: string[], callbacks: StepCallbacks): { el: HTMLElement; focus: () => void } {
   let type = choices[0] ?? 'otp';
   let wait = 0;
@@ -44,7 +46,7 @@ export function mfaStep(choices: string[], callbacks: StepCallbacks): { el: HTML
   });
   const hint = h('div', { class: 'gh-paragraph gh-secondary' });
   const drawType = () => {
-    hint.textContent = t(type === 'sms' ? 'smsHint' : 'mfaHint');
+    hint.textContent = t(type === 'sms' ? 'smsHint' : type === 'otp_radius' ? 'radiusHint' : 'mfaHint');
     send.el.hidden = type !== 'sms';
     form.querySelector('.gh-compact')?.classList.toggle('gh-compact-single', type !== 'sms');
   };
@@ -56,7 +58,7 @@ export function mfaStep(choices: string[], callbacks: StepCallbacks): { el: HTML
         { class: 'gh-form-item' },
         segmented(
           'mfa_type',
-          choices.map((c) => ({ value: c, label: t(c === 'sms' ? 'mfaTypeSms' : 'mfaTypeOtp') })),
+          choices.map((c) => ({ value: c, label: t(MFA_LABELS[c] ?? 'mfaTypeOtp') })),
           type,
           (v) => {
             type = v;

@@ -2,6 +2,7 @@ import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { h } from '../login/dom.ts';
 import { api, ApiFailure } from './api.ts';
+import { graphicalScreen } from './rfbMonitor.ts';
 import { t } from './texts.ts';
 
 /**
@@ -20,7 +21,15 @@ interface Msg {
 }
 
 interface ConnectData {
-  session: { id: string; user: string; asset: string; account: string; org_id: string; is_locked: boolean };
+  session: {
+    id: string;
+    user: string;
+    asset: string;
+    account: string;
+    org_id: string;
+    is_locked: boolean;
+    protocol?: string;
+  };
   can_terminate: boolean;
   /** `writable`: a writable sharing's joiner, whose keys go to the session. */
   permission?: string;
@@ -67,6 +76,8 @@ export function mountMonitor(root: HTMLElement, sessionId: string, o: MonitorOpt
   window.addEventListener('resize', () => fit.fit());
 
   let session: ConnectData['session'] | undefined;
+  /** A graphical session's screen (rfbMonitor.ts) instead of the terminal. */
+  let desktop: ReturnType<typeof graphicalScreen> | undefined;
   let locked = false;
   let ended = false;
   let writable = false;
@@ -116,6 +127,12 @@ export function mountMonitor(root: HTMLElement, sessionId: string, o: MonitorOpt
       const d = m.data as ConnectData;
       session = d.session;
       locked = d.session.is_locked;
+      if (d.session.protocol === 'vnc' || d.session.protocol === 'rdp') {
+        term.dispose();
+        screen.replaceChildren();
+        screen.classList.add('pl-desktop');
+        desktop = graphicalScreen(screen);
+      }
       writable = d.permission === 'writable';
       if (writable) {
         term.options.disableStdin = false;
@@ -135,8 +152,10 @@ export function mountMonitor(root: HTMLElement, sessionId: string, o: MonitorOpt
       lockBtn.hidden = !d.can_terminate;
       killBtn.hidden = !d.can_terminate;
       draw();
-    } else if (m.type === 'TERMINAL_DATA' && typeof m.data === 'string') term.write(m.data);
-    else if (m.type === 'STATUS') {
+    } else if (m.type === 'TERMINAL_DATA' && typeof m.data === 'string') {
+      if (desktop) desktop.data(m.data);
+      else term.write(m.data);
+    } else if (m.type === 'STATUS') {
       locked = Boolean((m.data as { is_locked?: boolean }).is_locked);
       draw();
     } else if (m.type === 'TERMINAL_ERROR') message.textContent = m.err ?? '';

@@ -6,6 +6,7 @@ import { streamCast, type CastHeader } from './castStream.ts';
 import { OutputIndex } from './outputSearch.ts';
 import { clock, Timeline } from './timeline.ts';
 import { t } from './texts.ts';
+import { mountRfbReplay } from './rfbReplay.ts';
 
 /**
  * The replay page (`/luna/replay/<id>`): an xterm.js player over the recording streamed as it
@@ -20,6 +21,31 @@ const IDLE_KEY = 'gatehouse.replay.idle';
 
 export async function mountReplay(root: HTMLElement, sessionId: string): Promise<void> {
   const base = `/api/v1/terminal/sessions/${encodeURIComponent(sessionId)}/`;
+  // A graphical session's recording is RFB, replayed by noVNC (rfbReplay.ts).
+  const first = await api<{ type?: string; src: string }>(`${base}replay/`).catch(() => undefined);
+  if (first?.type === 'rfb') {
+    const info = h('div', { class: 'pl-info' });
+    const status = h('div', { class: 'pl-status', 'data-testid': 'replay-status' }, t('loading'));
+    void api<SessionInfo>(base)
+      .then((session) => {
+        document.title = `${t('title_replay')} · ${session.asset}`;
+        info.replaceChildren(
+          ...(
+            [
+              ['user', session.user],
+              ['asset', session.asset],
+              ['account', session.account],
+              ['date_start', session.date_start],
+            ] as const
+          ).map(([k, v]) => h('span', {}, h('b', {}, `${t(k)}: `), v)),
+        );
+      })
+      .catch(() => undefined);
+    return mountRfbReplay(root, base, first.src, info, status).catch(() => {
+      status.textContent = t('load_failed');
+      status.classList.add('error');
+    });
+  }
   const storedIdle = Number(localStorage.getItem(IDLE_KEY) ?? '2');
   const timeline = new Timeline(Number.isFinite(storedIdle) && storedIdle >= 0 ? storedIdle || Infinity : 2);
   const index = new OutputIndex(timeline.events);

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Empty, Input, Spin, Tooltip, Tree, type TreeDataNode } from 'antd';
-import { CloudServerOutlined, CodeSandboxOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useCallback, useEffect, useRef } from 'react';
+import { Tree, type TreeDataNode } from 'antd';
+import { CloudServerOutlined, CodeSandboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
   containerOf,
@@ -9,15 +9,16 @@ import {
   k8sNodes,
   loadedKeys,
   nest,
-  searchResults,
   withChildren,
   withFavorites,
   type LunaNode,
 } from './assetTree.ts';
 import { lunaApi } from './lunaApi.ts';
+import { useGrantedTree } from './useGrantedTree.ts';
 import { refusalText } from './ConnectDialog.tsx';
 import { FavoriteStar, useFavorites } from '../../features/workbench/myAssets/FavoriteStar.tsx';
 import styles from './luna.module.css';
+import { TreePanel } from '../../resource/TreePanel.tsx';
 
 /** What an asset's star needs: the favourite ids, and what to do once one changed. */
 interface Stars {
@@ -86,30 +87,9 @@ export function AssetTree({
   pinned?: LunaNode;
 }) {
   const { t } = useTranslation();
-  const [tree, setTree] = useState<LunaNode[] | undefined>();
-  const [expanded, setExpanded] = useState<string[]>([]);
-  const [found, setFound] = useState<LunaNode[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  const load = useCallback(() => {
-    setTree(undefined);
-    setError(undefined);
-    lunaApi
-      .treeLevel()
-      .then((items) => {
-        const top = nest(items);
-        setTree(top);
-        setExpanded(top.filter((n) => n.children).map((n) => n.key));
-      })
-      .catch(() => (setTree([]), setError(t('luna.tree.failed'))));
-  }, [t]);
-  useEffect(load, [load]);
-  const search = (text: string) => {
-    if (!text.trim()) return setFound(undefined);
-    lunaApi
-      .searchAssets(text.trim())
-      .then((items) => setFound(searchResults(items)))
-      .catch(() => setError(t('luna.tree.failed')));
-  };
+  const { tree, setTree, setFound, expanded, setExpanded, error, setError, load, search, shown } = useGrantedTree(() =>
+    t('luna.tree.failed'),
+  );
   const favorites = useFavorites().data;
   // A star changed: the Favourites node's count, and its assets when it is loaded, come anew.
   const refreshFavorites = useCallback(() => {
@@ -117,14 +97,13 @@ export function AssetTree({
     void Promise.all([lunaApi.treeLevel(), loaded ? lunaApi.treeLevel('favorite') : undefined])
       .then(([top, children]) => setTree((cur) => cur && withFavorites(cur, nest(top), children && nest(children))))
       .catch(() => setError(t('luna.tree.failed')));
-  }, [tree, t]);
+  }, [tree, t, setTree, setError]);
   useEffect(() => {
     if (!pinned || !tree || findNode(tree, pinned.key)) return;
     setTree([pinned, ...tree]);
     // Expanded, antd loads it (loadData): for a k8s asset, the connect dialog, then its namespaces.
     setExpanded((e) => [...e, pinned.key]);
-  }, [pinned, tree]);
-  const shown = found ?? tree ?? [];
+  }, [pinned, tree, setTree, setExpanded]);
   // A click on a closed node both expands it (antd then loads it) and loads it: one load per node at a time.
   const loading = useRef(new Map<string, Promise<void>>());
   const loadLevel = (node: LunaNode): Promise<void> => {
@@ -156,56 +135,43 @@ export function AssetTree({
     setFound((cur) => cur && update(cur));
   };
   return (
-    <div className={styles.tree} data-testid="luna-tree">
-      <div className={styles.treeHead}>
-        <span>{t('luna.tree.title')}</span>
-        <Tooltip title={t('luna.tree.refresh')}>
-          <Button
-            size="small"
-            type="text"
-            icon={<ReloadOutlined />}
-            aria-label={t('luna.tree.refresh')}
-            onClick={load}
-          />
-        </Tooltip>
-      </div>
-      <Input.Search
-        size="small"
-        allowClear
-        placeholder={t('luna.tree.search')}
-        onSearch={search}
-        data-testid="luna-tree-search"
+    <TreePanel
+      className={styles.tree}
+      testId="luna-tree"
+      title={t('luna.tree.title')}
+      refreshLabel={t('luna.tree.refresh')}
+      onRefresh={load}
+      searchPlaceholder={t('luna.tree.search')}
+      searchTestId="luna-tree-search"
+      onSearch={search}
+      error={error}
+      loading={!tree}
+      empty={!shown.length}
+      emptyText={t('luna.tree.empty')}
+    >
+      <Tree
+        blockNode
+        showIcon
+        treeData={toData(shown, { favorites, onChange: refreshFavorites })}
+        expandedKeys={expanded}
+        onExpand={(keys) => setExpanded(keys.map(String))}
+        loadedKeys={loadedKeys(shown)}
+        loadData={async (d) => {
+          const node = findNode(shown, String(d.key));
+          if (node) await loadLevel(node);
+        }}
+        selectedKeys={[]}
+        onSelect={(keys) => {
+          const n = findNode(shown, String(keys[0]));
+          if (n && containerOf(n)) onContainer(n);
+          else if (n?.kind === 'asset' && n.platformType !== 'k8s') onAsset(n);
+          else if (n) {
+            // A click on a node opens or closes it, loading its level the first time.
+            void loadLevel(n);
+            setExpanded((e) => (e.includes(n.key) ? e.filter((k) => k !== n.key) : [...e, n.key]));
+          }
+        }}
       />
-      {error ? <Alert type="error" showIcon title={error} /> : null}
-      {!tree ? (
-        <Spin className={styles.spin} />
-      ) : !shown.length ? (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('luna.tree.empty')} />
-      ) : (
-        <Tree
-          blockNode
-          showIcon
-          treeData={toData(shown, { favorites, onChange: refreshFavorites })}
-          expandedKeys={expanded}
-          onExpand={(keys) => setExpanded(keys.map(String))}
-          loadedKeys={loadedKeys(shown)}
-          loadData={async (d) => {
-            const node = findNode(shown, String(d.key));
-            if (node) await loadLevel(node);
-          }}
-          selectedKeys={[]}
-          onSelect={(keys) => {
-            const n = findNode(shown, String(keys[0]));
-            if (n && containerOf(n)) onContainer(n);
-            else if (n?.kind === 'asset' && n.platformType !== 'k8s') onAsset(n);
-            else if (n) {
-              // A click on a node opens or closes it, loading its level the first time.
-              void loadLevel(n);
-              setExpanded((e) => (e.includes(n.key) ? e.filter((k) => k !== n.key) : [...e, n.key]));
-            }
-          }}
-        />
-      )}
-    </div>
+    </TreePanel>
   );
 }

@@ -9,6 +9,7 @@ import {
   preselected,
   tokenBody,
   webMethods,
+  pageProtocols,
   type ConnectMethod,
   type PermedAccount,
   type TokenBody,
@@ -46,7 +47,15 @@ export async function connectWith(body: TokenBody, title: string): Promise<Conne
   return { token: token.id, body, title };
 }
 
-const PROTOCOL_LABELS: Record<string, string> = { ssh: 'SSH', k8s: 'Kubernetes' };
+const PROTOCOL_LABELS: Record<string, string> = {
+  ssh: 'SSH',
+  k8s: 'Kubernetes',
+  rdp: 'RDP',
+  vnc: 'VNC',
+  mysql: 'MySQL',
+  mariadb: 'MariaDB',
+  postgresql: 'PostgreSQL',
+};
 
 /**
  * The connect dialog of one asset: the permed accounts (connect action), the protocol and web
@@ -71,7 +80,26 @@ export function ConnectDialog({
   const [busy, setBusy] = useState(false);
   const [assetName, setAssetName] = useState(target.assetName);
   const [form] = Form.useForm<{ username?: string; password?: string }>();
-  const PROTOCOL = target.protocol ?? 'ssh';
+  // A k8s asset's protocol is fixed; another asset offers those of its protocols the page opens.
+  const [protocols, setProtocols] = useState<string[]>([target.protocol ?? 'ssh']);
+  const [protocol, setProtocol] = useState(target.protocol ?? 'ssh');
+  const PROTOCOL = protocol;
+  useEffect(() => {
+    if (target.protocol) return;
+    let live = true;
+    void lunaApi
+      .assetProtocols(target.assetId)
+      .then((list) => {
+        if (!live) return;
+        const offered = pageProtocols(list);
+        setProtocols(offered);
+        setProtocol(offered[0]!);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [target.assetId, target.protocol]);
   useEffect(() => {
     let live = true;
     Promise.all([lunaApi.accounts(target.assetId), lunaApi.connectMethods(PROTOCOL)])
@@ -82,7 +110,7 @@ export function ConnectDialog({
         setMethods(web);
         if (web[0]) setMethod(web[0].value);
         const pick = preselected(list, target.account);
-        if (pick) setChosen(pick.id);
+        if (pick) setChosen((current) => current ?? pick.id);
       })
       .catch((e: unknown) => live && (setAccounts([]), setError(refusalText(e, t))));
     if (!target.assetName)
@@ -144,7 +172,9 @@ export function ConnectDialog({
           <Form.Item label={t('luna.connect.protocol')}>
             <Radio.Group
               value={PROTOCOL}
-              options={[{ value: PROTOCOL, label: PROTOCOL_LABELS[PROTOCOL] ?? PROTOCOL }]}
+              onChange={(e) => setProtocol(String(e.target.value))}
+              options={protocols.map((p) => ({ value: p, label: PROTOCOL_LABELS[p] ?? p }))}
+              data-testid="connect-protocol"
             />
           </Form.Item>
           <Form.Item label={t('luna.connect.method')}>

@@ -4,11 +4,21 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { AssetTree } from './AssetTree.tsx';
 import { ConnectDialog, connectWith, refusalText, type ConnectTarget, type Connected } from './ConnectDialog.tsx';
-import { connectsDirectly, deepLinkOf, preselected, tokenBody, webMethods, accountLabel } from './connectChoice.ts';
+import {
+  connectsDirectly,
+  deepLinkOf,
+  preselected,
+  tokenBody,
+  webMethods,
+  accountLabel,
+  pageProtocols,
+} from './connectChoice.ts';
 import type { TokenBody } from './connectChoice.ts';
 import { containerOf, pinnedAsset, type LunaNode } from './assetTree.ts';
 import { lunaApi } from './lunaApi.ts';
 import { TerminalPane } from './TerminalPane.tsx';
+import { GraphicalPane } from './GraphicalPane.tsx';
+import { isGraphical } from './socketMessages.ts';
 import { DEFAULT_PREFS, prefsOf, type TerminalPrefs } from './terminalOptions.ts';
 import type { SessionState } from './useTerminalSocket.ts';
 import styles from './luna.module.css';
@@ -21,6 +31,8 @@ interface SessionTab {
   body?: TokenBody;
   /** A Kubernetes container's shell (its tab keeps the container's name as title). */
   container?: { namespace: string; pod: string; container: string };
+  /** `vnc` / `rdp`: the tab shows a desktop (GraphicalPane.tsx) instead of a terminal. */
+  protocol?: string;
   phase: SessionState['phase'];
 }
 
@@ -51,7 +63,15 @@ export function LunaPage() {
     const key = `s${++seq}`;
     setTabs((list) => [
       ...list,
-      { key, title: c.title, token: c.token, body: c.body, container: c.container, phase: 'connecting' },
+      {
+        key,
+        title: c.title,
+        token: c.token,
+        body: c.body,
+        container: c.container,
+        protocol: c.body?.protocol,
+        phase: 'connecting',
+      },
     ]);
     setActive(key);
     setTarget(undefined);
@@ -76,16 +96,19 @@ export function LunaPage() {
     if (link.kind === 'token') open({ token: link.token, title: t('luna.tabs.session') });
     if (link.kind !== 'login') return;
     linkAccount.current = { asset: link.asset, ...(link.account ? { account: link.account } : {}) };
-    // Connects at once when the link (or the only grant) names an account that needs nothing typed.
-    void Promise.all([lunaApi.accounts(link.asset), lunaApi.connectMethods('ssh'), lunaApi.assetItem(link.asset)])
-      .then(async ([accounts, methods, item]) => {
+    // Connects at once when the link (or the only grant) names an account that needs nothing typed
+    // and the asset offers one protocol this page opens (else the dialog lets the user choose).
+    void Promise.all([lunaApi.accounts(link.asset), lunaApi.assetItem(link.asset), lunaApi.assetProtocols(link.asset)])
+      .then(async ([accounts, item, protocols]) => {
         // A Kubernetes asset opens into its cluster in the tree (a container is then chosen there).
         if (item?.meta?.data?.platform_type === 'k8s') return setPinned(pinnedAsset(item));
+        const offered = pageProtocols(protocols);
+        const protocol = offered[0]!;
         const pick = preselected(accounts, link.account);
-        const method = webMethods(methods)[0];
-        if (!pick || !method || !connectsDirectly(pick))
+        const method = webMethods(await lunaApi.connectMethods(protocol))[0];
+        if (!pick || !method || !connectsDirectly(pick) || offered.length > 1)
           return setTarget({ assetId: link.asset, account: link.account });
-        open(await connectWith(tokenBody(link.asset, pick, 'ssh', method.value, {}), accountLabel(pick, t)));
+        open(await connectWith(tokenBody(link.asset, pick, protocol, method.value, {}), accountLabel(pick, t)));
       })
       .catch((e: unknown) => void message.error({ content: refusalText(e, t), duration: 8 }));
   }, [ready]); // eslint-disable-line react-hooks/exhaustive-deps -- once, when the preferences are there
@@ -215,7 +238,9 @@ export function LunaPage() {
                   ) : null}
                 </span>
               ),
-              children: (
+              children: isGraphical(tab.protocol) ? (
+                <GraphicalPane key={tab.token} token={tab.token} onState={(s) => onState(tab.key, s)} />
+              ) : (
                 <TerminalPane
                   key={tab.token}
                   token={tab.token}

@@ -12,6 +12,8 @@ export interface LunaNode {
   kind: 'node' | 'asset' | 'k8s';
   /** The node key (to load its level), the asset id (to connect) or the k8s tree id (`namespace=..&pod=..`). */
   ref: string;
+  /** A node's id (the node tree's `meta.data.id`: a uuid, or `favorite`/`ungrouped`), what a job targets. */
+  nodeId?: string;
   /** An asset's platform type: a `k8s` asset opens into its cluster instead of connecting. */
   platformType?: string;
   k8s?: K8sRef;
@@ -43,7 +45,14 @@ function toNode(i: TreeItem): LunaNode {
       disabled: i.chkDisabled === true,
       address: i.meta.data?.address ?? '',
     };
-  return { key: `n:${i.id}`, title: i.name, kind: 'node', ref: i.id, isLeaf: i.isParent === false };
+  return {
+    key: `n:${i.id}`,
+    title: i.name,
+    kind: 'node',
+    ref: i.id,
+    nodeId: i.meta?.data?.id ?? i.id,
+    isLeaf: i.isParent === false,
+  };
 }
 
 /** One answer nested by `pId`: items whose parent is in the answer go under it (loaded), the rest are its top. */

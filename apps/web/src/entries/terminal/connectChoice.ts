@@ -60,9 +60,20 @@ export const connectsDirectly = (a: PermedAccount) => {
   return !ask.username && !ask.password;
 };
 
-/** Web methods only: this page is the web terminal. */
+/** Web methods only, those this page opens: a terminal (`web_cli`) or a desktop (`web_gui`). */
 export const webMethods = (methods: ConnectMethod[]) =>
-  methods.filter((m) => m.type === 'web' && m.value === 'web_cli');
+  methods.filter((m) => m.type === 'web' && (m.value === 'web_cli' || m.value === 'web_gui'));
+
+/**
+ * The protocols this page opens, in the order offered, among those an asset has (SSH when it lists
+ * none of them): a terminal, a desktop, or a database's client behind the database proxy.
+ */
+const PAGE_PROTOCOLS = ['ssh', 'rdp', 'vnc', 'mysql', 'mariadb', 'postgresql'];
+export function pageProtocols(assetProtocols: { name: string }[]): string[] {
+  const names = new Set(assetProtocols.map((p) => p.name));
+  const list = PAGE_PROTOCOLS.filter((p) => names.has(p));
+  return list.length ? list : ['ssh'];
+}
 
 export interface TokenBody {
   asset: string;

@@ -15,6 +15,7 @@ export interface TreeItem {
   meta?: {
     type?: string;
     data?: {
+      id?: string;
       key?: string;
       address?: string;
       platform_type?: string;
@@ -56,6 +57,11 @@ export const lunaApi = {
     http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { id } }).then((items) => items[0]?.name),
   /** A granted asset as a tree item (its platform type decides how a deep link opens it). */
   assetItem: (id: string) => http.get<TreeItem[]>(`${SELF}/assets/tree/`, { params: { id } }).then((items) => items[0]),
+  /** A granted asset's protocols (the connect dialog offers those the page opens). */
+  assetProtocols: (id: string) =>
+    http
+      .get<{ protocols?: { name: string; port: number }[] }[]>(`${SELF}/assets/`, { params: { id } })
+      .then((items) => items[0]?.protocols ?? []),
   accounts: (assetId: string) => http.get<PermedAccount[]>(`${SELF}/assets/${assetId}/accounts/`),
   connectMethods: (protocol: string) =>
     http

@@ -18,6 +18,7 @@ import {
   tokenBody,
   webMethods,
   type PermedAccount,
+  pageProtocols,
 } from './connectChoice.ts';
 import type { TreeItem } from './lunaApi.ts';
 import { parseServerMessage, refusalKey, serverMessage, socketUrl } from './socketMessages.ts';
@@ -94,6 +95,16 @@ describe('the web terminal socket protocol', () => {
 });
 
 describe('the connect choice', () => {
+  it('connects a database with its own protocol, a desktop by RDP or VNC, anything else with SSH', () => {
+    const offered = (...names: string[]) => pageProtocols(names.map((name) => ({ name })));
+    expect(offered('postgresql')).toEqual(['postgresql']);
+    expect(offered('mysql')).toEqual(['mysql']);
+    expect(offered('mariadb')).toEqual(['mariadb']);
+    expect(offered('ssh', 'sftp')).toEqual(['ssh']);
+    expect(offered('rdp', 'ssh')).toEqual(['ssh', 'rdp']);
+    expect(offered('telnet')).toEqual(['ssh']);
+  });
+
   it('reads deep links: a token wins, then login_to with its account', () => {
     expect(deepLinkOf('?token=t1&login_to=a')).toEqual({ kind: 'token', token: 't1' });
     expect(deepLinkOf('?login_to=a&login_account=%40INPUT')).toEqual({ kind: 'login', asset: 'a', account: '@INPUT' });
@@ -264,5 +275,21 @@ describe('the Kubernetes tree in luna', () => {
       container: 'app',
     });
     expect(new URL(url).searchParams.toString()).toBe('token=t1&cols=80&rows=24&namespace=shop&pod=p&container=app');
+  });
+});
+
+describe('graphical protocols', () => {
+  it('offers the protocols the page opens among the asset’s, and both web methods', async () => {
+    const { pageProtocols, webMethods } = await import('./connectChoice.ts');
+    expect(pageProtocols([{ name: 'ssh' }, { name: 'vnc' }, { name: 'telnet' }])).toEqual(['ssh', 'vnc']);
+    expect(pageProtocols([{ name: 'rdp' }])).toEqual(['rdp']);
+    expect(pageProtocols([])).toEqual(['ssh']);
+    const methods = webMethods([
+      { value: 'web_cli', label: 'Web CLI', type: 'web' },
+      { value: 'web_gui', label: 'Web GUI', type: 'web' },
+      { value: 'web_sftp', label: 'SFTP', type: 'web' },
+      { value: 'ssh_client', label: 'SSH', type: 'native' },
+    ]);
+    expect(methods.map((m) => m.value)).toEqual(['web_cli', 'web_gui']);
   });
 });

@@ -97,6 +97,24 @@ export function socketUrl(
   return `${scheme}//${loc.host}${TERMINAL_SOCKET_PATH}?${q.toString()}`;
 }
 
+/** The graphical sessions' socket (apps/server/src/modules/terminal/graphical/graphicalSocket.ts). */
+export const GRAPHICAL_SOCKET_PATH = '/koko/ws/graphical/';
+
+/** Protocols a tab shows with noVNC instead of a terminal. */
+export const isGraphical = (protocol: string | undefined) => protocol === 'vnc' || protocol === 'rdp';
+
+/** The graphical socket's address on the page's own host, with the screen size RDP's desktop takes. */
+export function graphicalSocketUrl(
+  loc: { protocol: string; host: string },
+  token: string,
+  width: number,
+  height: number,
+) {
+  const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+  const q = new URLSearchParams({ token, width: String(Math.round(width)), height: String(Math.round(height)) });
+  return `${scheme}//${loc.host}${GRAPHICAL_SOCKET_PATH}?${q.toString()}`;
+}
+
 /** The catalogue key of a session's end, shown in the terminal. */
 export const closeReasonKey = (reason: CloseReason) => `luna.close.${reason}`;
 

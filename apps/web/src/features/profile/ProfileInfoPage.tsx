@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type HttpError } from '../../lib/http.ts';
 import { extractMessage } from '../../lib/httpErrors.ts';
 import { fetchProfile, PROFILE_KEY } from './profileApi.ts';
+import { ImBindings } from './ImBindings.tsx';
 
 const roles = (list: { id: string; display_name?: string; name: string }[]) =>
   list.length ? (
@@ -82,6 +83,7 @@ export function ProfileInfoPage() {
               <Link to="/profile/setting?activeTab=password">{t('profile.info.changePassword')}</Link>
             )}
             <Link to="/profile/setting?activeTab=profile">{t('profile.info.editProfile')}</Link>
+            <ImBindings profile={p} />
           </Space>
         </Card>
       </Col>

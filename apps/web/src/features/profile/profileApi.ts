@@ -12,6 +12,9 @@ export interface FullProfile extends Profile {
   mfa_enabled: boolean;
   mfa_force_enabled: boolean;
   date_updated: string | null;
+  wecom_id?: string | null;
+  dingtalk_id?: string | null;
+  feishu_id?: string | null;
 }
 
 export interface OtpStatus {

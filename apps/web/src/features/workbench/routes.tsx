@@ -2,10 +2,12 @@ import { Navigate } from 'react-router';
 import { CodeOutlined, DesktopOutlined, FolderOpenOutlined, HomeOutlined } from '@ant-design/icons';
 import type { AppRoute } from '../../lib/routeTypes.ts';
 import { lazyPage } from '../../lib/lazyPage.tsx';
+import { opsRoute } from './ops/opsRoutes.tsx';
 
 /**
  * The workbench view (spec 02 "Workbench children"): always offered, marked for the
- * view switcher. `/workbench` goes to the home page; the other children come with their areas.
+ * view switcher. `/workbench` goes to the home page; the other children come with their areas
+ * (the job centre: `ops/opsRoutes.tsx`).
  */
 const open = { permissions: [] as string[] };
 
@@ -54,5 +56,6 @@ export const workbenchRoute: AppRoute = {
         permissions: ['rbac.view_filemanager'],
       },
     },
+    opsRoute,
   ],
 };

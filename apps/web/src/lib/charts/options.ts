@@ -1,18 +1,19 @@
-import type { EChartsCoreOption } from 'echarts/core';
 import { mixColors } from '../theme.ts';
+import type { ChartOption, Gradient } from './chartTypes.ts';
 
 /**
  * The dashboards' chart options as pure functions of their data and the theme's primary colour
- * (component tests check the mapping without drawing). Types come from ECharts as types only.
+ * (component tests check the mapping without drawing), in ECharts' option shape (`chartTypes.ts`),
+ * drawn by `canvasChart.ts`.
  */
-export type ChartOption = EChartsCoreOption;
+export type { ChartOption };
 
 /** The series colours: the primary colour first, then quieter companions. */
 export function palette(primary: string): string[] {
   return [primary, '#f8ac59', '#1c84c6', '#ed5565', '#23c6c8', mixColors(primary, '#ffffff', 0.5)];
 }
 
-const gradient = (color: string) => ({
+const gradient = (color: string): Gradient => ({
   type: 'linear',
   x: 0,
   y: 0,
@@ -81,8 +82,6 @@ export function ringOption(primary: string, parts: { name: string; value: number
   return {
     color: [primary, RING_TRACK, '#f8ac59'],
     tooltip: { trigger: 'item', show: !empty },
-    title: undefined,
-    graphic: undefined,
     series: [
       {
         type: 'pie',

@@ -84,6 +84,15 @@ export function ruleSelects(
   return true;
 }
 
+/**
+ * Whether every condition of a rule but its commands holds: subjects, address and time. A command
+ * filter rule for which it does may catch any command here and now (the gateway refuses an exec,
+ * whose input it cannot read line by line, while a reject or review rule does).
+ */
+export function ruleHoldsExceptCommand(rule: AclRule, s: Situation): boolean {
+  return ruleSelects(rule, s) && rulesHold(rule.rules, s);
+}
+
 /** Whether every condition of one rule holds in the situation (ignoring priority). */
 export function ruleApplies(rule: AclRule, s: Situation): { applies: boolean; matched?: Decision['matched'] } {
   if (!ruleSelects(rule, s)) return { applies: false };

@@ -12,7 +12,8 @@ export interface MfaUser {
   otp_secret_key: string | null;
 }
 
-export type MfaType = 'otp' | 'sms';
+/** `otp_radius`: the code goes to the RADIUS server as the password (OTP_IN_RADIUS). */
+export type MfaType = 'otp' | 'sms' | 'otp_radius';
 
 export async function loadMfaUser(req: FastifyRequest, userId: string): Promise<MfaUser | undefined> {
   return req.db
@@ -48,10 +49,12 @@ export async function activeMfaBackends(req: FastifyRequest, user: MfaUser): Pro
   const out: MfaType[] = [];
   if (user.otp_secret_key) out.push('otp');
   if (user.phone && (await req.server.deps.settings.get('SMS_ENABLED'))) out.push('sms');
+  if (await req.server.deps.settings.get('OTP_IN_RADIUS')) out.push('otp_radius');
   return out;
 }
 
 export const MFA_DISPLAY: Record<MfaType, { display_name: string; placeholder: string }> = {
   otp: { display_name: 'OTP', placeholder: 'OTP verification code' },
   sms: { display_name: 'SMS', placeholder: 'SMS verification code' },
+  otp_radius: { display_name: 'Radius', placeholder: 'Radius verification code' },
 };

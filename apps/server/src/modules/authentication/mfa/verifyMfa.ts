@@ -4,6 +4,10 @@ import { ta } from '../authMessages.ts';
 import { Lockout } from '../lockout.ts';
 import { checkTotp } from './otp.ts';
 import { checkSmsCode } from './sms.ts';
+import { radiusCheck, RadiusUnavailable } from '../radius/client.ts';
+import { loadRadiusConfig } from '../radius/config.ts';
+import { IM } from '../radius/messages.ts';
+import { tr } from '../../../platform/i18n/catalogue.ts';
 import { activeMfaBackends, type MfaType, type MfaUser } from './mfaUser.ts';
 
 export type MfaCheck =
@@ -50,6 +54,14 @@ export async function verifyMfaCode(req: FastifyRequest, user: MfaUser, type: st
     valid =
       Boolean(secret) &&
       (await checkTotp(cache, user.id, secret!, trimmed, Number(await settings.get('OTP_VALID_WINDOW')) || 2));
+  } else if (type === 'otp_radius') {
+    try {
+      valid = await radiusCheck(await loadRadiusConfig(settings), user.username, trimmed);
+    } catch (e) {
+      if (!(e instanceof RadiusUnavailable)) throw e;
+      // Not the user's fault: not counted toward the MFA lock.
+      return { ok: false, error: 'mfa_failed', msg: tr(req.lang, IM.radius_unavailable, { error: e.message }) };
+    }
   } else {
     valid = await checkSmsCode(req, user.id, trimmed);
   }
@@ -62,7 +74,10 @@ export async function verifyMfaCode(req: FastifyRequest, user: MfaUser, type: st
     await notifyUser(req, user, 'account_locked', { minutes: policy.limitMinutes, what: 'mfa' });
     return blocked;
   }
-  const error = ta(req.lang, type === 'otp' ? 'otp_invalid' : 'sms_invalid');
+  const error =
+    type === 'otp_radius'
+      ? tr(req.lang, IM.radius_otp_invalid)
+      : ta(req.lang, type === 'otp' ? 'otp_invalid' : 'sms_invalid');
   return {
     ok: false,
     error: 'mfa_failed',

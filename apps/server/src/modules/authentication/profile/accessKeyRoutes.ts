@@ -6,6 +6,7 @@ import { requireConfirm } from '../confirm.ts';
 import { createAccessKey, MAX_ACCESS_KEYS, privateTokenScheme, signatureScheme } from './accessKeys.ts';
 import { booleanField, idParam, listOrPage, notFound } from './ownRows.ts';
 import { tp } from './profileMessages.ts';
+import { shape } from '../../../resource/describe.ts';
 
 /**
  * `/api/v1/authentication/access-keys/`: the caller's own API keys only (someone else's id is a
@@ -87,9 +88,20 @@ export function registerAccessKeyRoutes(app: FastifyInstance): void {
   registerCredentialScheme(app, signatureScheme);
   registerCredentialScheme(app, privateTokenScheme);
   const perm = (verb: string) => ({ config: { perm: `authentication.${verb}_accesskey` } });
-  app.get(BASE, perm('view'), list);
+  const view = {
+    config: {
+      ...perm('view').config,
+      describe: shape('access_key', {
+        id: 'string',
+        is_active: 'boolean',
+        date_created: 'datetime',
+        date_last_used: 'datetime',
+      }),
+    },
+  };
+  app.get(BASE, view, list);
   app.post(BASE, perm('add'), create);
-  app.get(`${BASE}:id/`, perm('view'), async (req) => out(await ownKey(req)));
+  app.get(`${BASE}:id/`, view, async (req) => out(await ownKey(req)));
   app.patch(`${BASE}:id/`, perm('change'), update);
   app.put(`${BASE}:id/`, perm('change'), update);
   app.delete(`${BASE}:id/`, perm('delete'), remove);

@@ -3,6 +3,7 @@ import { ApiError } from '../../../http/errors.ts';
 import { booleanField, idParam, listOrPage, notFound } from './ownRows.ts';
 import { connectionTokenOut } from './connectionTokens.ts';
 import { tp } from './profileMessages.ts';
+import { CONNECTION_TOKEN } from './connectionTokens.ts';
 
 /**
  * `/api/v1/authentication/connection-token/`: the caller's own tokens that have not expired, in
@@ -77,10 +78,9 @@ async function reuse(req: FastifyRequest) {
 }
 
 export function registerConnectionTokenRoutes(app: FastifyInstance): void {
-  app.get(BASE, { config: { perm: 'authentication.view_connectiontoken' } }, list);
-  app.get(`${BASE}:id/`, { config: { perm: 'authentication.view_connectiontoken' } }, async (req) =>
-    connectionTokenOut(await ownToken(req)),
-  );
+  const view = { config: { perm: 'authentication.view_connectiontoken', describe: CONNECTION_TOKEN } };
+  app.get(BASE, view, list);
+  app.get(`${BASE}:id/`, view, async (req) => connectionTokenOut(await ownToken(req)));
   app.patch(`${BASE}:id/expire/`, { config: { perm: 'authentication.expire_connectiontoken' } }, expire);
   app.patch(`${BASE}:id/reuse/`, { config: { perm: 'authentication.reuse_connectiontoken' } }, reuse);
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { AppDeps } from '../../../http/context.ts';
 import { toBool, type DB } from '../../../platform/db/schema.ts';
+import { shape } from '../../../resource/describe.ts';
 
 /**
  * Connection tokens (`authentication_connectiontoken`): the short-lived ticket a user makes to
@@ -68,6 +69,30 @@ function parseJson(text: string): unknown {
 }
 
 /** The contract's token payload (without the sealed secret). */
+/** What `connectionTokenOut` answers, for OPTIONS (resource/describe.ts). */
+export const CONNECTION_TOKEN = shape('connection_token', {
+  id: 'string',
+  value: 'string',
+  user: 'object_related_field',
+  asset: 'object_related_field',
+  account: 'string',
+  input_username: 'string',
+  connect_method: 'string',
+  connect_options: 'json',
+  protocol: 'string',
+  actions: 'list',
+  is_active: 'boolean',
+  is_reusable: 'boolean',
+  from_ticket: 'string',
+  date_expired: 'datetime',
+  date_created: 'datetime',
+  date_updated: 'datetime',
+  created_by: 'string',
+  updated_by: 'string',
+  expire_time: 'integer',
+  is_expired: 'boolean',
+});
+
 export function connectionTokenOut(row: Row & { org_name: string | null }, now = Date.now()) {
   const left = Math.max(0, Math.floor((Date.parse(row.date_expired) - now) / 1000));
   return {

@@ -12,6 +12,7 @@ import { findActiveUser } from '../userLookup.ts';
 import { booleanField, idParam, listOrPage, notFound } from './ownRows.ts';
 import { finishAuthentication, finishRegistration, startAuthentication, startRegistration } from './passkeys.ts';
 import { tp } from './profileMessages.ts';
+import { shape } from '../../../resource/describe.ts';
 
 /**
  * `/api/v1/authentication/passkeys/`: the caller's own passkeys (list, read, `is_active`/`name`
@@ -142,12 +143,38 @@ async function authFinish(req: FastifyRequest, reply: FastifyReply) {
 export function registerPasskeyRoutes(app: FastifyInstance): void {
   const perm = (verb: string) => ({ config: { perm: `authentication.${verb}_passkey` } });
   const open = { config: { public: true } };
-  app.get(BASE, perm('view'), list);
-  app.get(`${BASE}register/`, perm('add'), registerBegin);
+  const view = {
+    config: {
+      ...perm('view').config,
+      describe: shape('passkey', {
+        id: 'string',
+        name: 'string',
+        is_active: 'boolean',
+        platform: 'string',
+        created_by: 'string',
+        date_last_used: 'datetime',
+        date_created: 'datetime',
+      }),
+    },
+  };
+  const options = {
+    config: {
+      ...perm('add').config,
+      describe: shape('passkey', {
+        challenge: 'string',
+        rp: 'json',
+        user: 'json',
+        pubKeyCredParams: 'list',
+        timeout: 'integer',
+      }),
+    },
+  };
+  app.get(BASE, view, list);
+  app.get(`${BASE}register/`, options, registerBegin);
   app.post(`${BASE}register/`, perm('add'), registerFinish);
   app.get(`${BASE}auth/`, open, authBegin);
   app.post(`${BASE}auth/`, open, authFinish);
-  app.get(`${BASE}:id/`, perm('view'), async (req) => out(await ownPasskey(req)));
+  app.get(`${BASE}:id/`, view, async (req) => out(await ownPasskey(req)));
   app.patch(`${BASE}:id/`, perm('change'), update);
   app.delete(`${BASE}:id/`, perm('delete'), remove);
 }

@@ -5,6 +5,7 @@ import { requireConfirm } from '../confirm.ts';
 import { idParam, listOrPage, notFound } from './ownRows.ts';
 import { tp } from './profileMessages.ts';
 import { createTempToken, tempTokenOut } from './tempTokens.ts';
+import { shape } from '../../../resource/describe.ts';
 
 /**
  * `/api/v1/authentication/temp-tokens/`: the caller's own temporary passwords. Creating one needs
@@ -63,8 +64,24 @@ async function expire(req: FastifyRequest, reply: FastifyReply) {
 
 export function registerTempTokenRoutes(app: FastifyInstance): void {
   const perm = (verb: string) => ({ config: { perm: `authentication.${verb}_temptoken` } });
-  app.get(BASE, perm('view'), list);
+  const view = {
+    config: {
+      ...perm('view').config,
+      describe: shape('temp_token', {
+        id: 'string',
+        username: 'string',
+        secret: 'string',
+        verified: 'boolean',
+        is_valid: 'boolean',
+        date_created: 'datetime',
+        date_updated: 'datetime',
+        date_verified: 'datetime',
+        date_expired: 'datetime',
+      }),
+    },
+  };
+  app.get(BASE, view, list);
   app.post(BASE, perm('add'), create);
-  app.get(`${BASE}:id/`, perm('view'), async (req) => tempTokenOut(req, await ownToken(req)));
+  app.get(`${BASE}:id/`, view, async (req) => tempTokenOut(req, await ownToken(req)));
   app.patch(`${BASE}:id/expire/`, perm('change'), expire);
 }

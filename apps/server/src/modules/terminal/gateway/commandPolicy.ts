@@ -1,7 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../platform/db/schema.ts';
 import type { SettingsStore } from '../../settings/store.ts';
-import { decide, systemTimeZone, type AclRule, type Subject } from '../../acls/matcher/rules.ts';
+import {
+  byPriority,
+  decide,
+  ruleHoldsExceptCommand,
+  systemTimeZone,
+  type AclRule,
+  type Situation,
+  type Subject,
+} from '../../acls/matcher/rules.ts';
 import { loadAclRules } from '../../acls/ruleLoader.ts';
 import { loadAssets, loadUsers } from '../../acls/subjects.ts';
 
@@ -38,21 +46,53 @@ export class CommandPolicy {
     };
   }
 
-  async check(command: string): Promise<CommandVerdict | undefined> {
-    const rules = await loadAclRules(this.db, 'commandFilter', { orgId: this.s.orgId });
-    if (!rules.length) return undefined;
+  /** The situation of a command here and now (without the command). */
+  private async situation(): Promise<Situation> {
     await this.subjects();
     const zone = String((await this.settings.get('TIME_ZONE')) || systemTimeZone());
-    const d = decide(rules, {
+    return {
       user: this.user!,
       asset: this.asset!,
       account: { username: this.s.username },
       ip: this.s.remoteAddr,
       at: new Date(),
       timeZone: zone,
-      command,
-    });
+    };
+  }
+
+  async check(command: string): Promise<CommandVerdict | undefined> {
+    const rules = await loadAclRules(this.db, 'commandFilter', { orgId: this.s.orgId });
+    if (!rules.length) return undefined;
+    const d = decide(rules, { ...(await this.situation()), command });
     if (!d) return undefined;
     return { action: d.action, ruleId: d.rule.id, ruleName: d.rule.name, reviewers: d.rule.reviewers };
+  }
+
+  /** Several commands of one input (a database query's statements) against the rules read once. */
+  async checkMany(commands: string[]): Promise<(CommandVerdict | undefined)[]> {
+    const rules = await loadAclRules(this.db, 'commandFilter', { orgId: this.s.orgId });
+    if (!rules.length) return commands.map(() => undefined);
+    const situation = await this.situation();
+    return commands.map((command) => {
+      const d = decide(rules, { ...situation, command });
+      return d
+        ? { action: d.action, ruleId: d.rule.id, ruleName: d.rule.name, reviewers: d.rule.reviewers }
+        : undefined;
+    });
+  }
+
+  /**
+   * The first rule (by priority) that may refuse or hold a command of this session here and now:
+   * a reject rule, or a review rule with reviewers, whose every condition but the command holds.
+   * What cannot be read line by line (an exec's input, a line typed without echo with editing
+   * keys) is refused while there is one.
+   */
+  async restricting(): Promise<CommandVerdict | undefined> {
+    const rules = await loadAclRules(this.db, 'commandFilter', { orgId: this.s.orgId });
+    const candidates = rules.filter((r) => r.action === 'reject' || (r.action === 'review' && r.reviewers.length > 0));
+    if (!candidates.length) return undefined;
+    const situation = await this.situation();
+    const rule = byPriority(candidates).find((r) => ruleHoldsExceptCommand(r, situation));
+    return rule && { action: rule.action, ruleId: rule.id, ruleName: rule.name, reviewers: rule.reviewers };
   }
 }

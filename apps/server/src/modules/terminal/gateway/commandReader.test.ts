@@ -50,6 +50,65 @@ describe('the command reader with keys typed ahead', () => {
   });
 });
 
+describe('the command reader where a line ends', () => {
+  it('goes on with the prompt of a line the shell did not leave (a key taken for Enter it did not take the line at)', async () => {
+    reader = new CommandReader(80, 24);
+    reader.output(PROMPT);
+    // Ctrl+O in vi insert mode: bash inserts it (^O) instead of running the line.
+    expect(await typeLine(reader, 'tou')).toBe('tou');
+    reader.output('^O');
+    await reader.settle();
+    // Nothing typed since: the line was read already.
+    expect(reader.command()).toBeUndefined();
+    reader.beginLine();
+    expect(reader.continues).toBe(true);
+    expect(reader.linePrompt?.trimEnd()).toBe(PROMPT.trimEnd());
+    reader.output('ch x');
+    await reader.settle();
+    expect(reader.command()).toBe('tou^Och x');
+    reader.endLine();
+  });
+
+  it('tells whether an interrupted line is gone, and distrusts one the shell still shows after Ctrl+C', async () => {
+    reader = new CommandReader(80, 24);
+    reader.output(PROMPT);
+    expect(await typeLine(reader, 'touch x')).toBe('touch x');
+    expect(reader.lineCleared()).toBe(false);
+    // bash's answer to Ctrl+C: ^C, a new line, the prompt.
+    reader.output(`^C\r\n${PROMPT}`);
+    await reader.settle();
+    expect(reader.lineCleared()).toBe(true);
+    expect(reader.untrusted).toBe(false);
+
+    // readline in vi mode after Escape and Ctrl+C within its key-sequence timeout: the line stays.
+    await reader.settle();
+    reader.beginLine();
+    reader.output('xecho hi');
+    reader.endLine(true);
+    reader.output('\b^C\r\x1b[15C');
+    await reader.settle();
+    expect(reader.untrusted).toBe(true);
+    reader.beginLine();
+    expect(reader.continues).toBe(true);
+    expect(reader.untrusted).toBe(true);
+  });
+});
+
+describe('the command reader settling', () => {
+  it('reads the screen after output that arrived while it parsed (a "^C", then the prompt apart)', async () => {
+    reader = new CommandReader(80, 24);
+    reader.output(PROMPT);
+    expect(await typeLine(reader, 'rm kept')).toBe('rm kept');
+    // dash under a pty: the terminal's echo of Ctrl+C, then the shell's new prompt in a piece of its own
+    // that comes while the emulator still parses the first.
+    reader.output('^C');
+    const settled = reader.settle();
+    reader.output(`\r\n${PROMPT}`);
+    await settled;
+    expect(reader.lineCleared()).toBe(true);
+  });
+});
+
 describe('the command reader after a flood of output', () => {
   it('holds a bounded tail of 20 MB printed between two keystrokes, then reads the next command', async () => {
     reader = new CommandReader(80, 24);

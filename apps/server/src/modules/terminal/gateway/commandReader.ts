@@ -1,5 +1,6 @@
 import xterm from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
+import type { IMarker } from '@xterm/headless';
 
 /**
  * Which command line the user ran, read from a headless terminal emulator fed with everything
@@ -8,6 +9,13 @@ import serializeAddon from '@xterm/addon-serialize';
  * line as it stood before the first keystroke of the command, so line editing, history recall
  * and completion — all drawn by the shell — are read as the user saw them, never guessed from
  * keystrokes. In a full-screen program (alternate screen: vi, top, less) Enter runs no command.
+ *
+ * A line ends where the gateway takes a key for Enter (or Ctrl+C), but only the screen tells
+ * whether the shell left it: markers (`registerMarker`, they follow a line as the screen scrolls)
+ * keep where the line that ended starts. Keys typed while the cursor is still on it go on with its
+ * prompt (a key the shell did not take the line at turns nothing typed into "prompt");
+ * `lineCleared()` tells whether a line the gateway dropped with Ctrl+C is gone; `untrusted` marks a
+ * line the shell still shows after Ctrl+C (readline can then hold something else than it shows).
  *
  * The emulator is the gateway's costliest part per byte of output, and only the screen as it stands
  * when a line is read matters: output is kept aside and parsed when it is needed (`settle()`, before
@@ -38,6 +46,12 @@ export class CommandReader {
   /** Writes handed to the emulator and not parsed yet. */
   private parsing = 0;
   private serializer: InstanceType<typeof serializeAddon.SerializeAddon> | undefined;
+  /** The line read last (at Enter) and the prompt taken off it. */
+  private read: { marker: IMarker | undefined; prompt: string } | undefined;
+  /** The line that ended last: where it starts, its prompt, whether Ctrl+C ended it. */
+  private ended: { marker: IMarker | undefined; prompt: string; interrupted: boolean } | undefined;
+  /** The line being typed goes on from the one that ended last (see beginLine()). */
+  private continued = false;
 
   constructor(cols: number, rows: number) {
     this.term = new xterm.Terminal({ cols, rows, scrollback: 200, allowProposedApi: true });
@@ -96,11 +110,17 @@ export class CommandReader {
     this.term.resize(Math.max(2, cols), Math.max(1, rows));
   }
 
-  /** Resolves when everything output so far is parsed (before the screen is read); at once when it is. */
-  settle(): Promise<void> {
-    this.feed();
-    if (!this.parsing) return Promise.resolve();
-    return new Promise((resolve) => this.term.write('', resolve));
+  /**
+   * Resolves when everything output so far is parsed (before the screen is read), including output
+   * that arrived while the emulator parsed: a shell's "^C" and its new prompt come as two pieces, and
+   * a screen read between them would show the line still there.
+   */
+  async settle(): Promise<void> {
+    for (;;) {
+      this.feed();
+      if (!this.parsing) return;
+      await new Promise<void>((resolve) => this.term.write('', resolve));
+    }
   }
 
   /**
@@ -123,14 +143,20 @@ export class CommandReader {
     return this.term.buffer.active.type === 'alternate';
   }
 
+  /** The buffer row where the logical line under the cursor starts (wrapped rows belong to the one above). */
+  private lineStartRow(): number {
+    const b = this.term.buffer.active;
+    let start = b.baseY + b.cursorY;
+    while (start > 0 && b.getLine(start)?.isWrapped) start--;
+    return start;
+  }
+
   /** The logical line under the cursor and the cursor's offset in it. */
   private line(): { text: string; cursor: number } {
     const b = this.term.buffer.active;
-    let y = b.baseY + b.cursorY;
+    const start = this.lineStartRow();
     const rows: string[] = [];
-    let start = y;
-    while (start > 0 && b.getLine(start)?.isWrapped) start--;
-    for (y = start; y < b.length; y++) {
+    for (let y = start; y < b.length; y++) {
       const l = b.getLine(y);
       if (!l || (y > start && !l.isWrapped)) break;
       rows.push(l.translateToString(false));
@@ -139,9 +165,34 @@ export class CommandReader {
     return { text: rows.join('').trimEnd(), cursor };
   }
 
-  /** Before the first keystroke of a command line is sent (after settle()): remember the prompt. */
+  /** A marker on the start of the line under the cursor: it follows the line as the screen scrolls. */
+  private markLine(): IMarker | undefined {
+    const b = this.term.buffer.active;
+    return this.term.registerMarker(this.lineStartRow() - (b.baseY + b.cursorY));
+  }
+
+  /**
+   * The cursor is still on the line that ended last, its prompt still drawn: the key that ended
+   * it did not take the shell to a new line (yet), or the shell kept the line after Ctrl+C.
+   */
+  private onEndedLine(): boolean {
+    const e = this.ended;
+    if (!e?.marker || e.marker.isDisposed || this.fullScreen) return false;
+    return e.marker.line === this.lineStartRow() && this.line().text.startsWith(e.prompt.trimEnd());
+  }
+
+  /**
+   * Before the first keystroke of a command line is sent (after settle()): remember the prompt.
+   * On the line that ended last, the line goes on with the prompt it began with: a key taken for
+   * Enter that the shell did not take the line at must not turn what was typed into "prompt".
+   */
   beginLine(): void {
     if (this.prompt !== undefined || this.fullScreen) return;
+    this.continued = this.onEndedLine();
+    if (this.continued) {
+      this.prompt = this.ended!.prompt;
+      return;
+    }
     const { text, cursor } = this.line();
     this.prompt = text.slice(0, cursor);
     if (this.prompt.trim()) this.lastPrompt = this.prompt;
@@ -151,24 +202,77 @@ export class CommandReader {
     return this.prompt !== undefined;
   }
 
-  /** At Enter (after settle()): the command on the line, undefined in a full-screen program or when empty. */
+  /** The line being typed goes on from the one that ended last: the shell did not leave it. */
+  get continues(): boolean {
+    return this.prompt !== undefined && this.continued;
+  }
+
+  /** The prompt the line being typed began after (undefined before its first key). */
+  get linePrompt(): string | undefined {
+    return this.prompt;
+  }
+
+  /**
+   * At Enter (after settle()): the command on the line, undefined in a full-screen program, when
+   * empty, or when nothing was typed since the last line ended and the cursor is still on it
+   * (that line was read already).
+   */
   command(): string | undefined {
     if (this.fullScreen) return undefined;
+    if (this.prompt === undefined && this.onEndedLine()) return undefined;
     const { text } = this.line();
     let prompt = this.prompt ?? '';
     // Typed ahead of a prompt still on its way (a slow link, a busy asset): the line began empty and
     // the shell drew its prompt before the keys' echo. The prompt it drew last time is taken off.
     if (!prompt.trim() && this.lastPrompt && text.startsWith(this.lastPrompt)) prompt = this.lastPrompt;
+    this.read?.marker?.dispose();
+    this.read = { marker: this.markLine(), prompt };
     const cmd = (text.startsWith(prompt) ? text.slice(prompt.length) : text).trim();
     return cmd || undefined;
   }
 
-  /** The line is over (Enter, Ctrl+C): the next keystroke starts a new one. */
-  endLine(): void {
+  /**
+   * The line can be read but not trusted: it goes on from a line a Ctrl+C should have dropped and
+   * the shell still shows (readline can keep a line it shows differently from what it holds, as
+   * after Escape and Ctrl+C within its key-sequence timeout in vi mode). Read after settle().
+   */
+  get untrusted(): boolean {
+    if (this.prompt !== undefined) return this.continued && Boolean(this.ended?.interrupted);
+    return (
+      Boolean(this.ended?.interrupted) && this.onEndedLine() && this.line().text.trim() !== this.ended!.prompt.trim()
+    );
+  }
+
+  /**
+   * The line is over (Enter, Ctrl+C; `interrupted` for Ctrl+C): the next keystroke starts a new
+   * one, unless the shell stays on this line (see beginLine()).
+   */
+  endLine(interrupted = false): void {
+    const read = this.read;
+    this.read = undefined;
+    this.ended?.marker?.dispose();
+    const prompt = this.prompt ?? read?.prompt ?? '';
+    const marker = read?.marker ?? (this.fullScreen ? undefined : this.markLine());
+    this.ended = { marker, prompt, interrupted };
     this.prompt = undefined;
+    this.continued = false;
+  }
+
+  /**
+   * After the ended line was interrupted by the gateway (after settle(), once output came since):
+   * the cursor left that line, or its row shows nothing after the prompt any more.
+   */
+  lineCleared(): boolean {
+    if (this.fullScreen) return false;
+    const e = this.ended;
+    if (!e?.marker || e.marker.isDisposed || e.marker.line !== this.lineStartRow()) return true;
+    const { text } = this.line();
+    return (text.startsWith(e.prompt.trimEnd()) ? text.slice(e.prompt.trimEnd().length) : text).trim() === '';
   }
 
   dispose(): void {
+    this.read?.marker?.dispose();
+    this.ended?.marker?.dispose();
     this.term.dispose();
   }
 }

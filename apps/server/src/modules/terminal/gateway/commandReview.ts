@@ -14,6 +14,8 @@ export interface CommandReviewRequest {
   assetId: string;
   accountId: string;
   signal: AbortSignal;
+  /** Who, where and as whom, when `sessionId` names no terminal session (a job's execution). */
+  labels?: { user: string; asset: string; account: string };
 }
 
 export type CommandReviewer = (request: CommandReviewRequest) => Promise<'approved' | 'rejected'>;

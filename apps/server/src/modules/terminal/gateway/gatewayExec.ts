@@ -4,6 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import type { ClientChannel } from 'ssh2';
 import type { Language, TextParams } from '@gatehouse/contract';
+import { ACTION_BITS } from '../../perms/actions.ts';
 import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
 import { OutputExcerpt } from './commandReader.ts';
 import {
@@ -14,7 +15,9 @@ import {
   warnCommandReviewers,
   type SessionLabels,
 } from './sessionRecords.ts';
-import { commandReviewer } from './commandReview.ts';
+import { archiveReplay, startStreaming } from '../storage/replayStorages.ts';
+import type { ReplayStreamer } from '../storage/replayStream.ts';
+import { forwardCommands } from '../storage/commandStorages.ts';
 import type { ControlTarget } from './control.ts';
 import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
 import type { GatewayDeps } from './gatewaySession.ts';
@@ -24,12 +27,21 @@ import { resolveTarget } from './sshTarget.ts';
 
 /**
  * One command run on an asset by an SSH exec request (`ssh <user>@<account>@<asset>@<gatehouse>
- * '<command>'`, `sshServer.ts`): a session row of its own (login from ST) with one command, under
- * the command filter rules before anything reaches the asset (reject: not run; review: held until
- * the ticket is answered or the client goes; warning: run, reviewers told). The asset's stdout and
- * stderr stay apart and its exit status comes back, so scripts work as with plain ssh; both are
- * recorded (asciicast) and kept as the command's output excerpt. Killed, locked (input held back)
- * and watched through the registry like a terminal; SECURITY_MAX_SESSION_TIME ends it.
+ * '<command>'`, `sshServer.ts`): a session row of its own (login from ST) with one command. An
+ * exec is a shell command line with an input stream: `cat > f` writes a file, `scp -f` or
+ * `"sc"p` reads one, `bash -s` runs whatever comes on its input. Neither a prefix test nor the
+ * command filter can judge that, so before anything reaches the asset:
+ * - the permission must hold both the upload and the download action on the account (else
+ *   refused: `exec_needs_transfer`);
+ * - no reject or review command filter rule may apply to the session here and now (else refused:
+ *   `exec_command_rules`; those rules need an interactive session, where each line is read);
+ * - the command line then meets the remaining rules (warning: run, reviewers told).
+ * A refusal says why on stderr, exits 1, and is recorded: the command (risk 5, the message as its
+ * output) and the session (unsuccessful, the message as comment). The asset's stdout and stderr
+ * stay apart and its exit status comes back, so scripts work as with plain ssh; output, errors and
+ * the input sent (asciicast `i` events) are recorded, output and errors kept as the command's
+ * excerpt. Killed, locked (input held back) and watched through the registry like a terminal;
+ * SECURITY_MAX_SESSION_TIME ends it.
  */
 export interface ExecOptions {
   user: { id: string; name: string; username: string };
@@ -41,6 +53,8 @@ export interface ExecOptions {
   remoteAddr: string;
   /** The client asked for a terminal (`ssh -t`): the command runs under one of this size. */
   pty?: { term: string; cols: number; rows: number };
+  /** The permission's actions on the account (`ACTION_BITS`): an exec needs upload and download. */
+  actions: number;
 }
 
 /** The client's end: its input, and where the asset's output and errors go. */
@@ -58,6 +72,7 @@ export class GatewayExec implements ControlTarget {
   private link?: SshLink;
   private channel?: ClientChannel;
   private recorder?: Recorder;
+  private streamer?: ReplayStreamer;
   private readonly excerpt = new OutputExcerpt();
   private readonly started = new Date();
   private labels: SessionLabels;
@@ -66,7 +81,6 @@ export class GatewayExec implements ControlTarget {
   private ended = false;
   /** Killed or out of time: what is still opening closes as soon as it is open. */
   private stopped = false;
-  private abort = new AbortController();
 
   constructor(
     private readonly deps: GatewayDeps,
@@ -89,6 +103,14 @@ export class GatewayExec implements ControlTarget {
     if (t.su) throw new GatewayError('exec_su', o.lang, { account: t.display.account });
     this.labels = { ...this.labels, orgId: t.orgId, ...t.display };
     const rel = replayRelPath(this.id, this.started);
+    this.recorder = new Recorder(path.join(this.deps.dataDir, rel), {
+      width: o.pty?.cols ?? 80,
+      height: o.pty?.rows ?? 24,
+      timestamp: Math.floor(this.started.getTime() / 1000),
+      title: `${this.labels.user} ${this.labels.account}@${this.labels.asset}`,
+      env: { TERM: o.pty?.term ?? 'xterm-256color' },
+    });
+    this.streamer = await startStreaming(this.deps, rel, this.recorder);
     await db
       .insertInto('terminal_session')
       .values({
@@ -107,17 +129,11 @@ export class GatewayExec implements ControlTarget {
         asset: t.display.asset,
         account: t.display.account,
         replay_path: rel,
+        replay_storage_id: this.streamer?.storageId ?? null,
         org_id: t.orgId,
       })
       .execute();
     logSession(this.deps.log, 'opened', this.logFields());
-    this.recorder = new Recorder(path.join(this.deps.dataDir, rel), {
-      width: o.pty?.cols ?? 80,
-      height: o.pty?.rows ?? 24,
-      timestamp: Math.floor(this.started.getTime() / 1000),
-      title: `${this.labels.user} ${this.labels.account}@${this.labels.asset}`,
-      env: { TERM: o.pty?.term ?? 'xterm-256color' },
-    });
     this.deps.registry.add(this);
     const maxMs = Number((await settings.get('SECURITY_MAX_SESSION_TIME')) ?? 0) * 3_600_000;
     const limit = maxMs > 0 ? setTimeout(() => this.stop('session_max_time', { hours: maxMs / 3_600_000 }), maxMs) : 0;
@@ -144,10 +160,21 @@ export class GatewayExec implements ControlTarget {
     }
   }
 
-  /** The command filter rules, then the command on the asset (or the refusal). */
+  /** The exec's conditions and the command filter rules, then the command on the asset (or the refusal). */
   private async decideAndRun(t: Awaited<ReturnType<typeof resolveTarget>>): Promise<ExecEnd> {
     const { db, settings, bus } = this.deps;
     const { command, lang } = this.o;
+    const store = async (risk: number, verdict: CommandVerdict | undefined, output = '') => {
+      this.commandId = await recordCommand(db, this.labels, { command, risk, verdict, output });
+    };
+    // Recorded as refused, then said on stderr and noted on the session (run()'s catch).
+    const refuse = async (key: TerminalMessageKey, verdict?: CommandVerdict): Promise<never> => {
+      const error = new GatewayError(key, lang, verdict ? { rule: verdict.ruleName } : undefined);
+      await store(RISK.reject, verdict, error.message);
+      throw error;
+    };
+    const transfer = ACTION_BITS.upload | ACTION_BITS.download;
+    if ((this.o.actions & transfer) !== transfer) return refuse('exec_needs_transfer');
     const policy = new CommandPolicy(db, settings, {
       orgId: t.orgId,
       userId: this.o.user.id,
@@ -155,57 +182,15 @@ export class GatewayExec implements ControlTarget {
       username: t.target.credentials.username,
       remoteAddr: this.o.remoteAddr,
     });
+    const restricting = await policy.restricting();
+    if (restricting) return refuse('exec_command_rules', restricting);
     const verdict = await policy.check(command);
     const action = verdict?.action ?? 'accept';
-    const store = async (risk: number, output = '') => {
-      this.commandId = await recordCommand(db, this.labels, { command, risk, verdict, output });
-      return this.commandId;
-    };
-    if (action === 'reject') {
-      const msg = tm(lang, 'cmd_rejected', { command, rule: verdict!.ruleName });
-      await store(RISK.reject, msg);
-      this.say(msg);
-      return { code: 1 };
-    }
-    let risk: number = action === 'warning' ? RISK.warning : RISK.accept;
-    if (action === 'review') {
-      const outcome = await this.review(verdict!);
-      if (outcome !== 'approved') {
-        await store(outcome === 'cancel' ? RISK.reviewCancel : RISK.reviewReject);
-        if (outcome === 'rejected') this.say(tm(lang, 'cmd_review_denied'));
-        return { code: 1 };
-      }
-      this.say(tm(lang, 'cmd_review_approved'));
-      risk = RISK.reviewAccept;
-    }
-    await store(risk);
-    if (action === 'warning') await warnCommandReviewers(db, bus, this.labels, command, verdict!);
+    // A reject or review rule made between the two reads.
+    if (action === 'reject' || action === 'review') return refuse('exec_command_rules', verdict);
+    await store(action === 'warning' ? RISK.warning : RISK.accept, verdict);
+    if (action === 'warning') await warnCommandReviewers({ db, bus, settings }, this.labels, command, verdict!);
     return this.execute(t);
-  }
-
-  /** A review rule holds the command: the reviewer's answer, or `cancel` when the client goes first. */
-  private review(verdict: CommandVerdict): Promise<'approved' | 'rejected' | 'cancel'> {
-    this.say(tm(this.o.lang, 'cmd_review_held', { command: this.o.command, rule: verdict.ruleName }));
-    const reviewer = commandReviewer();
-    if (!reviewer) return Promise.resolve('rejected');
-    const gone = new Promise<'cancel'>((resolve) => {
-      this.abort.signal.addEventListener('abort', () => resolve('cancel'));
-      this.io.stdin.once('close', () => resolve('cancel'));
-    });
-    return Promise.race([
-      reviewer({
-        sessionId: this.id,
-        command: this.o.command,
-        ruleId: verdict.ruleId,
-        reviewers: verdict.reviewers,
-        userId: this.o.user.id,
-        orgId: this.labels.orgId,
-        assetId: this.o.assetId,
-        accountId: this.o.accountId,
-        signal: this.abort.signal,
-      }).catch(() => 'rejected' as const),
-      gone,
-    ]).finally(() => this.abort.abort());
   }
 
   /** The command on the asset: input passed on, output and errors back apart, then its exit status. */
@@ -228,7 +213,11 @@ export class GatewayExec implements ControlTarget {
       return stoppedEnd;
     }
     const { stdin, stdout, stderr } = this.io;
-    const toAsset = (b: Buffer) => void channel.write(b);
+    const input = new StringDecoder('utf8');
+    const toAsset = (b: Buffer) => {
+      this.recorder?.input(input.write(b));
+      void channel.write(b);
+    };
     stdin.on('data', toAsset);
     stdin.once('end', () => channel.end());
     const relay = (to: Writable, decoder: StringDecoder) => (b: Buffer) => {
@@ -278,32 +267,33 @@ export class GatewayExec implements ControlTarget {
     if (this.ended || this.stopped) return;
     this.stopped = true;
     this.say(tm(this.o.lang, key, params));
-    this.abort.abort();
     this.channel?.close();
     this.link?.end();
   }
 
   private async finish(): Promise<void> {
     this.ended = true;
-    this.abort.abort();
     this.deps.registry.remove(this.id);
     this.link?.end();
     const { db, dataDir } = this.deps;
     // As a terminal session's close (gatewaySession.ts): never throws; crash recovery finishes the row.
     try {
+      await this.streamer?.stop();
       const gz = this.recorder ? await this.recorder.finish().catch(() => undefined) : undefined;
       const output = this.excerpt.take(false);
       if (this.commandId && output)
         await db.updateTable('terminal_command').set({ output }).where('id', '=', this.commandId).execute();
+      const stored = await archiveReplay(this.deps, gz, this.streamer);
       await db
         .updateTable('terminal_session')
-        .set(endedSessionRow(dataDir, gz, this.commandId ? 1 : 0))
+        .set({ ...endedSessionRow(dataDir, gz, this.commandId ? 1 : 0), ...stored })
         .where('id', '=', this.id)
         .execute();
       logSession(this.deps.log, 'closed', this.logFields(), {
         seconds: Math.round((Date.now() - this.started.getTime()) / 1000),
         commands: this.commandId ? 1 : 0,
       });
+      if (this.commandId) await forwardCommands(this.deps, this.id);
     } catch {
       // See above.
     }

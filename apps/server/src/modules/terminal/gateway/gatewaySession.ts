@@ -10,8 +10,9 @@ import type { Bus } from '../../../platform/bus/index.ts';
 import type { SecretBox } from '../../../platform/crypto/secretBox.ts';
 import type { DB } from '../../../platform/db/schema.ts';
 import type { SettingsStore } from '../../settings/store.ts';
-import { CommandPolicy, RISK, type CommandVerdict } from './commandPolicy.ts';
-import { CommandReader, OutputExcerpt } from './commandReader.ts';
+import { CommandGate, type CommandRecord, type GateHost } from './commandGate.ts';
+import { CommandPolicy } from './commandPolicy.ts';
+import { CommandReader } from './commandReader.ts';
 import {
   endedSessionRow,
   logSession,
@@ -21,11 +22,13 @@ import {
   type GatewayLog,
   type SessionLabels,
 } from './sessionRecords.ts';
-import { commandReviewer } from './commandReview.ts';
 import { EchoClock } from './echoClock.ts';
 import type { ControlTarget, SessionRegistry, ShareEvent } from './control.ts';
 import { GatewayError, tm, type TerminalMessageKey } from './gatewayError.ts';
 import { Recorder, replayRelPath } from './recorder.ts';
+import { archiveReplay, startStreaming } from '../storage/replayStorages.ts';
+import type { ReplayStreamer } from '../storage/replayStream.ts';
+import { forwardCommands } from '../storage/commandStorages.ts';
 import { openK8sShell, type K8sContainer } from '../k8s/k8sExec.ts';
 import { sshShell, type RemoteShell } from './remoteShell.ts';
 import { openSsh } from './sshConnect.ts';
@@ -52,6 +55,8 @@ export interface GatewayDeps {
   terminalId: string;
   /** Sessions opened and closed are told here (the app's logger). */
   log?: GatewayLog;
+  /** How often a running recording goes to an object store (`REPLAY_STREAM_MS`, storage/replayStream.ts). */
+  replayStreamMs?: number;
 }
 
 export interface OpenSessionOptions {
@@ -69,41 +74,44 @@ export interface OpenSessionOptions {
   cols?: number;
   rows?: number;
   term?: string;
+  /**
+   * Another remote end plugged in by a front end (a database client under a pty behind the
+   * database proxy, `../database/dbShell.ts`): it judges and records its commands itself, so the
+   * user's keys go straight to it (no line reading, no line rules).
+   */
+  plug?: {
+    protocol: string;
+    open: (sessionId: string, size: { cols: number; rows: number }) => Promise<PluggedRemote>;
+  };
   /** Limits in ms; default from SECURITY_MAX_IDLE_TIME (minutes) and SECURITY_MAX_SESSION_TIME (hours); 0 = none. */
   idleMs?: number;
   maxMs?: number;
 }
 
-export type EndReason = 'closed' | 'killed' | 'idle' | 'max_time' | 'error';
-
-const ENTER = '\r';
-const CTRL_C = '\x03';
-/** Keys that only add text to a line: no control key, escape sequence or Delete. */
-// eslint-disable-next-line no-control-regex -- control keys and escapes are what ends plain typing
-const plainText = (keys: string) => !/[\x00-\x1f\x7f]/.test(keys);
-/** End of line, then kill the line: the shell forgets what was typed. */
-const KILL_LINE = '\x05\x15';
-
-interface PendingCommand {
-  id: string;
-  excerpt: OutputExcerpt;
+/** A plugged remote end (see `OpenSessionOptions.plug`). */
+export interface PluggedRemote {
+  shell: RemoteShell;
+  orgId: string;
+  display: { asset: string; account: string };
+  /** How many commands it recorded under the session (for the session's row at its end). */
+  commands(): number;
+  /** Waits until its records are written. */
+  finish(): Promise<void>;
 }
+
+export type EndReason = 'closed' | 'killed' | 'idle' | 'max_time' | 'error';
 
 export class GatewaySession extends EventEmitter implements ControlTarget {
   readonly id = randomUUID();
   readonly stream: Duplex;
   private remote?: RemoteShell;
   private recorder?: Recorder;
+  private streamer?: ReplayStreamer;
   private reader: CommandReader;
-  private policy?: CommandPolicy;
+  private gate?: CommandGate;
   private decoder = new StringDecoder('utf8');
-  private inputChain: Promise<void> = Promise.resolve();
-  private pending?: PendingCommand;
-  private held?: { abort: AbortController; resolve: (outcome: 'cancel' | 'approved' | 'rejected') => void };
   private locked = false;
   private watchers = 0;
-  /** The current line's keys while they are plain text (undefined once an editing key or escape came). */
-  private typedPlain: string | undefined = '';
   private ended = false;
   private readonly echo = new EchoClock();
   private lastInput = Date.now();
@@ -114,6 +122,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
   private display = { user: '', asset: '', account: '' };
   private cols: number;
   private rows: number;
+  private plugged?: PluggedRemote;
 
   private constructor(
     private readonly deps: GatewayDeps,
@@ -146,6 +155,10 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     return s;
   }
 
+  get protocol(): string {
+    return this.o.plug?.protocol ?? (this.o.k8s ? 'k8s' : 'ssh');
+  }
+
   get isLocked(): boolean {
     return this.locked;
   }
@@ -167,7 +180,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       userId: o.user.id,
       assetId: o.assetId,
       accountId: o.accountId,
-      protocol: o.k8s ? 'k8s' : 'ssh',
+      protocol: this.protocol,
       loginFrom: o.loginFrom,
       remoteAddr: o.remoteAddr,
       terminalId: this.deps.terminalId,
@@ -207,6 +220,7 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
       title: `${this.display.user} ${this.display.account}@${this.display.asset}`,
       env: { TERM: o.term ?? 'xterm-256color' },
     });
+    this.streamer = await startStreaming(this.deps, rel, this.recorder);
     await db
       .insertInto('terminal_session')
       .values({
@@ -214,23 +228,25 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
         asset: this.display.asset,
         account: this.display.account,
         replay_path: rel,
+        replay_storage_id: this.streamer?.storageId ?? null,
         org_id: this.orgId,
       })
       .execute();
     logSession(this.deps.log, 'opened', this.logFields());
-    this.policy = new CommandPolicy(db, settings, {
+    const policy = new CommandPolicy(db, settings, {
       orgId: this.orgId,
       userId: o.user.id,
       assetId: o.assetId,
       username: account.username,
       remoteAddr: o.remoteAddr,
     });
+    this.gate = new CommandGate(this.gateHost(), this.reader, this.echo, policy);
     this.deps.registry.add(this);
     const remote = this.remote!;
-    // Only the asset's output times its echo (not the gateway's own notices).
+    // Only the asset's output times its echo and is read as its screen (not the gateway's own notices).
     remote.on('data', (b: Buffer) => {
       this.echo.output();
-      this.output(this.decoder.write(b));
+      this.output(this.decoder.write(b), true);
     });
     remote.on('close', (reason) => void this.close(reason));
     this.startLimits(
@@ -248,6 +264,14 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     const { db, secretBox } = this.deps;
     const o = this.o;
     const size = { cols: this.cols, rows: this.rows };
+    if (o.plug) {
+      const opened = await o.plug.open(this.id, size);
+      this.orgId = opened.orgId;
+      this.display = { ...this.display, ...opened.display };
+      this.remote = opened.shell;
+      this.plugged = opened;
+      return undefined;
+    }
     if (o.k8s) {
       const opened = await openK8sShell(db, secretBox, o.lang, o.assetId, o.accountId, o.k8s, size);
       this.orgId = opened.orgId;
@@ -343,19 +367,30 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     check();
   }
 
-  /** What the asset sent: to the user, the recording, the command reader and any watcher. */
-  private output(text: string): void {
+  /**
+   * Output to the user, the recording and any watcher; what the asset sent (`fromAsset`) also to
+   * the command reader and the gate. The gateway's own messages stay out of the reader: it keeps
+   * the screen as the shell drew it, so that the shell's answers (a new prompt after Ctrl+C) are
+   * read where the shell put them.
+   */
+  private output(text: string, fromAsset = false): void {
     if (!text || this.ended) return;
-    this.reader.output(text);
+    if (fromAsset) {
+      this.reader.output(text);
+      this.gate?.seen(text);
+    }
     this.recorder?.output(text);
-    this.pending?.excerpt.add(text);
     if (this.watchers > 0) this.deps.registry.publishOutput(this.id, text);
     if (!this.stream.push(text)) this.remote?.pause();
   }
 
   /** A message of the gateway to the user, on a line of its own (recorded and seen by watchers too). */
+  private say(message: string): void {
+    this.output(`\r\n\x1b[31m${message}\x1b[0m\r\n`);
+  }
+
   private notice(key: TerminalMessageKey, params?: TextParams): void {
-    this.output(`\r\n\x1b[31m${tm(this.o.lang, key, params)}\x1b[0m\r\n`);
+    this.say(tm(this.o.lang, key, params));
   }
 
   resize(cols: number, rows: number): void {
@@ -367,16 +402,13 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.recorder?.resize(cols, rows);
   }
 
-  /** The user's input, processed in order (a held command keeps later keystrokes out, except Ctrl+C). */
+  /** The user's input: to the gate (`CommandGate`), which sends it on line by line. */
   private input(data: string): void {
     if (this.ended) return;
     this.lastInput = Date.now();
     if (this.locked) return;
-    if (this.held) {
-      if (data.includes(CTRL_C)) this.held.resolve('cancel');
-      return;
-    }
-    this.inputChain = this.inputChain.then(() => this.processInput(data)).catch(() => void this.close('error'));
+    if (this.plugged) return this.send(data);
+    this.gate?.input(data);
   }
 
   /** Writes to the asset; `key`: keystrokes of a command line, whose echo is timed. */
@@ -386,143 +418,49 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.remote?.write(text);
   }
 
-  private async processInput(data: string): Promise<void> {
-    let rest = data;
-    while (rest && !this.ended && !this.held && !this.locked) {
-      // eslint-disable-next-line no-control-regex -- Enter and Ctrl+C are what this looks for
-      const i = rest.search(/[\r\x03]/);
-      const text = i < 0 ? rest : rest.slice(0, i);
-      if (text) {
-        if (!this.reader.lineStarted) {
-          await this.reader.settle();
-          this.reader.beginLine();
-          this.typedPlain = '';
-        }
-        this.typedPlain = this.typedPlain !== undefined && plainText(text) ? this.typedPlain + text : undefined;
-        this.send(text, true);
-      }
-      if (i < 0) return;
-      const key = rest[i]!;
-      rest = rest.slice(i + 1);
-      if (key === CTRL_C) {
-        this.send(CTRL_C);
-        this.reader.endLine();
-      } else await this.enter();
-    }
-  }
-
-  /**
-   * Enter: once the echo of the keys sent has arrived (`EchoClock`, learnt from this session's
-   * round trips), read the command, decide by the command filter rules, then send, refuse or hold
-   * it: the Enter reaches the asset only after the decision.
-   */
-  private async enter(): Promise<void> {
-    if ((await this.echo.caughtUp()) === 'echoed') await this.untilTypedShown();
-    await this.reader.settle();
-    const command = this.reader.command();
-    this.reader.endLine();
-    if (command === undefined) return this.send(ENTER);
-    await this.finishPending();
-    const verdict = await this.policy!.check(command);
-    const action = verdict?.action ?? 'accept';
-    if (action === 'accept') return this.run(command, RISK.accept, verdict);
-    if (action === 'warning') {
-      await this.run(command, RISK.warning, verdict);
-      return this.warnReviewers(command, verdict!);
-    }
-    if (action === 'reject') {
-      const msg = tm(this.o.lang, 'cmd_rejected', { command, rule: verdict!.ruleName });
-      await this.store(command, RISK.reject, verdict, msg);
-      this.output(`\r\n\x1b[31m${msg}\x1b[0m\r\n`);
-      return this.send(KILL_LINE + ENTER);
-    }
-    this.hold(command, verdict!);
-  }
-
-  /**
-   * A line typed as plain text (no editing key, escape or Tab): the echo has caught up only once
-   * the line shows all of it. An echo held back mid-line (a loaded asset, a hiccup on the link)
-   * looks like the end of the echo to the clock, and reading then would judge `rm -rf /tm` instead
-   * of what the asset runs; so wait for the rest, at most the clock's longest wait.
-   */
-  private async untilTypedShown(): Promise<void> {
-    const typed = this.typedPlain?.trim();
-    if (!typed) return;
-    const deadline = Date.now() + this.echo.maxWait;
-    for (;;) {
-      await this.reader.settle();
-      const line = this.reader.command();
-      if (this.ended || line === undefined || line.endsWith(typed) || Date.now() >= deadline) return;
-      await this.echo.nextOutput(deadline - Date.now());
-    }
-  }
-
-  private hold(command: string, verdict: CommandVerdict): void {
-    this.notice('cmd_review_held', { command, rule: verdict.ruleName });
-    const abort = new AbortController();
-    const outcome = new Promise<'cancel' | 'approved' | 'rejected'>((resolve) => {
-      this.held = { abort, resolve };
-      const reviewer = commandReviewer();
-      reviewer?.({
+  /** What the gate needs of the session. */
+  private gateHost(): GateHost {
+    const o = this.o;
+    return {
+      lang: o.lang,
+      reviewContext: {
         sessionId: this.id,
-        command,
-        ruleId: verdict.ruleId,
-        reviewers: verdict.reviewers,
-        userId: this.o.user.id,
+        userId: o.user.id,
         orgId: this.orgId,
-        assetId: this.o.assetId,
-        accountId: this.o.accountId,
-        signal: abort.signal,
-      }).then(resolve, () => resolve('rejected'));
-    });
-    // Not awaited by the input chain: Ctrl+C must get through while the command is held.
-    this.inputChain = outcome.then(async (o) => {
-      this.held = undefined;
-      abort.abort();
-      // A session ending while the line is held cancels it (still recorded).
-      if (o === 'approved' && !this.ended) {
-        this.notice('cmd_review_approved');
-        return this.run(command, RISK.reviewAccept, verdict);
-      }
-      const cancelled = o === 'cancel' || this.ended;
-      await this.store(command, cancelled ? RISK.reviewCancel : RISK.reviewReject, verdict, '');
-      if (this.ended) return;
-      this.notice(cancelled ? 'cmd_review_cancelled' : 'cmd_review_denied');
-      this.send(KILL_LINE + ENTER);
-    });
+        assetId: o.assetId,
+        accountId: o.accountId,
+      },
+      isEnded: () => this.ended,
+      isLocked: () => this.locked,
+      send: (text, key) => this.send(text, key),
+      say: (message) => this.say(message),
+      record: (c) => this.store(c),
+      recordOutput: async (id, output) => {
+        await this.deps.db.updateTable('terminal_command').set({ output }).where('id', '=', id).execute();
+      },
+      warn: (command, verdict) =>
+        warnCommandReviewers(
+          { db: this.deps.db, bus: this.deps.bus, settings: this.deps.settings },
+          this.labels(),
+          command,
+          verdict,
+        ),
+      end: () => void this.close('error'),
+    };
   }
 
-  private async run(command: string, risk: number, verdict: CommandVerdict | undefined): Promise<void> {
-    const id = await this.store(command, risk, verdict, '');
-    this.pending = { id, excerpt: new OutputExcerpt() };
-    this.send(ENTER);
-  }
-
-  private async store(command: string, risk: number, verdict: CommandVerdict | undefined, output: string) {
+  private store(c: CommandRecord): Promise<string> {
     this.commandCount++;
-    return recordCommand(this.deps.db, this.labels(), { command, risk, verdict, output });
+    return recordCommand(this.deps.db, this.labels(), c);
   }
 
   private logFields() {
     const o = this.o;
-    return { id: this.id, ...this.display, protocol: o.k8s ? 'k8s' : 'ssh', from: o.loginFrom };
+    return { id: this.id, ...this.display, protocol: this.protocol, from: o.loginFrom };
   }
 
   private labels(): SessionLabels {
     return { sessionId: this.id, orgId: this.orgId, remoteAddr: this.o.remoteAddr, ...this.display };
-  }
-
-  /** The output of the previous command, its last line (the next prompt) left out. */
-  private async finishPending(): Promise<void> {
-    const p = this.pending;
-    if (!p) return;
-    this.pending = undefined;
-    const output = p.excerpt.take(true);
-    if (output) await this.deps.db.updateTable('terminal_command').set({ output }).where('id', '=', p.id).execute();
-  }
-
-  private warnReviewers(command: string, v: CommandVerdict): Promise<void> {
-    return warnCommandReviewers(this.deps.db, this.deps.bus, this.labels(), command, v);
   }
 
   // --- control (from the bus, any instance) ---
@@ -561,7 +499,6 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     this.ended = true;
     clearTimeout(this.limitTimer);
     this.echo.stop();
-    this.held?.resolve('cancel');
     this.deps.registry.remove(this.id);
     this.remote?.end();
     const rest = this.decoder.end();
@@ -570,18 +507,25 @@ export class GatewaySession extends EventEmitter implements ControlTarget {
     // folder gone, a full disk) leaves the row without a replay, and a row that cannot be written
     // (the database closing with the app) is finished by the next start's crash recovery.
     try {
-      await this.inputChain.catch(() => undefined);
-      await this.finishPending().catch(() => undefined);
+      await this.gate?.stop();
+      await this.gate?.finishPending().catch(() => undefined);
+      await this.streamer?.stop();
       const gz = this.recorder ? await this.recorder.finish().catch(() => undefined) : undefined;
+      if (this.plugged) {
+        await this.plugged.finish().catch(() => undefined);
+        this.commandCount += this.plugged.commands();
+      }
+      const stored = await archiveReplay(this.deps, gz, this.streamer);
       await this.deps.db
         .updateTable('terminal_session')
-        .set(endedSessionRow(this.deps.dataDir, gz, this.commandCount))
+        .set({ ...endedSessionRow(this.deps.dataDir, gz, this.commandCount), ...stored })
         .where('id', '=', this.id)
         .execute();
       logSession(this.deps.log, 'closed', this.logFields(), {
         seconds: Math.round((Date.now() - this.started.getTime()) / 1000),
         commands: this.commandCount,
       });
+      if (this.commandCount) await forwardCommands(this.deps, this.id);
     } catch {
       // See above: crash recovery finishes the row.
     } finally {

@@ -6,7 +6,7 @@ import { outputJson } from './outputJson.ts';
 
 /**
  * The recording of one terminal session as asciicast v2: a header line, then one `[seconds, "o",
- * text]` line per output chunk, appended to `DATA_DIR/replays/<YYYY-MM-DD>/<id>.cast` while the
+ * text]` line per output chunk (and `"i"` for an exec's input, which no terminal echoes), appended to `DATA_DIR/replays/<YYYY-MM-DD>/<id>.cast` while the
  * session runs. Lines are buffered and written every FLUSH_MS (and at 64 KiB), so a process killed
  * with `kill -9` loses at most the last FLUSH_MS of output: what reached write(2) is in the file.
  * `finish()` writes the rest and compresses the file to `.cast.gz`; `closeStream()` does the same
@@ -25,6 +25,8 @@ export interface CastHeader {
   timestamp: number;
   title?: string;
   env?: Record<string, string>;
+  /** `rfb`: a graphical session's recording, whose `d` events are the RFB bytes the browser got (graphical/). */
+  kind?: 'rfb';
 }
 
 export class Recorder {
@@ -50,6 +52,16 @@ export class Recorder {
   /** Terminal output (what the user saw). */
   output(text: string): void {
     if (text) this.event('o', outputJson(text));
+  }
+
+  /** Input the asset does not echo (an exec's stdin), as asciicast's `i` event. */
+  input(text: string): void {
+    if (text) this.event('i', outputJson(text));
+  }
+
+  /** Bytes of a graphical session's server stream, as a `d` event of their base64. */
+  data(b: Buffer): void {
+    if (b.length) this.event('d', `"${b.toString('base64')}"`);
   }
 
   /** A resize, as asciicast's `r` event `"<cols>x<rows>"`. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Bus } from '../../../platform/bus/index.ts';
 import type { DB } from '../../../platform/db/schema.ts';
 import { escapeHtml } from '../../notifications/sanitize.ts';
-import { sendSiteMessage } from '../../notifications/siteMessages.ts';
+import { notify, type NotifyDeps } from '../../notifications/notify.ts';
 import type { CommandVerdict } from './commandPolicy.ts';
 import { tm } from './gatewayError.ts';
 
@@ -94,11 +93,22 @@ export function endedSessionRow(dataDir: string, gz: string | undefined, command
   };
 }
 
-/** Stores one command with its risk level (and output, when known) and answers its id. */
+/**
+ * Stores one command with its risk level (and output, when known) and answers its id; `fromInput`:
+ * read from the keys typed, the screen not showing them (echo off).
+ */
 export async function recordCommand(
   db: Kysely<DB>,
   s: SessionLabels,
-  c: { command: string; risk: number; verdict: CommandVerdict | undefined; output: string },
+  c: {
+    command: string;
+    risk: number;
+    verdict: CommandVerdict | undefined;
+    output: string;
+    fromInput?: boolean;
+    /** When it was sent (epoch ms), if the row is written later; now by default. */
+    at?: number;
+  },
 ): Promise<string> {
   const id = randomUUID();
   await db
@@ -112,19 +122,19 @@ export async function recordCommand(
       input: c.command.slice(0, 4096),
       output: c.output,
       risk_level: c.risk,
-      timestamp_ms: Date.now(),
+      timestamp_ms: c.at ?? Date.now(),
       remote_addr: s.remoteAddr,
       cmd_filter_acl_id: c.verdict?.ruleId ?? null,
+      from_input: Boolean(c.fromInput),
       org_id: s.orgId,
     })
     .execute();
   return id;
 }
 
-/** A warning rule's reviewers learn who ran what where, each in their own language. */
+/** A warning rule's reviewers learn who ran what where, each in their own language (`notify.ts`). */
 export async function warnCommandReviewers(
-  db: Kysely<DB>,
-  bus: Bus,
+  deps: Omit<NotifyDeps, 'log'> & { log?: NotifyDeps['log'] },
   s: SessionLabels,
   command: string,
   v: CommandVerdict,
@@ -138,11 +148,16 @@ export async function warnCommandReviewers(
     rule: v.ruleName,
     session: s.sessionId,
   };
-  await sendSiteMessage(db, bus, {
-    text: (lang) => ({
-      subject: tm(lang, 'cmd_warning_subject', { command: command.slice(0, 100) }),
-      message: escapeHtml(tm(lang, 'cmd_warning_body', params)),
-    }),
-    userIds: v.reviewers,
-  });
+  const log = deps.log ?? { error: (obj: object, msg: string) => console.error(msg, obj) };
+  await notify(
+    { ...deps, log },
+    {
+      type: 'command_warning',
+      text: (lang) => ({
+        subject: tm(lang, 'cmd_warning_subject', { command: command.slice(0, 100) }),
+        message: escapeHtml(tm(lang, 'cmd_warning_body', params)),
+      }),
+      userIds: v.reviewers,
+    },
+  );
 }

@@ -14,15 +14,19 @@ import type { Hop } from './sshTarget.ts';
  * naming both fingerprints. Through a domain gateway, the gateway is reached first and the
  * asset's connection runs inside its `forwardOut` channel (an SSH jump).
  */
-const READY_TIMEOUT_MS = 15000;
+export const READY_TIMEOUT_MS = 15000;
 
-function keyType(key: Buffer): string {
+export function keyType(key: Buffer): string {
   if (key.length < 4) return '';
   const n = key.readUInt32BE(0);
   return key.subarray(4, 4 + n).toString('latin1');
 }
 
-async function checkHostKey(db: Kysely<DB>, hop: Hop, key: Buffer): Promise<{ old: string; new: string } | undefined> {
+export async function checkHostKey(
+  db: Kysely<DB>,
+  hop: Hop,
+  key: Buffer,
+): Promise<{ old: string; new: string } | undefined> {
   const fingerprint = fingerprintOf(key);
   const known = await db
     .selectFrom('terminal_hostkey')

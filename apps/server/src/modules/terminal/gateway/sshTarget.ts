@@ -129,7 +129,8 @@ export async function gatewayOf(
 
 const usable = (a: AccountRow) => Boolean(a.secret) && (a.secret_type === 'password' || a.secret_type === 'ssh_key');
 
-async function domainGateway(db: Kysely<DB>, box: SecretBox, domainId: string, asset: string, lang: Language) {
+/** The domain's gateway for an asset of that domain; none usable refuses (`no_gateway`). */
+export async function domainGateway(db: Kysely<DB>, box: SecretBox, domainId: string, asset: string, lang: Language) {
   const gateway = await gatewayOf(db, box, domainId, lang);
   if (!gateway) throw new GatewayError('no_gateway', lang, { asset });
   return gateway;

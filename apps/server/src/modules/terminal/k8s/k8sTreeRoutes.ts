@@ -5,6 +5,7 @@ import { GatewayError, tm, type TerminalMessageKey } from '../gateway/gatewayErr
 import { recheckStoredToken } from '../tokens/connectionTokenCreate.ts';
 import { listContainers, listNamespaces, listPods } from './k8sClient.ts';
 import { resolveK8sTarget } from './k8sTarget.ts';
+import { treeNodes } from '../../../resource/describe.ts';
 
 /**
  * `GET /api/v1/perms/users/self/nodes/children-with-k8s/tree/?token=<connection token>&key=`: a
@@ -106,7 +107,7 @@ async function children(req: FastifyRequest) {
 }
 
 export function registerK8sTreeRoutes(app: FastifyInstance): void {
-  app.get(K8S_TREE_PATH, { config: { perm: 'perms.view_myassets' } }, async (req) => {
+  app.get(K8S_TREE_PATH, { config: { perm: 'perms.view_myassets', describe: treeNodes } }, async (req) => {
     try {
       return await children(req);
     } catch (e) {

@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
+import ssh2, { type SFTPWrapper } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SessionClient, type TestApp } from '../../../../test-support/testApp.ts';
 import { makeHost } from '../../../../test-support/accounts.ts';
@@ -120,6 +122,30 @@ describe('native SFTP through the gateway', () => {
     expect(ops).toEqual(expect.arrayContaining(['mkdir', 'upload', 'rename', 'delete', 'rmdir']));
   }, 60_000);
 
+  it('shows and exports a file name with its control characters escaped, never raw', async () => {
+    // ESC [31m (red), BEL: sent by a hostile client as part of a folder name.
+    const name = `${tag}-\x1b[31mred\x07`;
+    const dir = `/${target.host.name}/${target.password.name}`;
+    const r = await runSftp(port, 'sam', keys.sam.file, [`cd ${dir}`, `mkdir "${name}"`, `rmdir "${name}"`], local);
+    expect(r.code, r.err).toBe(0);
+    const shown = `/tmp/${tag}-\\x1b[31mred\\x07`;
+    const logs = (await ftpLogs()).filter((l) => String(l.filename).startsWith(`/tmp/${tag}-\\x1b`));
+    expect(logs.map((l) => [l.operate.value, l.filename]).sort()).toEqual([
+      ['mkdir', shown],
+      ['rmdir', shown],
+    ]);
+    const csv = await admin.get(`/api/v1/audits/ftp-logs/?format=csv&search=${tag}`);
+    expect(csv.body).toContain(shown);
+    expect(['\x07', '\x1b'].some((c) => csv.body.includes(c))).toBe(false);
+    const xlsx = await admin.request({ method: 'GET', url: `/api/v1/audits/ftp-logs/?format=xlsx&search=${tag}` });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const cells: string[] = [];
+    book.worksheets[0]!.eachRow((row) => row.eachCell((c) => void cells.push(String(c.value))));
+    expect(cells).toContain(shown);
+    expect(['\x07', '\x1b'].some((c) => cells.join('').includes(c))).toBe(false);
+  }, 60_000);
+
   it('refuses what the permission does not allow, with PERMISSION_DENIED, and logs the refusal', async () => {
     fs.writeFileSync(`/tmp/${tag}-ro.txt`, 'read me');
     fs.writeFileSync(path.join(local, 'x.txt'), 'x');
@@ -159,6 +185,46 @@ describe('native SFTP through the gateway', () => {
     const legacy = await runScp(port, keys.sam.file, [path.join(local, 'scp.txt'), to], true);
     expect(legacy.code).not.toBe(0);
     expect(legacy.err).toContain('Legacy scp');
+  }, 60_000);
+
+  it('moves a file of several requests intact both ways; a READ longer than 255 KiB is answered short', async () => {
+    const data = randomBytes(3 * 261_120 + 12_345);
+    fs.writeFileSync(path.join(local, 'big.bin'), data);
+    const dir = `/${target.host.name}/${target.password.name}`;
+    const r = await runSftp(
+      port,
+      'sam',
+      keys.sam.file,
+      [`put big.bin ${dir}/${tag}-big.bin`, `get ${dir}/${tag}-big.bin big-down.bin`],
+      local,
+      60_000,
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(fs.readFileSync(`/tmp/${tag}-big.bin`).equals(data)).toBe(true);
+    expect(fs.readFileSync(path.join(local, 'big-down.bin')).equals(data)).toBe(true);
+
+    // A client asking for 1 MiB at once (ssh2's, its own splitting lifted) gets the first 255 KiB.
+    const conn = new ssh2.Client();
+    await new Promise<void>((resolve, reject) => {
+      conn.once('ready', resolve).once('error', reject);
+      conn.connect({ host: '127.0.0.1', port, username: 'sam', privateKey: fs.readFileSync(keys.sam.file) });
+    });
+    try {
+      const sftp = await new Promise<SFTPWrapper>((res, rej) => conn.sftp((e, s) => (e ? rej(e) : res(s))));
+      const h = await new Promise<Buffer>((res, rej) =>
+        sftp.open(`${dir}/${tag}-big.bin`, 'r', (e, b) => (e ? rej(e) : res(b))),
+      );
+      const got = await new Promise<Buffer>((res, rej) => {
+        const raw = sftp as unknown as { _maxReadLen: number };
+        raw._maxReadLen = 1 << 20;
+        const buf = Buffer.alloc(1 << 20);
+        sftp.read(h, buf, 0, 1 << 20, 100, (e, n) => (e ? rej(e) : res(buf.subarray(0, n))));
+      });
+      expect(got.length).toBe(261_120);
+      expect(got.equals(data.subarray(100, 100 + 261_120))).toBe(true);
+    } finally {
+      conn.end();
+    }
   }, 60_000);
 
   it('keeps no file when FTP_FILE_MAX_STORE is 0; the download route answers 404', async () => {

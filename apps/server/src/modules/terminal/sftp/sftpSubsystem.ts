@@ -11,6 +11,8 @@ import { GatewayError, tm } from '../gateway/gatewayError.ts';
 import { connectableAccounts, grantedAssets } from '../ssh/sshTargets.ts';
 import { checkNativeAccess, NativeAccessDenied, NativeReviewPending } from '../ssh/nativeAccessRules.ts';
 import type { FileKeeper } from './fileKeeper.ts';
+import { readInto, writeAt } from './assetIo.ts';
+import { DATA_HEADER, dataPacket, SFTP_MAX_DATA, sendData } from './sftpWire.ts';
 import {
   PathEscapeError,
   RemoteRoot,
@@ -366,20 +368,19 @@ export class SftpSubsystem {
     this.on('READ', async (reqid, b: Buffer, offset: number, len: number) => {
       const h = this.take(b);
       if (h?.kind !== 'file') return s.status(reqid, STATUS_CODE.FAILURE);
-      const buf = Buffer.allocUnsafe(len);
-      const n = await call<number>((cb) => h.root.sftp.read(h.remote, buf, 0, len, offset, cb));
+      // A longer READ is answered short, as OpenSSH's sftp-server does (the client asks for the rest).
+      const want = Math.min(len, SFTP_MAX_DATA);
+      const packet = dataPacket(want);
+      const n = await readInto(h.root.sftp, h.remote, packet, DATA_HEADER, want, offset);
       if (!n) return s.status(reqid, STATUS_CODE.EOF);
-      const data = buf.subarray(0, n);
-      if (h.operate === 'download') h.keeper.add(offset, data);
-      s.data(reqid, data);
+      if (h.operate === 'download') h.keeper.add(offset, packet.subarray(DATA_HEADER, DATA_HEADER + n));
+      sendData(s, reqid, packet, n);
     });
     this.on('WRITE', async (reqid, b: Buffer, offset: number, data: Buffer) => {
       const h = this.take(b);
       if (h?.kind !== 'file' || h.operate !== 'upload') return s.status(reqid, STATUS_CODE.PERMISSION_DENIED);
       h.keeper.add(offset, data);
-      await call<undefined>((cb) =>
-        h.root.sftp.write(h.remote, data, 0, data.length, offset, (err) => cb(err, undefined)),
-      );
+      await writeAt(h.root.sftp, h.remote, data, offset);
       s.status(reqid, STATUS_CODE.OK);
     });
     this.on('FSTAT', async (reqid, b: Buffer) => {

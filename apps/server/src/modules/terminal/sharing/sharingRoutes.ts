@@ -23,6 +23,7 @@ import {
   type SharingMessageKey,
   type SharingRow,
 } from './sharingRules.ts';
+import { shape } from '../../../resource/describe.ts';
 
 /**
  * `/api/v1/terminal/session-sharings/` and the joiner's side of `session-join-records/` (rules:
@@ -133,7 +134,26 @@ const sameCode = (a: string, b: string) => {
 };
 
 export function registerSharingRoutes(app: FastifyInstance): void {
-  app.get(SHARING_URL, async (req) => {
+  const sharing = {
+    config: {
+      describe: shape('session_sharing', {
+        id: 'string',
+        session: 'string',
+        creator: 'string',
+        verify_code: 'string',
+        is_active: 'boolean',
+        expired_time: 'integer',
+        users_display: 'string',
+        action_permission: 'labeled_choice',
+        origin: 'string',
+        url: 'string',
+        created_by: 'string',
+        date_created: 'datetime',
+        date_updated: 'datetime',
+      }),
+    },
+  };
+  app.get(SHARING_URL, sharing, async (req) => {
     const q = req.query as Record<string, unknown>;
     let query = req.db.selectFrom('terminal_sessionsharing').selectAll().where('creator_id', '=', req.user!.id);
     if (!req.org.is_root) query = query.where('org_id', '=', req.org.id);
@@ -146,31 +166,37 @@ export function registerSharingRoutes(app: FastifyInstance): void {
   });
 
   // Whom the owner of a running session may invite: up to 10 active members of its org matching `search`.
-  app.get(`${SHARING_URL}users/`, async (req) => {
-    const q = req.query as Record<string, unknown>;
-    const session = await req.db
-      .selectFrom('terminal_session')
-      .select(['org_id', 'user_id'])
-      .where('id', '=', typeof q.session === 'string' ? q.session.slice(0, 64) : '')
-      .executeTakeFirst();
-    if (!session || session.user_id !== req.user!.id) throw bad(req, 'session', 'session_not_found');
-    const search = typeof q.search === 'string' ? q.search.trim().slice(0, 128) : '';
-    let users = req.db
-      .selectFrom('users_user')
-      .select(['id', 'name', 'username'])
-      .where('is_active', '=', true)
-      .where('id', '!=', req.user!.id)
-      .where('id', 'in', orgMemberIds(req.db, session.org_id));
-    if (search) {
-      const ctx = { req, db: req.db };
-      users = users.where((eb) =>
-        eb.or(['name', 'username', 'email'].map((c) => containsCi(ctx, `users_user.${c}`, search))),
-      );
-    }
-    return users.orderBy('username').limit(10).execute();
-  });
+  app.get(
+    `${SHARING_URL}users/`,
+    { config: { describe: shape('user', { id: 'string', name: 'string', username: 'string' }) } },
+    async (req) => {
+      const q = req.query as Record<string, unknown>;
+      const session = await req.db
+        .selectFrom('terminal_session')
+        .select(['org_id', 'user_id'])
+        .where('id', '=', typeof q.session === 'string' ? q.session.slice(0, 64) : '')
+        .executeTakeFirst();
+      if (!session || session.user_id !== req.user!.id) throw bad(req, 'session', 'session_not_found');
+      const search = typeof q.search === 'string' ? q.search.trim().slice(0, 128) : '';
+      let users = req.db
+        .selectFrom('users_user')
+        .select(['id', 'name', 'username'])
+        .where('is_active', '=', true)
+        .where('id', '!=', req.user!.id)
+        .where('id', 'in', orgMemberIds(req.db, session.org_id));
+      if (search) {
+        const ctx = { req, db: req.db };
+        users = users.where((eb) =>
+          eb.or(['name', 'username', 'email'].map((c) => containsCi(ctx, `users_user.${c}`, search))),
+        );
+      }
+      return users.orderBy('username').limit(10).execute();
+    },
+  );
 
-  app.get(`${SHARING_URL}:id/`, async (req) => out(req, await ownSharing(req, (req.params as { id: string }).id)));
+  app.get(`${SHARING_URL}:id/`, sharing, async (req) =>
+    out(req, await ownSharing(req, (req.params as { id: string }).id)),
+  );
 
   app.post(SHARING_URL, async (req, reply) => {
     await sharingEnabled(req);

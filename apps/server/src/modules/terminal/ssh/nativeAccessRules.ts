@@ -7,7 +7,7 @@ import { sm } from './sshMessages.ts';
 
 /**
  * The rules a native SSH or SFTP login to an asset meets, as a connection token does
- * (`tokens/connectionTokenCreate.ts`): connect-method rules that reject `ssh_client` for the user,
+ * (`tokens/connectionTokenCreate.ts`): connect-method rules that reject `ssh_client` (or the login's own method) for the user,
  * then the asset org's login-asset rules. Reject refuses (NativeAccessDenied, a GatewayError in the
  * user's language). Review lets the login through when a login-asset ticket for it was approved
  * recently (the tickets module's window, `tickets/loginAssetConfirm.ts`); else it opens (or reuses)
@@ -34,14 +34,17 @@ export interface NativeLogin {
   alias: string;
   ip: string;
   lang: Language;
+  /** The connect method the login uses (`ssh_client` unless said: `db_client` for the database proxies). */
+  method?: string;
 }
 
 /** Resolves with the approved ticket's id when a review rule let the login through, else undefined. */
 export async function checkNativeAccess(app: FastifyInstance, s: NativeLogin): Promise<string | undefined> {
   const { db } = app.deps.database;
   const { settings } = app.deps;
-  const rejected = await rejectedConnectMethods(db, settings, { userId: s.userId, ip: s.ip }, ['ssh_client']);
-  if (rejected.has('ssh_client')) throw new NativeAccessDenied('token_connect_method_rejected', s.lang);
+  const method = s.method ?? 'ssh_client';
+  const rejected = await rejectedConnectMethods(db, settings, { userId: s.userId, ip: s.ip }, [method]);
+  if (rejected.has(method)) throw new NativeAccessDenied('token_connect_method_rejected', s.lang);
   const asset = await db.selectFrom('assets_asset').select('org_id').where('id', '=', s.assetId).executeTakeFirst();
   if (!asset) throw new NativeAccessDenied('token_acl_reject', s.lang);
   const verdict = await loginAssetVerdict(db, settings, {

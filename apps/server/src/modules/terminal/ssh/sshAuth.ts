@@ -7,7 +7,7 @@ import { writeLoginLog } from '../../audits/loginLog.ts';
 import { Lockout } from '../../authentication/lockout.ts';
 import { findUserWithPassword, isUsable } from '../../authentication/userLookup.ts';
 import { checkPasswordLogin } from '../../authentication/passwordLogin.ts';
-import { loadMfaUser } from '../../authentication/mfa/mfaUser.ts';
+import { activeMfaBackends, loadMfaUser } from '../../authentication/mfa/mfaUser.ts';
 import { mfaStepFor } from '../../authentication/mfa/mfaStep.ts';
 import { verifyMfaCode } from '../../authentication/mfa/verifyMfa.ts';
 
@@ -28,33 +28,40 @@ export function sshRequest(app: FastifyInstance, ip: string, lang: Language): Fa
   } as unknown as FastifyRequest;
 }
 
-export type PasswordStep = { ok: true; user: AuthUser; mfa: boolean } | { ok: false; msg: string };
+/** `backend`: who checked the password (`password`, or the user's provider: `ldap`, `radius`), for the login log. */
+export type PasswordStep = { ok: true; user: AuthUser; mfa: boolean; backend: string } | { ok: false; msg: string };
 
 /** The password step; a failure is counted and logged by the shared check. */
 export async function sshPasswordStep(req: FastifyRequest, username: string, password: string): Promise<PasswordStep> {
   const outcome = await checkPasswordLogin(req, username, password);
   if (!outcome.ok) return { ok: false, msg: outcome.msg };
+  const backend = outcome.backend ?? 'password';
   const step = await mfaStepFor(req, outcome.user.id);
-  if (!step.required) await writeLoginLog(req, { username, status: true, mfa: 0, backend: 'password' });
-  return { ok: true, user: outcome.user, mfa: step.required };
+  if (!step.required) await writeLoginLog(req, { username, status: true, mfa: 0, backend });
+  return { ok: true, user: outcome.user, mfa: step.required, backend };
 }
 
-/** The OTP step after a good password; counted by the MFA lock, logged either way. */
+/**
+ * The OTP step after a good password: the authenticator's code, or, for a user without one, the
+ * RADIUS server's (OTP_IN_RADIUS); counted by the MFA lock, logged either way.
+ */
 export async function sshOtpStep(
   req: FastifyRequest,
   user: AuthUser,
   code: string,
+  backend = 'password',
 ): Promise<{ ok: true } | { ok: false; msg: string }> {
   const mfaUser = await loadMfaUser(req, user.id);
+  const type = mfaUser && !mfaUser.otp_secret_key && (await activeMfaBackends(req, mfaUser)).includes('otp_radius');
   const check = mfaUser
-    ? await verifyMfaCode(req, mfaUser, 'otp', code)
+    ? await verifyMfaCode(req, mfaUser, type ? 'otp_radius' : 'otp', code)
     : ({ ok: false, error: 'mfa_failed', msg: '' } as const);
   await writeLoginLog(req, {
     username: user.username,
     status: check.ok,
     reason: check.ok ? '' : check.error,
     mfa: 1,
-    backend: 'password',
+    backend,
   });
   return check.ok ? { ok: true } : { ok: false, msg: check.msg };
 }
@@ -97,5 +104,5 @@ export async function sshKeyStep(
   void _hash;
   const step = await mfaStepFor(req, user.id);
   if (!step.required) await writeLoginLog(req, { username, status: true, mfa: 0, backend: 'publickey' });
-  return { ok: true, user: rest, mfa: step.required };
+  return { ok: true, user: rest, mfa: step.required, backend: 'publickey' };
 }

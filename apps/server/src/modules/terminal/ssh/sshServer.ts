@@ -13,7 +13,7 @@ import { checkNativeAccess, NativeReviewPending } from './nativeAccessRules.ts';
 import { GatewayError } from '../gateway/gatewayError.ts';
 import type { ExecEnd } from '../gateway/gatewayExec.ts';
 import { gatewayOf } from '../gatewayInstance.ts';
-import { connectableAccounts, grantedAssets, matchAccounts, searchAssets } from './sshTargets.ts';
+import { findDirectTarget } from './sshTargets.ts';
 
 /**
  * The native SSH server (ssh2's Server on `GATEHOUSE_SSH_PORT`, on the API's host): sign-in with the
@@ -31,6 +31,8 @@ interface Login {
   /** What follows: `<account>@<asset>` or `<asset>`, empty for the menu. */
   target: string;
   user?: AuthUser;
+  /** Who checked the password (login log of the OTP step). */
+  backend?: string;
   needOtp: boolean;
   /**
    * The Gatehouse password the user signed in with, kept in memory for this connection only (never
@@ -60,6 +62,7 @@ async function authenticate(app: FastifyInstance, ip: string, login: Login, ctx:
     if (step === 'fits') return ctx.accept();
     if (!step.ok) return ctx.reject(methods);
     login.user = step.user;
+    login.backend = step.backend;
     login.needOtp = step.mfa;
     return step.mfa ? ctx.reject(['keyboard-interactive'], true) : ctx.accept();
   }
@@ -70,6 +73,7 @@ async function authenticate(app: FastifyInstance, ip: string, login: Login, ctx:
     const step = await sshPasswordStep(req, login.username, password);
     if (!step.ok) return ctx.reject(methods);
     login.user = step.user;
+    login.backend = step.backend;
     login.needOtp = step.mfa;
     login.password = password;
     if (!step.mfa) return ctx.accept();
@@ -79,7 +83,7 @@ async function authenticate(app: FastifyInstance, ip: string, login: Login, ctx:
   if (!login.needOtp) return ctx.accept();
   const code = await ask(ctx, sm(LANG, 'ssh_otp_prompt'));
   if (code === undefined) return ctx.reject(['keyboard-interactive'], true);
-  const otp = await sshOtpStep(req, login.user, code);
+  const otp = await sshOtpStep(req, login.user, code, login.backend);
   if (otp.ok) {
     login.needOtp = false;
     return ctx.accept();
@@ -170,17 +174,10 @@ function onConnection(app: FastifyInstance, client: Connection, ip: string): voi
 
 /** `<account>@<asset>` or `<asset>` among the user's grants; a message when none or several fit. */
 async function openDirect(app: FastifyInstance, user: AuthUser, target: string, lang: Language) {
-  const at = target.lastIndexOf('@');
-  const [accountText, assetText] = at < 0 ? ['', target] : [target.slice(0, at), target.slice(at + 1)];
-  const assets = searchAssets(await grantedAssets(app, user.id), assetText).filter(
-    (a) => a.name === assetText || a.address === assetText,
-  );
-  if (assets.length !== 1) return sm(lang, 'ssh_direct_not_found', { target });
-  const all = await connectableAccounts(app, user.id, assets[0]!.id);
-  const accounts = accountText ? matchAccounts(all, accountText) : all;
-  if (!accounts.length) return sm(lang, 'ssh_direct_not_found', { target });
-  if (accounts.length > 1) return sm(lang, 'ssh_direct_ambiguous', { target });
-  return { asset: assets[0]!, account: accounts[0]! };
+  const found = await findDirectTarget(app, user.id, target);
+  if (found === 'not_found') return sm(lang, 'ssh_direct_not_found', { target });
+  if (found === 'ambiguous') return sm(lang, 'ssh_direct_ambiguous', { target });
+  return found;
 }
 
 interface ExecRequest {
@@ -194,19 +191,24 @@ interface ExecRequest {
 }
 
 /**
- * An exec request: the command runs on the target (`gateway/gatewayExec.ts`) once the login
+ * An exec request: the command runs on the target (`gateway/gatewayExec.ts`, which refuses it
+ * without the upload and download actions or under reject/review command rules) once the login
  * rules let it (`nativeAccessRules.ts`; under a review rule the ticket opens or is reused and its
- * link is said instead). File copies by exec (legacy `scp -O`, rsync) are refused: they would pass
- * by the permission's upload and download actions and the file transfer log, which SFTP keeps.
+ * link is said instead). Without a target there is nothing to run it on; a copy program (legacy
+ * `scp -O`, rsync) aimed at Gatehouse itself is told how to copy instead (the only use of the
+ * command's first word here: it picks a message, it decides nothing).
  */
 async function execCommand(r: ExecRequest, ch: ServerChannel, pty: Pty | undefined): Promise<ExecEnd> {
   const refuse = (message: string): ExecEnd => {
     ch.stderr.write(message);
     return { code: 1 };
   };
-  const copy = /^\s*(scp|rsync)\b/.exec(r.command)?.[1];
-  if (copy) return refuse(sm(r.lang, copy === 'scp' ? 'ssh_scp_legacy' : 'ssh_rsync_unsupported'));
-  if (!r.target) return refuse(sm(r.lang, 'ssh_exec_unsupported'));
+  if (!r.target) {
+    const copy = /^\s*(scp|rsync)\b/.exec(r.command)?.[1];
+    return refuse(
+      sm(r.lang, copy ? (copy === 'scp' ? 'ssh_scp_legacy' : 'ssh_rsync_unsupported') : 'ssh_exec_unsupported'),
+    );
+  }
   const picked = await openDirect(r.app, r.user, r.target, r.lang);
   if (typeof picked === 'string') return refuse(picked);
   const { asset, account } = picked;
@@ -228,6 +230,7 @@ async function execCommand(r: ExecRequest, ch: ServerChannel, pty: Pty | undefin
         command: r.command,
         lang: r.lang,
         remoteAddr: r.ip,
+        actions: account.actions,
         ...(pty ? { pty } : {}),
       },
       { stdin: ch, stdout: ch, stderr: ch.stderr },
@@ -260,7 +263,8 @@ export function registerSshServer(app: FastifyInstance): void {
   const { config } = app.deps;
   if (!config.sshPort) return;
   app.addHook('onReady', async () => {
-    const server = new ssh2.Server({ hostKeys: [loadHostKey(config.dataDir)] }, (client, info) => {
+    const hostKey = await loadHostKey(app.deps.database.db, app.deps.secretBox, config.dataDir);
+    const server = new ssh2.Server({ hostKeys: [hostKey] }, (client, info) => {
       // ssh2's server connection has setNoDelay at run time; its type declarations leave it out.
       (client as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true);
       onConnection(app, client, info.ip);

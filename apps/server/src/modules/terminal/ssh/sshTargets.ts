@@ -54,3 +54,25 @@ export function matchAccounts(accounts: PermedAccount[], text: string): PermedAc
   const byName = accounts.filter((a) => a.name === text);
   return byName.length ? byName : accounts.filter((a) => a.username === text);
 }
+
+/**
+ * `<account>@<asset>` or `<asset>` (a name or address, exactly) among the user's grants, with the
+ * one account usable to connect that fits; why not when none or several do.
+ */
+export async function findDirectTarget(
+  app: FastifyInstance,
+  userId: string,
+  target: string,
+): Promise<{ asset: GrantedAsset; account: PermedAccount } | 'not_found' | 'ambiguous'> {
+  const at = target.lastIndexOf('@');
+  const [accountText, assetText] = at < 0 ? ['', target] : [target.slice(0, at), target.slice(at + 1)];
+  const assets = searchAssets(await grantedAssets(app, userId), assetText).filter(
+    (a) => a.name === assetText || a.address === assetText,
+  );
+  if (assets.length !== 1) return 'not_found';
+  const all = await connectableAccounts(app, userId, assets[0]!.id);
+  const accounts = accountText ? matchAccounts(all, accountText) : all;
+  if (!accounts.length) return 'not_found';
+  if (accounts.length > 1) return 'ambiguous';
+  return { asset: assets[0]!, account: accounts[0]! };
+}

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tm, type TerminalMessageKey } from '../gateway/gatewayError.ts';
 import { rejectedConnectMethods } from './tokenAcls.ts';
+import { shape } from '../../../resource/describe.ts';
+import { matchEndpoint } from '../storage/endpoints.ts';
 
 /**
  * The connect methods of the built-in gateway (`GET /api/v1/terminal/components/connect-methods/`)
  * minus those a connect-method rule rejects for the caller, and the endpoint a client reaches it
- * at (`GET /api/v1/terminal/endpoints/smart/`: the default endpoint, whose empty host means "the
- * host the browser used").
+ * at (`GET /api/v1/terminal/endpoints/smart/`: the one the endpoint rules choose for the caller's
+ * address, else `Default`; an empty host means "the host the browser used").
  */
 export interface ConnectMethod {
   value: string;
@@ -24,7 +26,7 @@ export const CONNECT_METHODS: readonly ConnectMethod[] = [
     type: 'web',
     endpoint_protocol: 'http',
     component: 'koko',
-    protocols: ['ssh', 'telnet', 'k8s'],
+    protocols: ['ssh', 'telnet', 'k8s', 'mysql', 'mariadb', 'postgresql'],
   },
   {
     value: 'web_sftp',
@@ -42,6 +44,23 @@ export const CONNECT_METHODS: readonly ConnectMethod[] = [
     component: 'koko',
     protocols: ['ssh', 'sftp'],
   },
+  {
+    value: 'db_client',
+    label: 'connect_method_db_client',
+    type: 'native',
+    endpoint_protocol: 'db',
+    component: 'magnus',
+    protocols: ['mysql', 'mariadb', 'postgresql'],
+  },
+  {
+    // Graphical sessions in the browser (noVNC over the gateway's RFB relay: ../graphical/).
+    value: 'web_gui',
+    label: 'connect_method_web_gui',
+    type: 'web',
+    endpoint_protocol: 'http',
+    component: 'lion',
+    protocols: ['vnc', 'rdp'],
+  },
 ];
 
 export async function methodAllowed(req: FastifyRequest, userId: string, method: string): Promise<boolean> {
@@ -49,30 +68,16 @@ export async function methodAllowed(req: FastifyRequest, userId: string, method:
   return !(await rejectedConnectMethods(db, server.deps.settings, { userId, ip: req.ip }, [method])).has(method);
 }
 
-export const DEFAULT_ENDPOINT_ID = '00000000-0000-0000-0000-000000000001';
-
-/** The built-in gateway's endpoint; its SSH port is the native SSH server's (GATEHOUSE_SSH_PORT, 0 when off). */
-function defaultEndpoint(sshPort: number) {
-  return {
-    id: DEFAULT_ENDPOINT_ID,
-    name: 'Default',
-    host: '',
-    https_port: 443,
-    http_port: 80,
-    ssh_port: sshPort,
-    rdp_port: 3389,
-    mysql_port: 33061,
-    mariadb_port: 33062,
-    postgresql_port: 54320,
-    redis_port: 63790,
-    oracle_port_range: '',
-    oracle_port: 0,
-    comment: '',
-  };
-}
-
 export function registerConnectMethodRoutes(app: FastifyInstance): void {
-  app.get('/api/v1/terminal/components/connect-methods/', {}, async (req) => {
+  const methods = shape('connect_method', {
+    value: 'string',
+    label: 'string',
+    type: 'string',
+    endpoint_protocol: 'string',
+    component: 'string',
+    protocols: 'list',
+  });
+  app.get('/api/v1/terminal/components/connect-methods/', { config: { describe: methods } }, async (req) => {
     const rejected = await rejectedConnectMethods(
       req.db,
       app.deps.settings,
@@ -96,5 +101,26 @@ export function registerConnectMethodRoutes(app: FastifyInstance): void {
     }
     return out;
   });
-  app.get('/api/v1/terminal/endpoints/smart/', {}, async () => defaultEndpoint(app.deps.config.sshPort));
+  const endpoint = shape('endpoint', {
+    id: 'string',
+    name: 'string',
+    host: 'string',
+    https_port: 'integer',
+    http_port: 'integer',
+    ssh_port: 'integer',
+    rdp_port: 'integer',
+    mysql_port: 'integer',
+    mariadb_port: 'integer',
+    postgresql_port: 'integer',
+    redis_port: 'integer',
+    oracle_port_range: 'string',
+    oracle_port: 'integer',
+    comment: 'string',
+  });
+  // Rules by the caller's address choose it (storage/endpoints.ts); `protocol` and the asset or
+  // session named do not change the choice here (no endpoint labels yet).
+  app.get('/api/v1/terminal/endpoints/smart/', { config: { describe: endpoint } }, async (req) => {
+    const row = await matchEndpoint(req.db, app.deps.config, req.ip);
+    return { ...row, oracle_port_range: '', oracle_port: 0 };
+  });
 }

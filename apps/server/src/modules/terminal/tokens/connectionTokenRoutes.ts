@@ -3,6 +3,9 @@ import { ApiError } from '../../../http/errors.ts';
 import { connectionTokenOut } from '../../authentication/profile/connectionTokens.ts';
 import { tm } from '../gateway/gatewayError.ts';
 import { createConnectionToken, readTokenRequest } from './connectionTokenCreate.ts';
+import { clientEndpoint } from '../storage/endpoints.ts';
+import { shape } from '../../../resource/describe.ts';
+import { dbCommandLine, dbProxyPort } from '../database/dbCommandLine.ts';
 
 /**
  * The gateway's half of `/api/v1/authentication/connection-token/` (the profile module lists,
@@ -64,6 +67,14 @@ export function registerConnectionTokenCreateRoutes(app: FastifyInstance): void 
 
   const clientUrl = async (req: FastifyRequest) => {
     const t = await ownLive(req, (req.params as { id: string }).id);
+    const { host, port } = await clientEndpoint(req, t.protocol);
+    // A database token: the client's command line for the proxy (the token's value is its password).
+    const database = dbProxyPort(req.server.deps.config, t.protocol)
+      ? await req.db.selectFrom('assets_asset').select('db_name').where('id', '=', t.asset_id!).executeTakeFirst()
+      : undefined;
+    const command = database
+      ? dbCommandLine({ protocol: t.protocol, host, port, tokenId: t.id, database: database.db_name ?? '' })
+      : '';
     const data = {
       version: 2,
       id: t.id,
@@ -72,11 +83,15 @@ export function registerConnectionTokenCreateRoutes(app: FastifyInstance): void 
       protocol: t.protocol,
       token: { id: t.id, value: t.value },
       file: {},
-      command: '',
-      endpoint: { host: req.hostname, port: req.server.deps.config.sshPort },
+      command,
+      endpoint: { host, port },
     };
     return { url: `jms://${Buffer.from(JSON.stringify(data)).toString('base64')}` };
   };
-  app.get(`${BASE}:id/client-url/`, { config: { perm } }, clientUrl);
+  app.get(
+    `${BASE}:id/client-url/`,
+    { config: { perm, describe: shape('connection_token', { url: 'string' }) } },
+    clientUrl,
+  );
   app.post(`${BASE}:id/client-url/`, { config: { perm } }, clientUrl);
 }

@@ -194,7 +194,9 @@ describe('connect methods and the smart endpoint', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const flat = (await u.client.get('/api/v1/terminal/components/connect-methods/?flat=1')).json();
-    expect(flat.map((m: Row) => m.value)).toEqual(['web_cli', 'web_sftp']);
+    expect(flat.map((m: Row) => m.value)).toEqual(['web_cli', 'web_sftp', 'db_client', 'web_gui']);
+    expect(methods.postgresql.map((m: Row) => m.value)).toEqual(['web_cli', 'db_client']);
+    expect(methods.rdp.map((m: Row) => m.value)).toEqual(['web_gui']);
     await grant(u.id);
     const native = await create(u.client, { connect_method: 'ssh_client' });
     expect(native.json().code).toBe('acl_reject');

@@ -3,7 +3,7 @@ import { ApiError } from '../../../http/errors.ts';
 import { toBool } from '../../../platform/db/schema.ts';
 import { recordOperation } from '../../../resource/audit.ts';
 import { registerLoggedModel } from '../../../resource/registry.ts';
-import { connectionTokenOut } from '../../authentication/profile/connectionTokens.ts';
+import { CONNECTION_TOKEN, connectionTokenOut } from '../../authentication/profile/connectionTokens.ts';
 import { grantsPort } from '../../perms/grantsPort.ts';
 import { TM, tm } from '../gateway/gatewayError.ts';
 import { createConnectionToken, readTokenRequest } from './connectionTokenCreate.ts';
@@ -77,16 +77,20 @@ async function namedUser(req: FastifyRequest, raw: unknown) {
 
 export function registerSuperConnectionTokenRoutes(app: FastifyInstance): void {
   registerLoggedModel(MODEL);
-  app.get(BASE, { config: { perm: 'authentication.view_superconnectiontoken' } }, async (req) => {
-    let q = req.db
-      .selectFrom('authentication_connectiontoken as t')
-      .leftJoin('orgs_organization as o', 'o.id', 't.org_id')
-      .selectAll('t')
-      .select('o.name as org_name')
-      .orderBy('t.date_created', 'desc');
-    if (!req.org.is_root) q = q.where('t.org_id', '=', req.org.id);
-    return (await q.execute()).map((r) => connectionTokenOut(r));
-  });
+  app.get(
+    BASE,
+    { config: { perm: 'authentication.view_superconnectiontoken', describe: CONNECTION_TOKEN } },
+    async (req) => {
+      let q = req.db
+        .selectFrom('authentication_connectiontoken as t')
+        .leftJoin('orgs_organization as o', 'o.id', 't.org_id')
+        .selectAll('t')
+        .select('o.name as org_name')
+        .orderBy('t.date_created', 'desc');
+      if (!req.org.is_root) q = q.where('t.org_id', '=', req.org.id);
+      return (await q.execute()).map((r) => connectionTokenOut(r));
+    },
+  );
 
   app.post(BASE, { config: { perm: 'authentication.add_superconnectiontoken' } }, async (req, reply) => {
     const t = readTokenRequest(req.lang, req.body);

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Alert, Form, Input, Modal, Select, Switch, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
+import { hasPermission } from '@gatehouse/contract';
+import { useAppStore } from '../../../lib/appStore.ts';
 import { http } from '../../../lib/http.ts';
 import { RemoteSelect } from '../../../resource/RemoteSelect.tsx';
 import { useAction } from '../../../resource/useAction.ts';
@@ -71,8 +73,17 @@ export function AccountDialog({ open, asset, template, account, onClose, onDone 
     // eslint-disable-next-line react-hooks/exhaustive-deps -- reset when the dialog opens
   }, [open, account]);
 
+  const mayPush = hasPermission(
+    useAppStore((s) => s.perms),
+    'accounts.push_account',
+  );
+  const pushing = Form.useWatch('push_now', form) === true;
   const submit = async () => {
     const v = (await form.validateFields()) as Record<string, unknown>;
+    // Push now (the push automation): `params` carries its sudo choice; both only when asked.
+    if (v.push_now) v.params = { sudo: Boolean(v.sudo) };
+    else delete v.push_now;
+    delete v.sudo;
     const body: Record<string, unknown> = Object.fromEntries(
       Object.entries(v).filter(([, x]) => x !== undefined && x !== ''),
     );
@@ -226,6 +237,16 @@ export function AccountDialog({ open, asset, template, account, onClose, onDone 
             <Select
               options={['error', 'skip', 'update'].map((v) => ({ value: v, label: t(`accounts.onInvalid.${v}`) }))}
             />
+          </Form.Item>
+        )}
+        {mayPush && (
+          <Form.Item name="push_now" label={t('accounts.field.pushNow')} valuePropName="checked">
+            <Switch data-testid="account-push-now" />
+          </Form.Item>
+        )}
+        {mayPush && pushing && (
+          <Form.Item name="sudo" label={t('accounts.field.sudo')} valuePropName="checked">
+            <Switch />
           </Form.Item>
         )}
         <Form.Item name="is_active" label={t('accounts.field.isActive')} valuePropName="checked">

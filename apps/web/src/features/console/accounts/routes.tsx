@@ -4,6 +4,7 @@ import type { AppRoute } from '../../../lib/routeTypes.ts';
 import { resourceRoute } from '../../../resource/resourceRoute.tsx';
 import { lazyPage } from '../../../lib/lazyPage.tsx';
 import { templateRoute } from './templateRoute.tsx';
+import { automationRoutes, backupRoute } from './automations/automationRoutes.tsx';
 
 const view = 'accounts.view_account';
 
@@ -84,4 +85,14 @@ export const accountsRoutes: AppRoute[] = [
     ],
   },
   resourceRoute(templateRoute, () => import('./templatePages.tsx').then((m) => m.templatePages())),
+  resourceRoute(automationRoutes.push_account, () =>
+    import('./automations/automationPages.tsx').then((m) => m.automationPages('push_account')),
+  ),
+  resourceRoute(automationRoutes.change_secret, () =>
+    import('./automations/automationPages.tsx').then((m) => m.automationPages('change_secret')),
+  ),
+  resourceRoute(automationRoutes.gather_accounts, () =>
+    import('./automations/automationPages.tsx').then((m) => m.automationPages('gather_accounts')),
+  ),
+  resourceRoute(backupRoute, () => import('./automations/backupPages.tsx').then((m) => m.backupPages())),
 ];

@@ -7,6 +7,7 @@ import { ASSET_CATEGORY_ROUTES } from './categories.ts';
 import type { AssetFormPageProps } from './form/AssetFormPage.tsx';
 import { domainRoute } from './domains/domainRoute.tsx';
 import { labelRoute } from './labels/labelRoute.tsx';
+import { cloudRoute } from './cloud/cloudRoutes.tsx';
 import { platformRoute } from './platforms/platformRoute.tsx';
 import { withFormPage, withListPage } from './routeHelpers.tsx';
 
@@ -143,4 +144,5 @@ export const assetsRoutes: AppRoute[] = [
     ],
   },
   resourceRoute(labelRoute, () => import('./labels/labelPages.tsx').then((m) => m.labelPages)),
+  cloudRoute,
 ];

@@ -22,7 +22,7 @@ const SUMMARY_FLAGS = [
  * The console dashboard (rbac.view_console, `features/console/routes.tsx`): real-time counters,
  * the week's user and asset activity, the data summary with rings, the asset types' proportion and
  * the top 10 users and assets by sessions over 1, 7 or 30 days. Every card is one `GET
- * /api/v1/index/` with its flags; the charts load ECharts after the page has drawn.
+ * /api/v1/index/` with its flags; the charts load their drawing code after the page has drawn.
  */
 export function DashboardPage() {
   const { t } = useTranslation();

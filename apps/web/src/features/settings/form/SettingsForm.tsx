@@ -1,5 +1,18 @@
-import { useState } from 'react';
-import { Alert, App, Button, Card, Form, Input, InputNumber, Select, Space, Spin, Switch } from 'antd';
+import { useState, type ReactNode } from 'react';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  InputNumber,
+  Select,
+  Space,
+  Spin,
+  Switch,
+  type FormInstance,
+} from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { settingFields, type PublicSettings, type SettingField } from '@gatehouse/contract';
@@ -9,6 +22,7 @@ import { PUBLIC_SETTINGS_URL } from '../../../lib/httpErrors.ts';
 import { errorMessage } from '../../../resource/errorMessage.ts';
 import { mapFormErrors } from '../../../resource/formErrors.ts';
 import { changedValues, type SettingsPageDef } from './settingsPages.ts';
+import { useMemberOrgOptions } from './memberOrgs.ts';
 
 const URL = '/api/v1/settings/setting/';
 type Values = Record<string, unknown>;
@@ -37,8 +51,51 @@ function FieldInput({ name, field, ...control }: { name: string; field: SettingF
         }))}
       />
     );
+  // A sealed document (a private key) is never shown: an empty text area, like the password input.
+  if ('multiline' in field && field.multiline)
+    return <Input.TextArea {...props} rows={6} style={{ fontFamily: 'monospace' }} autoComplete="off" />;
   if ('secret' in field) return <Input.Password {...props} autoComplete="new-password" />;
+  if (field.type === 'string' && 'multiline' in field && field.multiline) return <Input.TextArea {...props} rows={4} />;
+  if (field.type === 'list')
+    return <Select {...props} mode="tags" style={{ width: 480 }} tokenSeparators={[',', ' ']} open={false} />;
+  if (field.type === 'json') return <JsonInput {...control} />;
+  if (field.type === 'orgs') return <OrgsInput {...control} />;
   return <Input {...props} />;
+}
+
+/** An object edited as JSON text; text that does not parse is handed on as is (the server names it). */
+function JsonInput({ value, onChange, id }: ControlProps) {
+  const [text, setText] = useState(() => (typeof value === 'string' ? value : JSON.stringify(value ?? {}, null, 2)));
+  return (
+    <Input.TextArea
+      id={id}
+      rows={5}
+      style={{ fontFamily: 'monospace' }}
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        try {
+          onChange?.(JSON.parse(e.target.value));
+        } catch {
+          onChange?.(e.target.value);
+        }
+      }}
+    />
+  );
+}
+
+/** Organisations chosen by name (ids stored). */
+function OrgsInput(control: ControlProps) {
+  const orgs = useMemberOrgOptions();
+  return (
+    <Select
+      {...(control as Record<string, never>)}
+      mode="multiple"
+      style={{ width: 400 }}
+      loading={orgs.loading}
+      options={orgs.options}
+    />
+  );
 }
 
 /** The navbar and menus read the public settings: a saved key among them is read again. */
@@ -49,11 +106,57 @@ async function refreshPublicSettings(saved: string[]): Promise<void> {
 }
 
 /**
+ * The form item of one declared field: its label and help from `settings.field.<key>`; an object's
+ * sub-fields as items of their own under `settings.field.<NAME>.fields.<SUB>` (its `newId` kept
+ * hidden, so an unchanged object compares equal to the loaded one).
+ */
+function FieldItem({
+  name,
+  field,
+  path = [name],
+  labelKey = name,
+}: {
+  name: string;
+  field: SettingField;
+  path?: string[];
+  labelKey?: string;
+}) {
+  const { t } = useTranslation();
+  if (field.type === 'object')
+    return (
+      <>
+        {field.newId && <Form.Item name={[...path, field.newId]} hidden noStyle />}
+        {Object.entries(field.fields).map(([sub, f]) => (
+          <FieldItem key={sub} name={sub} field={f} path={[...path, sub]} labelKey={`${labelKey}.fields.${sub}`} />
+        ))}
+      </>
+    );
+  const help = t(`settings.field.${labelKey}.help`, { defaultValue: '' });
+  return (
+    <Form.Item
+      name={path}
+      label={t(`settings.field.${labelKey}.label`)}
+      extra={help || undefined}
+      valuePropName={field.type === 'bool' ? 'checked' : 'value'}
+    >
+      {field.type === 'bool' ? <Switch /> : <FieldInput name={name} field={field} />}
+    </Form.Item>
+  );
+}
+
+/**
  * A settings page drawn from its declaration (settingsPages.ts): one card per section, the
  * category's values loaded once, and Save sending a PATCH of the changed fields only; a 400 puts
  * the server's messages under their fields.
  */
-export function SettingsForm({ page }: { page: SettingsPageDef }) {
+export function SettingsForm({
+  page,
+  actions,
+}: {
+  page: SettingsPageDef;
+  /** More buttons beside Save (a page's tools), given the form to read unsaved values from. */
+  actions?: (form: FormInstance<Values>) => ReactNode;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -109,19 +212,7 @@ export function SettingsForm({ page }: { page: SettingsPageDef }) {
           <Card key={section.title} title={t(`settings.section.${section.title}`)} size="small">
             {section.fields.map((name) => {
               const field = fields[name];
-              if (!field) return null;
-              const help = t(`settings.field.${name}.help`, { defaultValue: '' });
-              return (
-                <Form.Item
-                  key={name}
-                  name={name}
-                  label={t(`settings.field.${name}.label`)}
-                  extra={help || undefined}
-                  valuePropName={field.type === 'bool' ? 'checked' : 'value'}
-                >
-                  {field.type === 'bool' ? <Switch /> : <FieldInput name={name} field={field} />}
-                </Form.Item>
-              );
+              return field ? <FieldItem key={name} name={name} field={field} /> : null;
             })}
           </Card>
         ))}
@@ -137,6 +228,7 @@ export function SettingsForm({ page }: { page: SettingsPageDef }) {
           >
             {t('settings.form.reset')}
           </Button>
+          {actions?.(form)}
         </Space>
       </Space>
     </Form>

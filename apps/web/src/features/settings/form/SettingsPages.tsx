@@ -1,11 +1,34 @@
-import { Card, Table, Tabs, Tag } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { Card, Space, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { hasPermission } from '@gatehouse/contract';
 import { useAppStore } from '../../../lib/appStore.ts';
-import { http } from '../../../lib/http.ts';
 import { SettingsForm } from './SettingsForm.tsx';
-import { BASIC_PAGE, CLEAN_PAGE, SECURITY_PAGE, TERMINAL_PAGE } from './settingsPages.ts';
+import {
+  ANNOUNCEMENT_PAGE,
+  AUTH_PAGE,
+  BASIC_PAGE,
+  CAS_PAGE,
+  CLEAN_PAGE,
+  DINGTALK_PAGE,
+  FEISHU_PAGE,
+  WECOM_PAGE,
+  EMAIL_CONTENT_PAGE,
+  EMAIL_PAGE,
+  LDAP_PAGE,
+  OAUTH2_PAGE,
+  OIDC_PAGE,
+  OPS_PAGE,
+  RADIUS_PAGE,
+  SAML2_PAGE,
+  SECURITY_PAGE,
+  SMS_BACKEND_PAGES,
+  SMS_PAGE,
+  TICKET_PAGE,
+  VAULT_PAGE,
+} from './settingsPages.ts';
+import { SubscriptionTable } from './SubscriptionTable.tsx';
+import { LdapTools } from './LdapTools.tsx';
+import { SettingsActions } from './SettingsActions.tsx';
 
 /** Settings › Basic: the site URL and the help links of the navbar. */
 export function BasicSettingsPage() {
@@ -22,73 +45,170 @@ export function CleaningSettingsPage() {
   return <SettingsForm page={CLEAN_PAGE} />;
 }
 
-interface TerminalRow {
-  id: string;
-  name: string;
-  type: string;
-  remote_addr: string;
-  session_online: number;
-  is_alive: boolean;
-  load: { value: string; label: string };
-  stat: { cpu_load: number; memory_used: number };
-}
-
-const LOAD_COLOURS: Record<string, string> = {
-  normal: 'success',
-  high: 'warning',
-  critical: 'error',
-  offline: 'default',
-};
-
-/** The built-in gateways of the running instances and their load, read-only. */
-function TerminalComponents() {
+/** Settings › Authentication: the sign-in methods, LDAP with its tools, OIDC, OAuth2, SAML2, CAS, RADIUS, the messengers. */
+export function AuthSettingsPage() {
   const { t } = useTranslation();
-  const list = useQuery({
-    queryKey: ['/api/v1/terminal/terminals/'],
-    queryFn: () => http.get<TerminalRow[]>('/api/v1/terminal/terminals/'),
-    refetchInterval: 30_000,
-  });
-  return (
-    <Table<TerminalRow>
-      rowKey="id"
-      size="small"
-      loading={list.isPending}
-      dataSource={list.data ?? []}
-      pagination={false}
-      data-testid="terminal-components"
-      columns={[
-        { title: t('settings.terminal.name'), dataIndex: 'name' },
-        { title: t('settings.terminal.type'), dataIndex: 'type' },
-        { title: t('settings.terminal.address'), dataIndex: 'remote_addr' },
-        { title: t('settings.terminal.sessions'), dataIndex: 'session_online' },
-        {
-          title: t('settings.terminal.alive'),
-          dataIndex: 'is_alive',
-          render: (v: boolean) => t(v ? 'settings.terminal.yes' : 'settings.terminal.no'),
-        },
-        {
-          title: t('settings.terminal.load'),
-          dataIndex: 'load',
-          render: (l: TerminalRow['load']) => <Tag color={LOAD_COLOURS[l.value]}>{l.label}</Tag>,
-        },
-        { title: t('settings.terminal.cpu'), render: (_: unknown, r) => r.stat.cpu_load.toFixed(2) },
-        { title: t('settings.terminal.memory'), render: (_: unknown, r) => r.stat.memory_used.toFixed(1) },
-      ]}
-    />
-  );
-}
-
-/** Settings › Terminal: the basic settings, and the components tab for who may view terminals. */
-export function TerminalSettingsPage() {
-  const { t } = useTranslation();
-  const canViewTerminals = useAppStore((s) => hasPermission(s.perms, 'terminal.view_terminal'));
   return (
     <Card>
       <Tabs
         items={[
-          { key: 'basic', label: t('settings.terminal.tabBasic'), children: <SettingsForm page={TERMINAL_PAGE} /> },
-          ...(canViewTerminals
-            ? [{ key: 'components', label: t('settings.terminal.tabComponents'), children: <TerminalComponents /> }]
+          { key: 'basic', label: t('settings.ldap.tabBasic'), children: <SettingsForm page={AUTH_PAGE} /> },
+          {
+            key: 'ldap',
+            label: t('settings.ldap.tabLdap'),
+            children: <SettingsForm page={LDAP_PAGE} actions={(form) => <LdapTools form={form} />} />,
+          },
+          { key: 'oidc', label: t('settings.ldap.tabOidc'), children: <SettingsForm page={OIDC_PAGE} /> },
+          { key: 'oauth2', label: t('settings.ldap.tabOauth2'), children: <SettingsForm page={OAUTH2_PAGE} /> },
+          { key: 'saml2', label: t('settings.ldap.tabSaml2'), children: <SettingsForm page={SAML2_PAGE} /> },
+          { key: 'cas', label: t('settings.ldap.tabCas'), children: <SettingsForm page={CAS_PAGE} /> },
+          { key: 'radius', label: t('settings.ldap.tabRadius'), children: <SettingsForm page={RADIUS_PAGE} /> },
+          ...([WECOM_PAGE, DINGTALK_PAGE, FEISHU_PAGE] as const).map((page) => ({
+            key: page.category,
+            label: t(`settings.ldap.tab${page.category[0]!.toUpperCase()}${page.category.slice(1)}`),
+            children: (
+              <SettingsForm
+                page={page}
+                actions={(form) => (
+                  <SettingsActions
+                    form={form}
+                    result="im-result"
+                    actions={[
+                      {
+                        id: `${page.category}-test`,
+                        label: t('settings.ldap.testIm'),
+                        url: `/api/v1/settings/${page.category}/testing/`,
+                      },
+                    ]}
+                  />
+                )}
+              />
+            ),
+          })),
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** Messages › SMS: the switch and backend, then each backend's settings with its test (settings.change_sms). */
+function SmsSettings() {
+  const { t } = useTranslation();
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size="large">
+      <SettingsForm page={SMS_PAGE} />
+      <Tabs
+        tabPosition="left"
+        items={SMS_BACKEND_PAGES.map((page) => ({
+          key: page.category,
+          label: t(`settings.section.${page.category}`),
+          children: (
+            <SettingsForm
+              page={page}
+              actions={(form) => (
+                <SettingsActions
+                  form={form}
+                  result="sms-test-result"
+                  actions={[
+                    {
+                      id: `sms-test-${page.category}`,
+                      label: t('settings.msg.testSms'),
+                      url: `/api/v1/settings/sms/${page.category}/testing/`,
+                    },
+                  ]}
+                />
+              )}
+            />
+          ),
+        }))}
+      />
+    </Space>
+  );
+}
+
+/** Settings › Messages: Email (the SMTP server with its test, the new user's mail), SMS and Subscription. */
+export function MessagesSettingsPage() {
+  const { t } = useTranslation();
+  const canSms = useAppStore((s) => hasPermission(s.perms, 'settings.change_sms'));
+  return (
+    <Card>
+      <Tabs
+        items={[
+          {
+            key: 'email',
+            label: t('settings.msg.tabEmail'),
+            children: (
+              <Space direction="vertical" style={{ width: '100%' }} size="large">
+                <SettingsForm
+                  page={EMAIL_PAGE}
+                  actions={(form) => (
+                    <SettingsActions
+                      form={form}
+                      result="mail-test-result"
+                      actions={[
+                        { id: 'mail-test', label: t('settings.msg.testMail'), url: '/api/v1/settings/mail/testing/' },
+                      ]}
+                    />
+                  )}
+                />
+                <SettingsForm page={EMAIL_CONTENT_PAGE} />
+              </Space>
+            ),
+          },
+          ...(canSms ? [{ key: 'sms', label: t('settings.msg.tabSms'), children: <SmsSettings /> }] : []),
+          { key: 'subscription', label: t('settings.msg.tabSubscription'), children: <SubscriptionTable /> },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** Settings › Features: the announcement banner, tickets, the job centre, Vault (settings.change_vault). */
+export function FeaturesSettingsPage() {
+  const { t } = useTranslation();
+  const canVault = useAppStore((s) => hasPermission(s.perms, 'settings.change_vault'));
+  return (
+    <Card>
+      <Tabs
+        items={[
+          {
+            key: 'announcement',
+            label: t('settings.features.tabAnnouncement'),
+            children: <SettingsForm page={ANNOUNCEMENT_PAGE} />,
+          },
+          { key: 'ticket', label: t('settings.features.tabTicket'), children: <SettingsForm page={TICKET_PAGE} /> },
+          { key: 'ops', label: t('settings.features.tabOps'), children: <SettingsForm page={OPS_PAGE} /> },
+          ...(canVault
+            ? [
+                {
+                  key: 'vault',
+                  label: t('settings.features.tabVault'),
+                  children: (
+                    <SettingsForm
+                      page={VAULT_PAGE}
+                      actions={(form) => (
+                        <SettingsActions
+                          form={form}
+                          result="vault-result"
+                          actions={[
+                            {
+                              id: 'vault-test',
+                              label: t('settings.features.testVault'),
+                              url: '/api/v1/settings/vault/testing/',
+                            },
+                            {
+                              id: 'vault-sync',
+                              label: t('settings.features.syncVault'),
+                              url: '/api/v1/settings/vault/sync/',
+                              withValues: false,
+                            },
+                          ]}
+                        />
+                      )}
+                    />
+                  ),
+                },
+              ]
             : []),
         ]}
       />

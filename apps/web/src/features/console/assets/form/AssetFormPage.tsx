@@ -8,7 +8,8 @@ import { http } from '../../../../lib/http.ts';
 import { errorMessage } from '../../../../resource/errorMessage.ts';
 import type { FieldSpec } from '../../../../resource/FormField.tsx';
 import { ResourceForm } from '../../../../resource/ResourceForm.tsx';
-import { ResourcePathsContext, type ResourcePaths } from '../../../../resource/resourcePaths.ts';
+import { ResourcePathsContext, resourcePaths, type ResourcePaths } from '../../../../resource/resourcePaths.ts';
+import { DeployOptionsInput } from '../../../settings/applets/DeployOptionsInput.tsx';
 import { ENCRYPTED_FIELDS } from '../../../../resource/secrets.ts';
 import type { ResourceObject } from '../../../../resource/types.ts';
 import { useResourceObject } from '../../../../resource/useResourceObject.ts';
@@ -45,6 +46,11 @@ export interface AssetFormPageProps {
   url: string;
   /** Gateways: the platform is `Gateway` and the domain comes from the query. */
   gateway?: boolean;
+  /**
+   * Applet hosts (Settings › Remote apps): the platform is `RemoteAppHost`, nodes, domain and labels
+   * are hidden (the server keeps them in the system org), the deploy options and accounts settings added.
+   */
+  appletHost?: boolean;
 }
 
 const PATHS: ResourcePaths = {
@@ -53,6 +59,8 @@ const PATHS: ResourcePaths = {
   update: (id) => `${assetDetailPath(id)}/update`,
   detail: assetDetailPath,
 };
+const APPLET_HOSTS_PAGE = '/settings/applets/hosts';
+const APPLET_HOST_PATHS = resourcePaths(APPLET_HOSTS_PAGE);
 const typeOf = (p: Platform | undefined) => (p ? String(relatedId(p.type)) : undefined);
 const choiceValue = (v: unknown) => String(relatedId(v) ?? '');
 const ENCRYPTED = [...ENCRYPTED_FIELDS, ...ACCOUNT_SECRET_PATHS];
@@ -70,8 +78,8 @@ function clonedAccounts(object: ResourceObject | undefined): AccountDraft[] {
 }
 
 /** The platform a create/update page works with: `?platform=`, else the object's, else a default. */
-function usePlatform(category: CategoryValue, gateway: boolean, ref: string | null | undefined) {
-  const target = gateway ? 'Gateway' : ref;
+function usePlatform(category: CategoryValue, fixed: string | undefined, ref: string | null | undefined) {
+  const target = fixed ?? ref;
   return useQuery({
     queryKey: ['asset-form-platform', category, target ?? ''],
     queryFn: async () => {
@@ -86,7 +94,7 @@ function usePlatform(category: CategoryValue, gateway: boolean, ref: string | nu
 }
 
 /** Create and update of one asset category. */
-export function AssetFormPage({ category, url, gateway = false }: AssetFormPageProps) {
+export function AssetFormPage({ category, url, gateway = false, appletHost = false }: AssetFormPageProps) {
   const { t } = useTranslation();
   const { id } = useParams();
   const [params] = useSearchParams();
@@ -94,7 +102,8 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
   const source = useResourceObject(url, id ?? cloneFrom);
   const platformRef = params.get('platform') ?? (source.data ? String(relatedId(source.data.platform)) : undefined);
   const waiting = Boolean(id ?? cloneFrom) && source.isPending;
-  const platform = usePlatform(category, gateway, waiting ? null : platformRef);
+  const fixedPlatform = gateway ? 'Gateway' : appletHost ? 'RemoteAppHost' : undefined;
+  const platform = usePlatform(category, fixedPlatform, waiting ? null : platformRef);
   const labels = useLabels();
   const knownLabelIds = useMemo(() => new Set((labels.data?.results ?? []).map((l) => String(l.id))), [labels.data]);
 
@@ -109,16 +118,21 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
   const required = { required: true, message: t('resource.form.required') };
 
   const fieldsMeta: Record<string, FieldSpec> = {
-    platform: { render: () => <PlatformPicker category={category} disabled={gateway} />, disabled: gateway },
+    platform: {
+      render: () => <PlatformPicker category={category} disabled={Boolean(fixedPlatform)} />,
+      disabled: Boolean(fixedPlatform),
+      hidden: () => appletHost,
+    },
     // Required in the form as in the reference; the API still takes an asset without nodes (org root).
     nodes: {
       url: '/api/v1/assets/nodes/',
       optionLabel: (o) => String(o.full_value ?? o.value ?? o.name),
-      rules: [{ ...required, type: 'array', min: 1 }],
+      rules: appletHost ? [] : [{ ...required, type: 'array', min: 1 }],
+      hidden: () => appletHost,
     },
     domain: {
       url: '/api/v1/assets/domains/',
-      hidden: () => p.domain_enabled === false,
+      hidden: () => appletHost || p.domain_enabled === false,
       disabled: gateway && Boolean(domainParam),
     },
     protocols: {
@@ -126,7 +140,12 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
       rules: [protocolsRule(t, choices, 'asset')],
       hidden: () => p.protocols_enabled === false || choices.length === 0,
     },
-    labels: { render: () => <LabelsField />, rules: [labelsRule(t, () => knownLabelIds)] },
+    labels: {
+      render: () => <LabelsField />,
+      rules: [labelsRule(t, () => knownLabelIds)],
+      hidden: () => appletHost,
+    },
+    deploy_options: { render: () => <DeployOptionsInput /> },
     accounts: {
       render: () => <AssetAccountsField secretTypes={secretTypes} protocols={choices.map((c) => c.name)} />,
       hidden: (_v, ctx) => ctx.isUpdate,
@@ -137,6 +156,12 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
     { title: 'assets.group.Basic', fields: ['name', 'address', 'platform', 'nodes', ...(extra.basic ?? [])] },
     { title: 'assets.group.Protocol', fields: ['protocols'] },
     ...(extra.groups ?? []),
+    ...(appletHost
+      ? [
+          { title: 'applets.host.deployOptions', fields: ['deploy_options'] },
+          { title: 'applets.host.accounts', fields: ['auto_create_accounts', 'accounts_create_amount'] },
+        ]
+      : []),
     { title: 'assets.group.Account', fields: ['accounts'] },
     { title: 'assets.group.Other', fields: ['domain', 'labels', 'is_active', 'comment'] },
   ];
@@ -155,7 +180,7 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
   };
 
   return (
-    <ResourcePathsContext.Provider value={PATHS}>
+    <ResourcePathsContext.Provider value={appletHost ? APPLET_HOST_PATHS : PATHS}>
       <ResourceForm
         key={`${id ?? 'new'}:${cloneFrom ?? ''}:${String(p.id)}`}
         url={url}
@@ -184,11 +209,13 @@ export function AssetFormPage({ category, url, gateway = false }: AssetFormPageP
             : {}),
         })}
         successRoute={(saved, ctx) =>
-          gateway
-            ? domainRoute(saved)
-            : ctx.isUpdate
-              ? assetDetailPath(saved.id)
-              : `${ASSET_LIST_PATH}?order=-date_updated`
+          appletHost
+            ? `${APPLET_HOSTS_PAGE}/${String(saved.id)}`
+            : gateway
+              ? domainRoute(saved)
+              : ctx.isUpdate
+                ? assetDetailPath(saved.id)
+                : `${ASSET_LIST_PATH}?order=-date_updated`
         }
       />
     </ResourcePathsContext.Provider>

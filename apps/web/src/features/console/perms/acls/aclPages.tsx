@@ -49,7 +49,8 @@ function fieldsMeta(reviewOn: string[]): Record<string, FieldSpec> {
       optionLabel: userLabel,
       hidden: (v) => !reviewOn.includes(String(actionValue(v))),
     },
-    command_groups: { url: `${A}/command-groups/` },
+    // What a rule can and cannot catch, and how to make an allow list.
+    command_groups: { url: `${A}/command-groups/`, helpText: 'acls.command.filterHelp' },
     connect_methods: {
       render: () => <Select mode="multiple" options={CONNECT_METHODS.map((m) => ({ value: m, label: m }))} />,
     },
@@ -229,7 +230,10 @@ export const commandGroupPages: ResourcePagesConfig = {
   },
   form: {
     groups: [{ title: 'acls.group.Basic', fields: ['name', 'type', 'content', 'ignore_case', 'comment'] }],
-    fieldsMeta: { type: { widget: 'radio' }, content: { render: () => <CommandContentField /> } },
+    fieldsMeta: {
+      type: { widget: 'radio' },
+      content: { render: () => <CommandContentField />, helpText: 'acls.command.groupHelp' },
+    },
   },
   detail: {
     tabs: [

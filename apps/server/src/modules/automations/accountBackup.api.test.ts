@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { apiPost, confirmAdmin } from '../../../test-support/accounts.ts';
+import { ACCOUNTS, linuxHost } from '../../../test-support/sshAsset.ts';
+
+/**
+ * Account backup, the download variant (issue 30, item 4): a plan over Linux hosts, two recipient
+ * parts each told their half of the password by a site message, the encrypted file downloaded by a
+ * superuser after verifying again and opened with the machine's real `openssl` and both halves.
+ */
+let t: TestApp;
+let admin: SessionClient;
+let other: SessionClient;
+let otherId: string;
+const PLANS = '/api/v1/accounts/account-backup-plans/';
+const EXECS = '/api/v1/accounts/account-backup-plan-executions/';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await adminClient(t.app);
+  otherId = (
+    await apiPost(admin)('/api/v1/users/users/', {
+      name: 'part two',
+      username: 'parttwo',
+      email: 'parttwo@example.com',
+      password_strategy: 'custom',
+      password: 'Part-two-pass-1',
+    })
+  ).id;
+  other = new SessionClient(t.app);
+  expect((await other.login('parttwo', 'Part-two-pass-1')).statusCode).toBe(200);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The half of the password a user was sent for `execution`. */
+async function halfOf(userId: string, execution: string): Promise<string> {
+  const rows = await t.deps.database.db
+    .selectFrom('notifications_sitemessage as m')
+    .innerJoin('notifications_messagecontent as c', 'c.id', 'm.content_id')
+    .select('c.message')
+    .where('m.user_id', '=', userId)
+    .execute();
+  const m = rows.map((r) => new RegExp(`backup ${execution}: (\\S+) \\.`).exec(r.message)).find(Boolean);
+  if (!m) throw new Error('no half received');
+  return m[1]!;
+}
+
+describe('account backup', () => {
+  it('encrypts the accounts of the plan’s types and opens with both halves', async () => {
+    const post = apiPost(admin);
+    const host = await linuxHost(post, 22, { name: 'backup-host' });
+    await post(ACCOUNTS, { asset: host.id, username: 'bkuser', secret: 'Backup-secret-1,x' });
+    const me = (await admin.get('/api/v1/users/profile/')).json().id as string;
+    const bad = await admin.post(PLANS, { name: 'b', types: [], recipients_part_one: [me], recipients_part_two: [] });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json()).sort()).toEqual(['recipients_part_two', 'types']);
+    const plan = await post(PLANS, {
+      name: 'nightly',
+      types: ['linux'],
+      recipients_part_one: [me],
+      recipients_part_two: [otherId],
+      is_periodic: false,
+    });
+    const res = await admin.post(EXECS, { plan: plan.id });
+    expect(res.statusCode, res.body).toBe(201);
+    const task = res.json().task as string;
+    await expect
+      .poll(async () => (await admin.get(`${EXECS}${task}/`)).json().status, { timeout: 30_000 })
+      .toBe('success');
+    const one = await halfOf(me, task);
+    const two = await halfOf(otherId, task);
+    expect(one).not.toBe(two);
+
+    // Only a superuser, and only after verifying again.
+    expect((await other.get(`${EXECS}${task}/download/`)).statusCode).toBe(403);
+    const unconfirmed = await admin.get(`${EXECS}${task}/download/`);
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.json().code).toBe('password');
+    await confirmAdmin(admin);
+    const file = await admin.get(`${EXECS}${task}/download/`);
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.subarray(0, 8).toString()).toBe('Salted__');
+    expect(file.rawPayload.includes(Buffer.from('Backup-secret-1'))).toBe(false);
+    const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gh-backup-')), 'b.enc');
+    fs.writeFileSync(tmp, file.rawPayload);
+    try {
+      const plain = execFileSync('openssl', [
+        'enc',
+        '-d',
+        '-aes-256-cbc',
+        '-pbkdf2',
+        '-iter',
+        '10000',
+        '-md',
+        'sha256',
+        '-in',
+        tmp,
+        '-pass',
+        `pass:${one}${two}`,
+      ]).toString();
+      expect(plain).toContain('backup-host,127.0.0.1,bkuser,bkuser,password,"Backup-secret-1,x",');
+      expect(() =>
+        execFileSync(
+          'openssl',
+          [
+            'enc',
+            '-d',
+            '-aes-256-cbc',
+            '-pbkdf2',
+            '-iter',
+            '10000',
+            '-md',
+            'sha256',
+            '-in',
+            tmp,
+            '-pass',
+            `pass:${one}`,
+          ],
+          {
+            stdio: 'pipe',
+          },
+        ),
+      ).toThrow();
+    } finally {
+      fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
+    }
+  }, 60_000);
+});
