@@ -30,8 +30,12 @@ async function settled() {
 async function pickUser(id: string) {
   await page.locator(`#${id}`).click();
   await page.locator(`#${id}`).fill('admin');
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+  // This select's own dropdown (its list has the input's id): the other select's may still be
+  // fading out, and the first visible option could be that one's.
+  const dropdown = page.locator('.ant-select-dropdown', { has: page.locator(`#${id}_list`) });
+  await dropdown.locator('.ant-select-item-option', { hasText: 'admin' }).first().click();
   await page.keyboard.press('Escape');
+  await dropdown.waitFor({ state: 'hidden' });
 }
 
 describe('account backup plans', () => {
