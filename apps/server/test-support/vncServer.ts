@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { vncPasswordFile } from '../src/modules/terminal/graphical/des.ts';
+import { windowShown } from '../src/modules/terminal/graphical/xWindows.ts';
 import { freePort, waitForPort } from './ports.ts';
 
 /**
@@ -24,6 +25,8 @@ export interface VncServer {
   run(cmd: string, args: string[]): ChildProcess;
   stop(): void;
 }
+
+const XTERM_TITLE = 'gatehouse-test-xterm';
 
 export async function startVncServer(
   opts: { password?: string; width?: number; height?: number } = {},
@@ -87,9 +90,23 @@ export async function startVncServer(
     'black',
     '-fg',
     'white',
+    '-T',
+    XTERM_TITLE,
     '-e',
     '/bin/sh',
   ]);
+  // Keys sent before the xterm's window is mapped go to the root window and are lost: a test
+  // typing at once on a busy machine saw nothing arrive. Wait until it shows (30 s at most).
+  const env = { ...process.env, DISPLAY: display };
+  const deadline = Date.now() + 30_000;
+  while (!(await windowShown(env, XTERM_TITLE))) {
+    if (Date.now() > deadline) {
+      for (const c of children) c.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw new Error(`the xterm on ${display} did not show within 30 s`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return {
     port,
     password,

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -12,6 +11,7 @@ import { vncPasswordFile } from './des.ts';
 import type { GraphicalTarget } from './graphicalTarget.ts';
 import type { GraphicalOptions } from './graphicalSession.ts';
 import { HelperProcess } from './helperProcess.ts';
+import { windowShown } from './xWindows.ts';
 
 /**
  * The helpers of one RDP session (docs/graphical.md, "RDP"): a virtual display (`Xvfb`) at the
@@ -104,18 +104,10 @@ async function until(test: () => boolean | Promise<boolean>, helpers: HelperProc
 /**
  * Whether xfreerdp shows the remote desktop: its window is viewable on the virtual display. It maps
  * it once the RDP connection is made; until then, keys and clicks x11vnc puts on the display go
- * to its root window and are lost (docs/graphical.md, "RDP"). Asked with `xwininfo` (x11-utils).
+ * to its root window and are lost (docs/graphical.md, "RDP").
  */
 function xfreerdpShown(env: NodeJS.ProcessEnv): Promise<boolean> {
-  const xwininfo = (args: string[]) =>
-    new Promise<string>((resolve) =>
-      execFile('xwininfo', args, { env, timeout: 5_000 }, (err, out) => resolve(err ? '' : out)),
-    );
-  return xwininfo(['-root', '-children']).then(async (tree) => {
-    const ids = [...tree.matchAll(/^\s+(0x[0-9a-f]+) "FreeRDP/gm)].map((m) => m[1]!);
-    for (const id of ids) if (/Map State: IsViewable/.test(await xwininfo(['-id', id]))) return true;
-    return false;
-  });
+  return windowShown(env, 'FreeRDP');
 }
 
 /** A loopback port forwarded to the target through the domain gateway (one tunnel per connection). */
