@@ -38,15 +38,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The half of the password a user was sent for `execution`. */
-async function halfOf(userId: string, execution: string): Promise<string> {
-  const rows = await t.deps.database.db
-    .selectFrom('notifications_sitemessage as m')
-    .innerJoin('notifications_messagecontent as c', 'c.id', 'm.content_id')
-    .select('c.message')
-    .where('m.user_id', '=', userId)
-    .execute();
-  const m = rows.map((r) => new RegExp(`backup ${execution}: (\\S+) \\.`).exec(r.message)).find(Boolean);
+/** The half of the password a user reads in their site messages for `execution`. */
+async function halfOf(client: SessionClient, execution: string): Promise<string> {
+  const res = await client.get('/api/v1/notifications/site-messages/');
+  expect(res.statusCode).toBe(200);
+  const messages = (res.json() as { content: { message: string } }[]).map((r) => r.content.message);
+  const m = messages.map((text) => new RegExp(`backup ${execution}: (\\S+) \\.`).exec(text)).find(Boolean);
   if (!m) throw new Error('no half received');
   return m[1]!;
 }
@@ -73,9 +70,16 @@ describe('account backup', () => {
     await expect
       .poll(async () => (await admin.get(`${EXECS}${task}/`)).json().status, { timeout: 30_000 })
       .toBe('success');
-    const one = await halfOf(me, task);
-    const two = await halfOf(otherId, task);
+    const one = await halfOf(admin, task);
+    const two = await halfOf(other, task);
     expect(one).not.toBe(two);
+    // Each half is stored sealed: neither is in the database in clear.
+    const stored = await t.deps.database.db
+      .selectFrom('notifications_messagecontent')
+      .select(['message', 'sealed'])
+      .execute();
+    expect(stored.some((r) => r.message.includes(one) || r.message.includes(two))).toBe(false);
+    expect(stored.filter((r) => Boolean(r.sealed))).toHaveLength(2);
 
     // Only a superuser, and only after verifying again.
     expect((await other.get(`${EXECS}${task}/download/`)).statusCode).toBe(403);

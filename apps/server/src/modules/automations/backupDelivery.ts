@@ -12,7 +12,8 @@ import { am } from './automationText.ts';
 /**
  * Where an account backup goes once encrypted (docs/automations.md, "Backup"). Each part gets the
  * file and only its own half of the password:
- * - every recipient user is told their half by a site message;
+ * - every recipient user is told their half by a site message, sealed: stored encrypted, opened
+ *   only when they read it;
  * - `email`: each part's recipients get a mail with the file attached (the outbox, with the body and
  *   attachment sealed until sent), never the notice subscribers;
  * - `object_storage`: each part's SFTP storages get the file and a text file with that part's half.
@@ -45,6 +46,7 @@ export async function deliverBackup(
     const secret = halves[part - 1]!;
     await sendSiteMessage(db, app.deps.bus, {
       userIds: ids,
+      sealWith: app.deps.secretBox,
       text: (l) => ({
         subject: am(l, 'backup_subject', { name: plan.name }),
         message: escapeHtml(am(l, 'backup_body', { part, execution, secret })),

@@ -7,7 +7,7 @@ import { toBool } from '../../platform/db/schema.ts';
 import { pageOfResults } from '../../resource/pagination.ts';
 import { pageOf } from '../../resource/query.ts';
 import { sanitizeMessageHtml } from './sanitize.ts';
-import { markRead, sendSiteMessage, unreadTotal } from './siteMessages.ts';
+import { markRead, openMessage, sendSiteMessage, unreadTotal } from './siteMessages.ts';
 import { shape } from '../../resource/describe.ts';
 import { queryFlag } from '../../http/queryString.ts';
 import { parseBool } from '../../resource/coerce.ts';
@@ -39,6 +39,7 @@ function rowsQuery(req: FastifyRequest) {
       'c.id as content_id',
       'c.subject',
       'c.message',
+      'c.sealed',
       'c.date_created as content_created',
       'c.date_updated as content_updated',
       'c.sender_id',
@@ -58,7 +59,7 @@ function serialize(req: FastifyRequest, r: Row) {
     content: {
       id: r.content_id,
       subject: r.subject,
-      message: sanitizeMessageHtml(r.message),
+      message: sanitizeMessageHtml(openMessage(req.server.deps.secretBox, r, req.lang)),
       date_created: formatDateTime(r.content_created, req.tz),
       date_updated: formatDateTime(r.content_updated, req.tz),
       sender: r.sender_id ? { id: r.sender_id, name: r.sender_name ?? '' } : null,

@@ -3,7 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Language } from '@gatehouse/contract';
 import type { Bus } from '../../platform/bus/index.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { nowIso } from '../../platform/db/schema.ts';
+import { nowIso, toBool } from '../../platform/db/schema.ts';
+import type { SecretBox } from '../../platform/crypto/secretBox.ts';
+import { translator } from '@gatehouse/contract';
+import { catalogue } from '../../platform/i18n/catalogue.ts';
+import type notificationsMessages from '../../platform/i18n/locales/en/notifications.json';
+import { escapeHtml } from './sanitize.ts';
 import { usersByLanguage } from './userLanguage.ts';
 
 /**
@@ -35,9 +40,15 @@ export interface SendSiteMessage {
   senderId?: string | null;
   /** Every active user receives it. */
   isBroadcast?: boolean;
+  /**
+   * The message holds a secret (an account backup's password half): its HTML is stored encrypted
+   * with this box and opened only when its recipient reads it (`openMessage`).
+   */
+  sealWith?: SecretBox;
 }
 
 const CHUNK = 500;
+const t = translator(catalogue<typeof notificationsMessages>('notifications'));
 
 export async function announceUnreadChanged(bus: Bus, change: UnreadChanged): Promise<void> {
   await bus.publish(SITE_MSG_CHANNEL, change);
@@ -68,7 +79,8 @@ export async function sendSiteMessage(db: Kysely<DB>, bus: Bus, input: SendSiteM
         .values({
           id: contentId,
           subject: text.subject,
-          message: text.message,
+          message: input.sealWith ? input.sealWith.encrypt(text.message) : text.message,
+          sealed: Boolean(input.sealWith),
           sender_id: input.senderId ?? null,
           is_broadcast: Boolean(input.isBroadcast),
           date_created: now,
@@ -91,6 +103,19 @@ export async function sendSiteMessage(db: Kysely<DB>, bus: Bus, input: SendSiteM
   });
   await announceUnreadChanged(bus, input.isBroadcast ? { all: true } : { user_ids: userIds });
   return userIds.length;
+}
+
+/**
+ * A stored message's HTML as its recipient reads it: a sealed one opened with the secret box. One
+ * that cannot be opened (the secret key was replaced) says so instead of showing ciphertext.
+ */
+export function openMessage(box: SecretBox, row: { message: string; sealed: unknown }, lang: Language): string {
+  if (!toBool(row.sealed)) return row.message;
+  try {
+    return box.decrypt(row.message);
+  } catch {
+    return escapeHtml(t(lang, 'message_unreadable'));
+  }
 }
 
 export async function unreadTotal(db: Kysely<DB>, userId: string): Promise<number> {

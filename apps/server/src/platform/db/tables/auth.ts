@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { Bool } from '../schema.ts';
 
 /** Authentication and notifications (migration 0050). */
@@ -19,10 +20,11 @@ export interface PasswordHistoryTable {
 export interface MessageContentTable {
   id: string;
   subject: string;
-  /** HTML; sanitised on output. */
+  /** HTML; sanitised on output. Encrypted by the secret box when `sealed`. */
   message: string;
   sender_id: string | null;
   is_broadcast: Bool;
+  sealed: Generated<Bool>;
   date_created: string;
   date_updated: string;
 }
