@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Language } from '@gatehouse/contract';
 import type { Bus } from '../../platform/bus/index.ts';
 import type { DB } from '../../platform/db/schema.ts';
-import { nowIso, toBool } from '../../platform/db/schema.ts';
+import { nowIso, toBool, type Bool } from '../../platform/db/schema.ts';
 import type { SecretBox } from '../../platform/crypto/secretBox.ts';
 import { translator } from '@gatehouse/contract';
 import { catalogue } from '../../platform/i18n/catalogue.ts';
@@ -109,7 +109,7 @@ export async function sendSiteMessage(db: Kysely<DB>, bus: Bus, input: SendSiteM
  * A stored message's HTML as its recipient reads it: a sealed one opened with the secret box. One
  * that cannot be opened (the secret key was replaced) says so instead of showing ciphertext.
  */
-export function openMessage(box: SecretBox, row: { message: string; sealed: unknown }, lang: Language): string {
+export function openMessage(box: SecretBox, row: { message: string; sealed: Bool }, lang: Language): string {
   if (!toBool(row.sealed)) return row.message;
   try {
     return box.decrypt(row.message);

@@ -30,6 +30,49 @@ describe('component metrics', () => {
     expect(mine.memory_used).toBeGreaterThan(0);
   });
 
+  it('counts an instance alive for three of the deployment’s heartbeats (GATEWAY_HEARTBEAT_MS), not a fixed bound', async () => {
+    // Another instance, last heard from 20 s ago: alive at the default 30 s heartbeat (90 s), dead
+    // at a 5 s one (15 s), in the terminals list, its load filter and the metrics alike.
+    const quiet = await createTestApp({ GATEWAY_HEARTBEAT_MS: '5000' });
+    try {
+      const ago = new Date(Date.now() - 20_000).toISOString();
+      for (const app of [t, quiet]) {
+        await app.deps.database.db
+          .insertInto('terminal_terminal')
+          .values({
+            id: 'peer-instance',
+            name: 'peer:8080',
+            type: 'gatehouse',
+            remote_addr: '10.0.0.9',
+            pid: 1,
+            session_online: 0,
+            cpu_load: 0,
+            memory_used: 10,
+            disk_used: 10,
+            last_seen: ago,
+            date_created: ago,
+            comment: '',
+          })
+          .execute();
+      }
+      for (const [app, up] of [
+        [t, true],
+        [quiet, false],
+      ] as const) {
+        const client = app === t ? admin : await adminClient(quiet.app);
+        const row = (await client.get('/api/v1/terminal/terminals/peer-instance/')).json();
+        expect(row.is_alive).toBe(up);
+        expect(row.load.value).toBe(up ? 'normal' : 'offline');
+        const offline = (await client.get('/api/v1/terminal/terminals/?load=offline')).json() as { id: string }[];
+        expect(offline.some((r) => r.id === 'peer-instance')).toBe(!up);
+        const metrics = (await client.get('/api/v1/terminal/components/metrics/')).json().gatehouse;
+        expect(metrics.instances.find((i: { id: string }) => i.id === 'peer-instance').is_alive).toBe(up);
+      }
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('needs terminal.view_terminal', async () => {
     await makeUser(admin, 'metrics-user');
     const user = new SessionClient(t.app);

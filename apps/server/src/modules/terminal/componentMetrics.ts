@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { shape } from '../../resource/describe.ts';
-import { alive, loadOf, type Load } from './terminalResource.ts';
+import { alive, loadOf, staleOf, type Load } from './terminalResource.ts';
 
 /**
  * Settings › Terminal › Monitor: `GET terminal/components/metrics/` (`terminal.view_terminal`), per
@@ -27,6 +27,7 @@ export function registerComponentMetrics(app: FastifyInstance): void {
     },
     async (req) => {
       const rows = await req.db.selectFrom('terminal_terminal').selectAll().orderBy('name').execute();
+      const stale = staleOf(app);
       const out: Record<string, Record<Load | 'total' | 'session_active', number> & { instances: unknown[] }> = {};
       for (const r of rows) {
         const m = (out[r.type] ??= {
@@ -38,8 +39,8 @@ export function registerComponentMetrics(app: FastifyInstance): void {
           session_active: 0,
           instances: [],
         });
-        const load = loadOf(r);
-        const up = alive(r);
+        const load = loadOf(r, stale);
+        const up = alive(r, stale);
         m.total++;
         m[load]++;
         if (up) m.session_active += Number(r.session_online);

@@ -2,20 +2,27 @@ import { sql } from 'kysely';
 import { f } from '../../resource/fields.ts';
 import type { ResourceDef, Row } from '../../resource/types.ts';
 import { TM as M } from './gateway/gatewayError.ts';
-import { STALE_MS } from './gateway/instance.ts';
+import type { FastifyInstance } from 'fastify';
+import { staleMs } from './gateway/instance.ts';
 
 /**
  * The built-in gateway of each running instance (`/api/v1/terminal/terminals/`), one row per
- * instance kept by its heartbeat: alive while heard from within STALE_MS, the load from the
+ * instance kept by its heartbeat: alive while heard from within three of the deployment's
+ * heartbeats (`GATEWAY_HEARTBEAT_MS`, the bound that ends a dead instance's sessions), the load from the
  * CPU load average and memory use (the original's thresholds), the sessions it holds now.
  * System-wide (`terminal.*_terminal` are system-only permissions); read-only.
  */
-export function alive(r: Row): boolean {
-  return Date.now() - Date.parse(String(r.last_seen)) < STALE_MS;
+/** How long an instance may be silent and still count as alive, on this deployment. */
+export function staleOf(app: FastifyInstance): number {
+  return staleMs(app.deps.config.gateway.heartbeatMs);
 }
 
-export function loadOf(r: Row): Load {
-  if (!alive(r)) return 'offline';
+export function alive(r: Row, stale: number): boolean {
+  return Date.now() - Date.parse(String(r.last_seen)) < stale;
+}
+
+export function loadOf(r: Row, stale: number): Load {
+  if (!alive(r, stale)) return 'offline';
   const cpu = Number(r.cpu_load);
   const mem = Number(r.memory_used);
   const disk = Number(r.disk_used);
@@ -49,11 +56,11 @@ export const terminalResource: ResourceDef = {
     command_storage: f.computed('string', M.field_command_storage, () => 'default'),
     replay_storage: f.computed('string', M.field_replay_storage, () => 'default'),
     is_active: f.computed('boolean', M.field_is_active, () => true),
-    is_alive: f.computed('boolean', M.field_is_alive, (r) => alive(r)),
+    is_alive: f.computed('boolean', M.field_is_alive, (r, ctx) => alive(r, staleOf(ctx.req.server))),
     date_created: f.datetime(M.field_date_created, { readOnly: true, order: true }),
     comment: f.text(M.field_comment, { readOnly: true }),
     load: f.computed('labeled_choice', M.field_load, (r, ctx) => {
-      const v = loadOf(r);
+      const v = loadOf(r, staleOf(ctx.req.server));
       return { value: v, label: M[`load_${v as Load}`][ctx.req.lang] };
     }),
     stat: f.computed('json', M.field_stat, (r) => ({
@@ -67,8 +74,8 @@ export const terminalResource: ResourceDef = {
     })),
   },
   extraFilters: {
-    load: (q, value) => {
-      const stale = new Date(Date.now() - STALE_MS).toISOString();
+    load: (q, value, ctx) => {
+      const stale = new Date(Date.now() - staleOf(ctx.req.server)).toISOString();
       const tt = 'terminal_terminal';
       const ref = (c: string) => sql.ref(`${tt}.${c}`);
       const critical = sql<boolean>`(${ref('cpu_load')} > 20 or ${ref('memory_used')} > 95 or ${ref('disk_used')} > 99)`;

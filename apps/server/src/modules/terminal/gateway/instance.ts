@@ -26,7 +26,11 @@ import type { Cache } from '../../../platform/cache/cache.ts';
  * of instances that have gone silent since (deadSessions.ts), at their last heartbeat.
  */
 export const HEARTBEAT_MS = 30_000;
-export const STALE_MS = 3 * HEARTBEAT_MS;
+
+/** An instance silent for this long is dead: three of the deployment's heartbeats. */
+export function staleMs(heartbeatMs: number | undefined): number {
+  return 3 * (heartbeatMs ?? HEARTBEAT_MS);
+}
 
 export interface InstanceOptions {
   db: Kysely<DB>;
@@ -116,14 +120,14 @@ export class GatewayInstance {
    * instance at once (deadSessions.ts). Answers the ids this instance ended.
    */
   async sweep(): Promise<string[]> {
-    const stale = new Date(Date.now() - 3 * this.heartbeatMs).toISOString();
+    const stale = new Date(Date.now() - staleMs(this.heartbeatMs)).toISOString();
     return sweepDeadInstances(this.recoveryDeps(), this.id, stale);
   }
 
   async start(): Promise<void> {
     const { db } = this.o;
     const deps = this.recoveryDeps();
-    const stale = new Date(Date.now() - 3 * this.heartbeatMs).toISOString();
+    const stale = new Date(Date.now() - staleMs(this.heartbeatMs)).toISOString();
     const gone = (
       await db
         .selectFrom('terminal_terminal')
