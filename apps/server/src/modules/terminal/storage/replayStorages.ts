@@ -60,15 +60,35 @@ export async function archiveReplay(
   if (!storage || storage.type === 'server') return { replay_storage_id: null };
   const key = path.relative(deps.dataDir, gz).split(path.sep).join('/');
   const store = storeOf(storage, deps.secretBox)!;
+  const moved = await moveToStore(store, key, gz, streamed?.parts ?? [], (err) =>
+    deps.log?.info({ storage: storage.name, err }, 'replay upload failed, kept locally'),
+  );
+  return { replay_storage_id: moved ? storage.id : null };
+}
+
+/**
+ * Puts a finished recording in its store and removes the local file. Either way the parts streamed
+ * while it ran are removed: the whole recording now exists once, in the store or, when the upload
+ * failed, on this instance's disk (the row says which), and parts left behind would only fill the
+ * store (no retention lists them).
+ */
+export async function moveToStore(
+  store: ObjectStore,
+  key: string,
+  gz: string,
+  parts: string[],
+  failed: (err: string) => void,
+): Promise<boolean> {
+  let moved = false;
   try {
     await store.put(key, gz);
     await fs.promises.rm(gz, { force: true });
-    if (streamed) await removeParts(store, streamed.parts);
-    return { replay_storage_id: storage.id };
+    moved = true;
   } catch (e) {
-    deps.log?.info({ storage: storage.name, err: (e as Error).message }, 'replay upload failed, kept locally');
-    return { replay_storage_id: null };
+    failed((e as Error).message);
   }
+  await removeParts(store, parts);
+  return moved;
 }
 
 /** The store of a storage row by id; undefined for the local one or a storage gone. */
