@@ -265,11 +265,26 @@ describe('organisation scope', () => {
     ];
     const idRoutes = t.app.routeTable.filter((r) => r.url.includes(':') && r.method !== 'OPTIONS');
     const listRoutes = t.app.routeTable.filter((r) => !r.url.includes(':') && r.method === 'GET');
+    // Which of B's objects each URL knows: read in B itself by the superuser. A URL that answers 404
+    // there for an id (an object of another kind: a host's id on the groups route) cannot answer
+    // better from A, so from A only the ids it knows are tried, on its GET and on every other method
+    // of the same URL, which looks the object up alike. A URL without a GET (actions) gets every id.
+    // Two thirds of the requests this file made went to such pairs.
+    const known = new Map<string, string[]>();
+    for (const r of idRoutes.filter((r) => r.method === 'GET')) {
+      const ids: string[] = [];
+      for (const id of foreign) {
+        const res = await admin.request({ method: 'GET', url: fill(r.url, id), headers: { 'x-jms-org': orgB } });
+        if (res.statusCode !== 404) ids.push(id);
+      }
+      known.set(r.url, ids);
+    }
+    expect([...known.values()].filter((ids) => ids.length).length).toBeGreaterThan(20);
     const leaks: string[] = [];
     for (const who of ['OrgAdmin', 'SystemAdmin'] as const) {
       const client = who === 'SystemAdmin' ? admin : clients.get(who)!;
       for (const r of idRoutes) {
-        for (const id of foreign) {
+        for (const id of known.get(r.url) ?? foreign) {
           const payload = ['POST', 'PUT', 'PATCH'].includes(r.method) ? { name: 'stolen' } : undefined;
           const res = await client.request({
             method: r.method,
@@ -292,7 +307,7 @@ describe('organisation scope', () => {
     expect(leaks).toEqual([]);
     expect((await admin.get(`/api/v1/users/groups/${group.id}/`, { 'x-jms-org': orgB })).json().name).toBe('secret-b');
     expect((await admin.get(`/api/v1/users/groups/${group.id}/`, { 'x-jms-org': ROOT_ORG_ID })).statusCode).toBe(200);
-  }, 300_000); // every id route × every foreign object × two callers: minutes on a loaded 2-core machine
+  }, 300_000); // every id route × the foreign objects it knows × two callers: a minute on a loaded 2-core machine
 });
 
 /**
