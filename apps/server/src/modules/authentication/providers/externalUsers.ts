@@ -80,48 +80,59 @@ export async function upsertInTransaction(
 }
 
 /** A user without a local password, holding the system role User. */
-async function insertUser(
-  trx: Kysely<DB>,
-  u: { id: string; username: string; name: string; email: string; source: string; by: string; now: string },
-): Promise<void> {
-  await trx
-    .insertInto('users_user')
-    .values({
-      id: u.id,
-      username: u.username,
-      name: u.name,
-      email: u.email,
-      password: '',
-      is_active: true,
-      is_first_login: true,
-      need_update_password: false,
-      is_service_account: false,
-      source: u.source,
-      mfa_level: 0,
-      phone: '',
-      wechat: '',
-      comment: '',
-      date_expired: defaultDateExpired(),
-      date_joined: u.now,
-      last_login: null,
-      date_password_last_updated: u.now,
-      created_by: u.by,
-      updated_by: u.by,
-      date_updated: u.now,
-    })
-    .execute();
-  await trx
-    .insertInto('rbac_rolebinding')
-    .values({
-      id: randomUUID(),
-      scope: 'system',
-      user_id: u.id,
-      role_id: BUILTIN_ROLE_IDS.User,
-      org_id: null,
-      created_by: u.by,
-      date_created: u.now,
-    })
-    .execute();
+async function insertUser(trx: Kysely<DB>, u: NewExternalUser): Promise<void> {
+  await trx.insertInto('users_user').values(externalUserRow(u)).execute();
+  await trx.insertInto('rbac_rolebinding').values(userRoleBinding(u)).execute();
+}
+
+export interface NewExternalUser {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  source: string;
+  by: string;
+  now: string;
+}
+
+/** The `users_user` row of a user a provider vouches for: no local password. */
+export function externalUserRow(u: NewExternalUser) {
+  return {
+    id: u.id,
+    username: u.username,
+    name: u.name,
+    email: u.email,
+    password: '',
+    is_active: true,
+    is_first_login: true,
+    need_update_password: false,
+    is_service_account: false,
+    source: u.source,
+    mfa_level: 0,
+    phone: '',
+    wechat: '',
+    comment: '',
+    date_expired: defaultDateExpired(),
+    date_joined: u.now,
+    last_login: null,
+    date_password_last_updated: u.now,
+    created_by: u.by,
+    updated_by: u.by,
+    date_updated: u.now,
+  };
+}
+
+/** Its binding to the system role User. */
+export function userRoleBinding(u: NewExternalUser) {
+  return {
+    id: randomUUID(),
+    scope: 'system' as const,
+    user_id: u.id,
+    role_id: BUILTIN_ROLE_IDS.User,
+    org_id: null,
+    created_by: u.by,
+    date_created: u.now,
+  };
 }
 
 /** OrgUser in each organisation the user is not a member of yet. */
