@@ -6,7 +6,9 @@ import { collectTaskLog } from '../../../test-support/taskLog.ts';
 import { startAzureStandIn, type AzureStandIn } from '../../../test-support/azureStandIn.ts';
 import { PROVIDERS } from './providers/index.ts';
 import { AZURE_INTERNATIONAL, createAzureProvider } from './providers/azure.ts';
+import { createEcsProvider } from './providers/aliyunEcs.ts';
 import type { CloudProvider } from './providers/provider.ts';
+import { startAliyunStandIn, type AliyunStandIn } from '../../../test-support/aliyunStandIn.ts';
 
 /**
  * The public-cloud providers through the API and the job engine, each against its LOCAL STAND-IN
@@ -20,6 +22,7 @@ let t: TestApp;
 let admin: SessionClient;
 let base: string;
 let az: AzureStandIn;
+let ecs: AliyunStandIn;
 const shipped: Record<string, CloudProvider> = {};
 const C = '/api/v1/xpack/cloud';
 
@@ -33,6 +36,9 @@ beforeAll(async () => {
     maxWaitMs: 5,
     timeoutMs: 2000,
   });
+  ecs = await startAliyunStandIn();
+  shipped.aliyun = PROVIDERS.aliyun!;
+  PROVIDERS.aliyun = createEcsProvider('aliyun', { home: ecs.url, endpoint: () => ecs.url, timeoutMs: 2000 });
   t = await createTestApp();
   admin = await adminClient(t.app);
   base = await listenOnLoopback(t.app);
@@ -42,6 +48,7 @@ afterAll(async () => {
   Object.assign(PROVIDERS, shipped);
   await t?.close();
   await az?.close();
+  await ecs?.close();
 });
 
 async function runToEnd(taskId: string): Promise<{ exec: Row; log: string }> {
@@ -67,7 +74,11 @@ interface Case {
   secretAttr: string;
   attrs: () => Record<string, string>;
   secret: () => string;
+  /** Three instances over two regions, named with `prefix`. */
   seed: () => void;
+  /** The provider releases one of them. */
+  release: () => void;
+  prefix: string;
   /** Part of the message of a refused secret. */
   refusal: RegExp;
 }
@@ -85,7 +96,25 @@ const cases: Case[] = [
         { name: 'az-east', location: 'eastus', privateIp: '10.30.0.4' },
       ];
     },
+    release: () => void az.vms.splice(1, 1),
+    prefix: 'az-',
     refusal: /AADSTS7000215/,
+  },
+  {
+    provider: 'aliyun',
+    secretAttr: 'access_key_secret',
+    attrs: () => ({ access_key_id: ecs.keyId }),
+    secret: () => ecs.secret,
+    seed: () => {
+      ecs.instances = [
+        { id: 'i-bp1web', name: 'ali-web', region: 'cn-hangzhou', vpcIp: '172.16.0.4', tags: { env: 'prod' } },
+        { id: 'i-bp1db', name: 'ali-db', region: 'cn-hangzhou', vpcIp: '172.16.0.5', os: 'windows' },
+        { id: 'i-sg1east', name: 'ali-east', region: 'ap-southeast-1', vpcIp: '172.30.0.4' },
+      ];
+    },
+    release: () => void ecs.instances.splice(1, 1),
+    prefix: 'ali-',
+    refusal: /SignatureDoesNotMatch/,
   },
 ];
 
@@ -110,7 +139,12 @@ describe.each(cases)('$provider through the API and the job engine', (c) => {
     expect(test.json().detail).toMatch(c.refusal);
     expect((await admin.get(`${C}/accounts/${account.id}/`)).json().validity).toBe(false);
     task = (
-      await admin.post(`${C}/sync-instance-tasks/`, { name: `${c.provider} task`, account: account.id, regions: [] })
+      await admin.post(`${C}/sync-instance-tasks/`, {
+        name: `${c.provider} task`,
+        account: account.id,
+        regions: [],
+        release_policy: 'remove',
+      })
     ).json();
     const { exec, log } = await runToEnd(task.id);
     expect(exec).toMatchObject({ status: 'failed', is_success: false });
@@ -118,7 +152,7 @@ describe.each(cases)('$provider through the API and the job engine', (c) => {
     expect(log).toMatch(c.refusal);
   }, 60_000);
 
-  it('imports the instances of every region once the secret is right, and changes nothing the second time', async () => {
+  it('imports the instances of every region once the secret is right, changes nothing the second time, and releases', async () => {
     const patched = await admin.request({
       method: 'PATCH',
       url: `${C}/accounts/${account.id}/`,
@@ -129,13 +163,17 @@ describe.each(cases)('$provider through the API and the job engine', (c) => {
     expect((await admin.get(`${C}/accounts/${account.id}/test-connective/`)).statusCode).toBe(200);
     const first = await runToEnd(task.id);
     expect(first.exec).toMatchObject({ status: 'success', summary: { created: 3 } });
-    const hosts = (await admin.get(`/api/v1/assets/hosts/?search=az-`)).json() as Row[];
-    expect(hosts.map((h) => `${h.name} ${h.address}`).sort()).toEqual([
-      'az-db 10.20.0.5',
-      'az-east 10.30.0.4',
-      'az-web 10.20.0.4',
-    ]);
+    const hosts = async () =>
+      ((await admin.get(`/api/v1/assets/hosts/?search=${c.prefix}`)).json() as Row[])
+        .map((h) => `${h.name.slice(c.prefix.length)} ${h.address.replace(/^\d+\.\d+\./, '')}`)
+        .sort();
+    expect(await hosts()).toEqual(['db 0.5', 'east 0.4', 'web 0.4']);
     const second = await runToEnd(task.id);
     expect(second.exec.summary).toMatchObject({ created: 0, updated: 0, unchanged: 3, released: 0 });
+    c.release();
+    const third = await runToEnd(task.id);
+    expect(third.exec.summary).toMatchObject({ created: 0, unchanged: 2, released: 1 });
+    // The task's policy removes a released instance's asset.
+    expect(await hosts()).toEqual(['east 0.4', 'web 0.4']);
   }, 60_000);
 });
