@@ -3,6 +3,8 @@ import { SESSION_COOKIE } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { listenOnLoopback } from '../../../test-support/siteMsgSocket.ts';
 import { collectTaskLog } from '../../../test-support/taskLog.ts';
+import { encryptGatehouse } from '../../../test-support/transportSecret.ts';
+import { browserPublicKey } from '../../../test-support/auth.ts';
 import { startAzureStandIn, type AzureStandIn } from '../../../test-support/azureStandIn.ts';
 import { PROVIDERS } from './providers/index.ts';
 import { AZURE_INTERNATIONAL, createAzureProvider } from './providers/azure.ts';
@@ -15,12 +17,13 @@ import { startAliyunStandIn, type AliyunStandIn } from '../../../test-support/al
  * (test-support/*StandIn.ts: the clouds cannot be reached from here; nothing of a stand-in ships).
  * The shipped provider is swapped for one pointed at the stand-in for this file only. Wrong
  * credentials are a clear 400 on test and a failed run saying why; right ones import the hosts,
- * sealed secret and all.
+ * the secret sent transport-encrypted as the console sends it, then sealed.
  */
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let t: TestApp;
 let admin: SessionClient;
 let base: string;
+let key: string;
 let az: AzureStandIn;
 let ecs: AliyunStandIn;
 const shipped: Record<string, CloudProvider> = {};
@@ -42,6 +45,9 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await adminClient(t.app);
   base = await listenOnLoopback(t.app);
+  // The console page gives the browser its transport key.
+  await admin.get('/ui/');
+  key = browserPublicKey(admin);
 }, 60_000);
 
 afterAll(async () => {
@@ -156,7 +162,8 @@ describe.each(cases)('$provider through the API and the job engine', (c) => {
     const patched = await admin.request({
       method: 'PATCH',
       url: `${C}/accounts/${account.id}/`,
-      payload: { attrs: { [c.secretAttr]: c.secret() } },
+      // As the console sends it: transport-encrypted.
+      payload: { attrs: { [c.secretAttr]: encryptGatehouse(key, c.secret()) } },
     });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.body).not.toContain(c.secret());
