@@ -37,6 +37,17 @@ afterAll(async () => {
 const item = (label: string): Locator =>
   page.locator('.ant-form-item', { has: page.locator(`label[title="${label}"]`) });
 
+/** One attribute of the account form's provider inputs, by its label. */
+const attr = (label: string): Locator =>
+  page.locator('[data-testid="cloud-attrs"] .ant-space-item').filter({ hasText: new RegExp(`^\\*? ?${label}`) });
+
+const PROVIDERS: [string, string, string[]][] = [
+  ['lan', 'LAN', ['IP group', 'Test port', 'Test timeout (seconds)', 'Hostname prefix']],
+  ['aws_international', 'AWS (International)', ['Access key ID', 'Access key secret']],
+  ['azure_international', 'Azure (International)', ['Client ID', 'Client secret', 'Tenant ID', 'Subscription ID']],
+  ['aliyun', 'Alibaba Cloud', ['Access key ID', 'Access key secret']],
+];
+
 describe('cloud center', () => {
   it('creates a lan account and a task, executes it, and shows the hosts in the asset tree', async () => {
     const prefix = `cl${RUN}-`;
@@ -46,9 +57,11 @@ describe('cloud center', () => {
     await page.waitForURL(/\/cloud\/accounts\/?(\?.*)?$/);
     await page.getByRole('button', { name: 'Create' }).first().click();
     await item('Name').locator('input').fill(`office-${RUN}`);
-    await item('Attributes')
-      .locator('textarea')
-      .fill(JSON.stringify({ ip_group: ['127.0.0.7-9'], test_port: port, test_timeout: 1, hostname_prefix: prefix }));
+    const groupInput = attr('IP group').locator('input');
+    await groupInput.fill('127.0.0.7-9');
+    await groupInput.press('Enter');
+    await attr('Test port').locator('input').fill(String(port));
+    await attr('Hostname prefix').locator('input').fill(prefix);
     await screenshot(page, 'cloud-account-form');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL(/\/cloud\/accounts\/?(\?.*)?$/);
@@ -97,5 +110,52 @@ describe('cloud center', () => {
     await page.goto(`/ui/console/assets/cloud/sync-instance-tasks/${task.id}?activeTab=CloudTaskHistory`);
     await page.locator('tr.ant-table-row', { hasText: 'created: 2' }).waitFor();
     await screenshot(page, 'cloud-task-history');
+  }, 120_000);
+
+  it('shows each provider’s attributes in the account form, and saves an Azure account with its secret sealed', async () => {
+    await page.goto('/ui/console/assets/cloud/accounts/create');
+    await item('Name').locator('input').fill(`azure-${RUN}`);
+    for (const [name, label, fields] of PROVIDERS) {
+      await item('Provider').locator('.ant-select').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).click();
+      await page.locator('.ant-select-dropdown').last().waitFor({ state: 'hidden' });
+      const labels = page.getByTestId('cloud-attr-label');
+      await expect.poll(() => labels.allTextContents()).toEqual(fields.map((f) => expect.stringContaining(f)));
+      await screenshot(page, `cloud-account-form-${name}`);
+    }
+    // Azure (International) is chosen last but one: choose it again and fill its attributes.
+    await item('Provider').locator('.ant-select').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: 'Azure (International)' })
+      .click();
+    const ids = {
+      client_id: '0b6f3c1e-1111-4222-8333-444455556666',
+      tenant_id: 'contoso.onmicrosoft.com',
+      subscription_id: '9a8b7c6d-1111-4222-8333-444455556666',
+    };
+    await attr('Client ID').locator('input').fill(ids.client_id);
+    await attr('Client secret').locator('input').fill('Qk8Q~typed-in-the-form');
+    await attr('Tenant ID').locator('input').fill(ids.tenant_id);
+    await attr('Subscription ID').locator('input').fill(ids.subscription_id);
+    await screenshot(page, 'cloud-account-form-azure-filled');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(/\/cloud\/accounts\/?(\?.*)?$/);
+    await page.locator('tr.ant-table-row', { hasText: `azure-${RUN}` }).waitFor();
+    const saved = (
+      await apiCall<{ id: string; provider: unknown; attrs: Record<string, string> }[]>(
+        ctx,
+        'GET',
+        `/api/v1/xpack/cloud/accounts/?name=azure-${RUN}`,
+      )
+    )[0]!;
+    expect(saved.attrs).toEqual(ids);
+    // The update form: the sealed secret is not shown back, and may be left empty.
+    await page.goto(`/ui/console/assets/cloud/accounts/${saved.id}/update`);
+    await expect.poll(() => attr('Tenant ID').locator('input').inputValue()).toBe(ids.tenant_id);
+    expect(await attr('Client secret').locator('input').inputValue()).toBe('');
+    await screenshot(page, 'cloud-account-form-azure-update');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL(/\/cloud\/accounts\/?(\?.*)?$/);
   }, 120_000);
 });

@@ -11,5 +11,6 @@ export * from './messageHtml.ts';
 export * from './preferences.ts';
 export * from './settingCategories.ts';
 export * from './replayStorages.ts';
+export * from './cloudProviders.ts';
 export * from './interfaceSettings.ts';
 export * from './applets.ts';

@@ -2,8 +2,9 @@ import { ApiError } from '../../http/errors.ts';
 import { f, L } from '../../resource/fields.ts';
 import type { ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { rt } from '../../resource/messages.ts';
+import { decodeSecretField } from '../../resource/secretFields.ts';
 import { openSecrets, sealSecrets } from './accountSecrets.ts';
-import { CM, cm } from './cloudMessages.ts';
+import { CM, cm, type CloudMessage } from './cloudMessages.ts';
 import { PROVIDERS, providerOf } from './providers/index.ts';
 
 /**
@@ -43,7 +44,8 @@ async function splitAttrs(
   const secrets: Record<string, string> = {};
   for (const k of provider.secretAttrs) {
     const v = given[k];
-    if (typeof v === 'string' && v) secrets[k] = v;
+    // The console sends secret attributes transport-encrypted (as the vault's secrets); API clients in clear.
+    if (typeof v === 'string' && v) secrets[k] = String(await decodeSecretField(ctx.req, v, `attrs.${k}`));
     else if (stored[k]) secrets[k] = stored[k];
     else return { [`attrs.${k}`]: [cm(lang, 'secret_required', { field: k })] };
   }
@@ -70,7 +72,10 @@ export const accountResource: ResourceDef = {
     name: f.string(L.name, { required: true, search: true, order: true, filter: true }),
     provider: f.choice(
       CM.f_provider,
-      Object.keys(PROVIDERS).map((p) => ({ value: p, label: { en: p, zh: p, ja: p } })),
+      Object.keys(PROVIDERS).map((p) => ({
+        value: p,
+        label: CM[`provider_${p}` as CloudMessage] ?? { en: p, zh: p, ja: p },
+      })),
       { filter: true },
     ),
     attrs: f.json(CM.f_attrs, { default: {}, out: (v) => parseObject(v) }),

@@ -12,7 +12,8 @@ import { defineTask, runTask } from './tasks/registry.ts';
 /**
  * The daily clean-up of audit records (the original's `clean_audits_log_period`, 02:00): sessions
  * (finished ones) with their recordings (on disk or in their object store) and join records, commands, file transfers, login, operate and
- * activity logs older than their keep setting (`*_KEEP_DAYS`, `TERMINAL_SESSION_KEEP_DURATION`,
+ * activity logs, and finished cloud sync executions with their per-instance records
+ * (`CLOUD_SYNC_TASK_EXECUTION_KEEP_DAYS`, docs/cloud.md) older than their keep setting (`*_KEEP_DAYS`, `TERMINAL_SESSION_KEEP_DURATION`,
  * days; 0 or less keeps them) are deleted `RETENTION_BATCH` rows at a time, so a large backlog
  * never holds one long transaction. Task logs live in the cache for a day (modules/ops/taskLog.ts)
  * and expire by themselves. The run writes its own task log (readable with `ops.view_taskmonitor`).
@@ -92,6 +93,28 @@ async function cleanSessions(deps: Deps, before: string): Promise<number> {
   );
 }
 
+/** Finished cloud sync runs (job engine executions of `job_type` `cloud_sync`) and their `cloud_syncrecord`s. */
+async function cleanCloudSync(deps: Deps, before: string): Promise<number> {
+  const db = deps.database.db;
+  return inBatches(
+    async () =>
+      (
+        await db
+          .selectFrom('ops_jobexecution')
+          .select('id')
+          .where('job_type', '=', 'cloud_sync')
+          .where('is_finished', '=', true)
+          .where('date_created', '<', before)
+          .limit(RETENTION_BATCH)
+          .execute()
+      ).map((r) => r.id),
+    async (ids) => {
+      await db.deleteFrom('cloud_syncrecord').where('execution_id', 'in', ids).execute();
+      await db.deleteFrom('ops_jobexecution').where('id', 'in', ids).execute();
+    },
+  );
+}
+
 export async function runRetention(deps: Deps, now = new Date()): Promise<RetentionResult> {
   const { settings, database, cache } = deps;
   const db = database.db;
@@ -139,6 +162,8 @@ export async function runRetention(deps: Deps, now = new Date()): Promise<Retent
           await db.deleteFrom('audits_ftplog').where('id', 'in', ids).execute();
         },
       );
+    const cloud = await cutoff('CLOUD_SYNC_TASK_EXECUTION_KEEP_DAYS');
+    if (cloud) deleted.cloud_sync_executions = await cleanCloudSync(deps, cloud.toISOString());
     for (const [key, name, table] of [
       ['login_logs', 'LOGIN_LOG_KEEP_DAYS', 'audits_userloginlog'],
       ['operate_logs', 'OPERATE_LOG_KEEP_DAYS', 'audits_operatelog'],

@@ -9,6 +9,7 @@ import { ResourceList } from '../../../../resource/ResourceList.tsx';
 import type { ResourcePagesConfig } from '../../../../resource/resourceRoute.tsx';
 import type { ResourceObject } from '../../../../resource/types.ts';
 import { taskLogPath } from '../detail/useTaskResult.ts';
+import { CloudAttrsInput, cleanAttrs, cloudAttrsEncrypted } from './CloudAttrsInput.tsx';
 import { cloudAccountRoute, cloudStrategyRoute, cloudTaskRoute } from './cloudResources.ts';
 
 /** The cloud center's pages: its three tabs over the generic lists, forms and details (docs/cloud.md). */
@@ -239,11 +240,10 @@ export const cloudAccountPages: ResourcePagesConfig = {
       { title: 'assets.cloud.Attrs', fields: ['attrs'] },
       { title: 'assets.group.Other', fields: ['comment'] },
     ],
-    fieldsMeta: { attrs: { widget: 'json', helpText: 'assets.cloud.AttrsHelp' } },
-    initial: (q) => ({
-      provider: q.get('provider') ?? 'lan',
-      attrs: { ip_group: ['192.168.1.0/24'], test_port: 22, test_timeout: 1, hostname_prefix: '' },
-    }),
+    fieldsMeta: { attrs: { render: () => <CloudAttrsInput /> } },
+    initial: (q) => ({ provider: q.get('provider') ?? 'lan', attrs: '{}' }),
+    cleanValues: (values) => ({ ...values, attrs: cleanAttrs(values.provider, values.attrs) }),
+    encryptedFields: cloudAttrsEncrypted,
   },
   detail: {
     tabs: [
