@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, launchBrowser, newContext, screenshot, signInAdmin } from './browser.ts';
+import { apiCall, launchBrowser, newContext, pickOption, screenshot, signInAdmin } from './browser.ts';
 
 /**
  * Account backup in the console (issue 30): a plan made in the form (the types tree, both recipient
@@ -33,7 +33,7 @@ async function pickUser(id: string) {
   // This select's own dropdown (its list has the input's id): the other select's may still be
   // fading out, and the first visible option could be that one's.
   const dropdown = page.locator('.ant-select-dropdown', { has: page.locator(`#${id}_list`) });
-  await dropdown.locator('.ant-select-item-option', { hasText: 'admin' }).first().click();
+  await pickOption(dropdown.locator('.ant-select-item-option', { hasText: 'admin' }).first());
   await page.keyboard.press('Escape');
   await dropdown.waitFor({ state: 'hidden' });
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, openAsAdmin, pickMenuItem, screenshot } from './browser.ts';
+import { apiCall, openAsAdmin, pickMenuItem, pickOption, screenshot } from './browser.ts';
 
 /**
  * Issue 7 as an administrator uses it: a Linux host created through its form and tested against a
@@ -58,9 +58,9 @@ const nodesItem = () =>
 async function chooseNode() {
   await page.locator('#nodes').click();
   await page.locator('#nodes').fill(NODE);
-  await page.locator(`.ant-select-item-option[title="/DEFAULT/${NODE}"]`).click();
-  await page.keyboard.press('Escape');
+  await pickOption(page.locator(`.ant-select-item-option[title="/DEFAULT/${NODE}"]`));
   await expect.poll(() => nodesItem().textContent(), { timeout: 10_000 }).toContain(NODE);
+  await page.keyboard.press('Escape');
 }
 
 /** Adds one account in the Accounts group's dialog. */
@@ -251,12 +251,7 @@ describe('assets forms', () => {
     await templates.click();
     // A click while the dropdown is still opening can land beside the option (a busy machine):
     // wait for its animation, and for the choice to show in the select before going on.
-    const option = page.locator('.ant-select-item-option[title="e2e-tpl(tpluser)"]');
-    await option.waitFor();
-    await option.evaluate((el) =>
-      Promise.all((el.closest('.ant-select-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
-    );
-    await option.click();
+    await pickOption(page.locator('.ant-select-item-option[title="e2e-tpl(tpluser)"]'));
     await expect.poll(() => templates.locator('.ant-select-selection-item').count()).toBe(1);
     // The multiple select stays open over the dialog's buttons: a click on the title closes it.
     await pick.locator('.ant-modal-title').click();

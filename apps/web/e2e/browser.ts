@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless, with the flags this machine needs (no network beyond loopback). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -137,4 +137,16 @@ export async function pickMenuItem(page: Page, name: string, exact = false): Pro
     Promise.all((el.closest('.ant-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
   );
   await item.click();
+}
+
+/**
+ * Clicks an option of a select's dropdown once the dropdown has finished opening: a click during
+ * its slide-in can land beside the option on a busy machine, and nothing is chosen.
+ */
+export async function pickOption(option: Locator): Promise<void> {
+  await option.waitFor();
+  await option.evaluate((el) =>
+    Promise.all((el.closest('.ant-select-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
+  );
+  await option.click();
 }

@@ -126,6 +126,8 @@ describe('the list table', () => {
     await screen.findByRole('link', { name: 'Alice Liddell' });
     await user.click(screen.getByRole('columnheader', { name: /Username/ }));
     await waitFor(() => expect(callsTo('GET', USERS_URL).at(-1)!.query.get('order')).toBe('username'));
+    // While the rows load, the table is blurred and takes no clicks (pointer-events: none).
+    await waitFor(() => expect(document.querySelector('.ant-spin-spinning')).toBeNull());
     await user.click(screen.getByRole('columnheader', { name: /Username/ }));
     await waitFor(() => expect(callsTo('GET', USERS_URL).at(-1)!.query.get('order')).toBe('-username'));
     expect(new URLSearchParams(router.state.location.search).get('order')).toBe('-username');
