@@ -90,6 +90,28 @@ describe('messenger sign-in', () => {
     await ctx.close();
   });
 
+  it("lets the administrator unbind a user's WeCom from the user's detail page after a re-verification", async () => {
+    const ORG = { 'X-JMS-ORG': '00000000-0000-0000-0000-000000000002' };
+    type Row = { id: string; wecom_id: string | null };
+    const [wei] = await apiCall<Row[]>(admin, 'GET', '/api/v1/users/users/?username=e2e-wei', undefined, ORG);
+    expect(wei!.wecom_id).toBe('e2e-wei');
+    await page.goto(`/ui/console/users/users/${wei!.id}`);
+    const actions = page.getByTestId('user-quick-actions');
+    await actions.getByText('e2e-wei').waitFor();
+    expect(await actions.getByTestId('user-unbind-dingtalk').isDisabled()).toBe(true);
+    await actions.getByTestId('user-unbind-wecom').click();
+    await page.getByTestId('reverify-secret').fill(E2E_ADMIN_PASSWORD);
+    await screenshot(page, 'user-im-unbind-reverify');
+    await page.getByTestId('reverify-submit').click();
+    await expect
+      .poll(() => page.getByTestId('user-im-unbind-result').textContent())
+      .toBe('WeCom is no longer bound to e2e-wei.');
+    await expect.poll(() => actions.getByTestId('user-unbind-wecom').isDisabled()).toBe(true);
+    await screenshot(page, 'user-im-unbound');
+    const after = await apiCall<Row>(admin, 'GET', `/api/v1/users/users/${wei!.id}/`, undefined, ORG);
+    expect(after.wecom_id).toBeNull();
+  });
+
   it('binds DingTalk from the profile after a re-verification, then unbinds it', async () => {
     const { context } = await newUserContext(browser, server.url, admin, '00000000-0000-0000-0000-000000000002', {
       username: 'e2e-imbind',

@@ -193,18 +193,37 @@ async function bindCallback(p: ImProvider, req: FastifyRequest, reply: FastifyRe
   return reply.redirect(withResult(back, p.name, result));
 }
 
+/**
+ * Removes the messenger's binding of `userId` (the caller's own, or another user's for an
+ * administrator: modules/users/imUnbind.ts); the id that was bound, or a 400 naming the provider
+ * when there was none. `whose` picks the message: "your account" or the user's name.
+ */
+export async function removeBinding(
+  p: ImProvider,
+  req: FastifyRequest,
+  user: { id: string; username: string },
+  whose: 'own' | 'admin',
+): Promise<{ msg: string; before: string }> {
+  const row = await req.db.selectFrom('users_user').select(p.idColumn).where('id', '=', user.id).executeTakeFirst();
+  const before = row?.[p.idColumn] ?? null;
+  const res = before
+    ? await req.db
+        .updateTable('users_user')
+        .set({ [p.idColumn]: null })
+        .where('id', '=', user.id)
+        .where(p.idColumn, '=', before)
+        .executeTakeFirst()
+    : undefined;
+  const provider = p.label(await imConfig(req, p));
+  const vars = { provider, user: user.username };
+  if (!before || Number(res?.numUpdatedRows ?? 0) === 0)
+    throw new ApiError(400, { msg: tr(req.lang, whose === 'own' ? IM.not_bound : IM.admin_not_bound, vars) });
+  return { msg: tr(req.lang, whose === 'own' ? IM.unbound : IM.admin_unbound, vars), before };
+}
+
 async function unbind(p: ImProvider, req: FastifyRequest) {
   await requireConfirm(req, 'relogin');
-  const user = req.user!;
-  const res = await req.db
-    .updateTable('users_user')
-    .set({ [p.idColumn]: null })
-    .where('id', '=', user.id)
-    .where(p.idColumn, 'is not', null)
-    .executeTakeFirst();
-  const provider = p.label(await imConfig(req, p));
-  if (Number(res.numUpdatedRows) === 0) throw new ApiError(400, { msg: tr(req.lang, IM.not_bound, { provider }) });
-  return { msg: tr(req.lang, IM.unbound, { provider }) };
+  return { msg: (await removeBinding(p, req, req.user!, 'own')).msg };
 }
 
 async function testing(p: ImProvider, req: FastifyRequest, reply: FastifyReply) {
