@@ -189,6 +189,8 @@ const wecom: SettingFields = {
   WECOM_SECRET: { type: 'string', maxLength: 1024, secret: true },
   WECOM_ENDPOINT: imUrl,
   WECOM_LOGIN_ENDPOINT: imUrl,
+  /** The OAuth2 page of a sign-in inside WeCom's client (no QR code). */
+  WECOM_OAUTH_ENDPOINT: imUrl,
 };
 const dingtalk: SettingFields = {
   AUTH_DINGTALK: bool,

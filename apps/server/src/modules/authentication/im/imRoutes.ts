@@ -43,6 +43,9 @@ export const imLoginPath = (name: string) => `/core/auth/${name}/qr/login/`;
 const loginCallbackPath = (name: string) => `/core/auth/${name}/qr/login/callback/`;
 export const imBindPath = (name: string) => `/core/auth/${name}/qr/bind/`;
 const bindCallbackPath = (name: string) => `/core/auth/${name}/qr/bind/callback/`;
+/** The sign-in inside the provider's own client (WeCom's OAuth2 page, no QR code): JumpServer's paths. */
+export const imInAppLoginPath = (name: string) => `/core/auth/${name}/oauth/login/`;
+const inAppCallbackPath = (name: string) => `/core/auth/${name}/oauth/login/callback/`;
 const PROFILE_PAGE = '/ui/profile/';
 const MAX_CODE_LENGTH = 1024;
 
@@ -68,10 +71,16 @@ async function enabled(req: FastifyRequest, p: ImProvider): Promise<ImConfig | u
   return missing(p, c).length ? undefined : c;
 }
 
-async function login(p: ImProvider, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+/**
+ * The start of a sign-in: the QR page, or with `inApp` the provider's OAuth2 page inside its own
+ * client. Both come back with a code for the same flow (state bound to the browser) and end alike.
+ */
+async function login(p: ImProvider, req: FastifyRequest, reply: FastifyReply, inApp = false): Promise<FastifyReply> {
   const c = await enabled(req, p);
   if (!c) return refuseSso(req, reply, p.name, 'sso_failed', { reason: 'provider_disabled' });
   const state = await beginSso(req, reply, p.name);
+  if (inApp && p.inAppAuthorizeUrl)
+    return reply.redirect(p.inAppAuthorizeUrl(c, await siteUrl(req, inAppCallbackPath(p.name)), state));
   return reply.redirect(p.authorizeUrl(c, await siteUrl(req, loginCallbackPath(p.name)), state));
 }
 
@@ -258,6 +267,10 @@ export function registerImRoutes(app: FastifyInstance): void {
   for (const p of IM_PROVIDERS) {
     app.get(imLoginPath(p.name), { config: { public: true } }, (req, reply) => login(p, req, reply));
     app.get(loginCallbackPath(p.name), { config: { public: true } }, (req, reply) => loginCallback(p, req, reply));
+    if (p.inAppAuthorizeUrl) {
+      app.get(imInAppLoginPath(p.name), { config: { public: true } }, (req, reply) => login(p, req, reply, true));
+      app.get(inAppCallbackPath(p.name), { config: { public: true } }, (req, reply) => loginCallback(p, req, reply));
+    }
     app.get(imBindPath(p.name), { config: { public: true } }, (req, reply) => bind(p, req, reply));
     app.get(bindCallbackPath(p.name), { config: { public: true } }, (req, reply) => bindCallback(p, req, reply));
     app.post(`/api/v1/authentication/${p.name}/qr/unbind/`, {}, (req) => unbind(p, req));
@@ -272,7 +285,15 @@ export async function imMethods(req: FastifyRequest) {
   const out = [];
   for (const p of IM_PROVIDERS) {
     const c = await enabled(req, p);
-    if (c) out.push({ name: p.name, label: p.label(c), url: imLoginPath(p.name), logo: '' });
+    if (!c) continue;
+    // Inside the provider's own client (its User-Agent) the button signs in there, without a QR code.
+    const inApp = p.inAppAuthorizeUrl && p.inAppAgent?.test(req.headers['user-agent'] ?? '');
+    out.push({
+      name: p.name,
+      label: p.label(c),
+      url: inApp ? imInAppLoginPath(p.name) : imLoginPath(p.name),
+      logo: '',
+    });
   }
   return out;
 }

@@ -268,7 +268,14 @@ export const WECOM_PAGE: SettingsPageDef = {
   sections: [
     {
       title: 'wecomApp',
-      fields: ['WECOM_CORPID', 'WECOM_AGENTID', 'WECOM_SECRET', 'WECOM_ENDPOINT', 'WECOM_LOGIN_ENDPOINT'],
+      fields: [
+        'WECOM_CORPID',
+        'WECOM_AGENTID',
+        'WECOM_SECRET',
+        'WECOM_ENDPOINT',
+        'WECOM_LOGIN_ENDPOINT',
+        'WECOM_OAUTH_ENDPOINT',
+      ],
     },
     { title: 'wecomEnable', fields: ['AUTH_WECOM'] },
   ],
