@@ -71,4 +71,18 @@ describe('settings pages', () => {
       }
     }
   });
+
+  it('name the FeiShu versions in every language instead of showing the raw values', () => {
+    const field = SETTING_CATEGORIES.feishu.FEISHU_VERSION;
+    const values = field?.type === 'choice' ? field.choices.map(String) : [];
+    expect(values).toEqual(['feishu', 'lark']);
+    const names = [en, zh, ja].map((cat) =>
+      values.map((v) => (cat.choice as Record<string, Record<string, string>>).FEISHU_VERSION?.[v]),
+    );
+    expect(names).toEqual([
+      ['FeiShu', 'Lark'],
+      ['飞书', 'Lark'],
+      ['Feishu（飛書）', 'Lark'],
+    ]);
+  });
 });
