@@ -1,29 +1,32 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { E2E_ADMIN_PASSWORD } from './server.ts';
+import { E2E_ADMIN_PASSWORD, startServer, type RunningServer } from './server.ts';
 import { apiCall, newContext, openAsAdmin, screenshot } from './browser.ts';
 
 /**
  * Settings › Authentication: the tabs in the console reference's order, the Passkey tab (a host
  * name only for the relying-party id; the switch shows or hides the login page's passkey button)
- * and the FeiShu version offered by name.
+ * and the FeiShu version offered by name. A server of its own: the passkey switch changes every
+ * user's login page.
  */
+let server: RunningServer;
 let browser: Browser;
 let ctx: BrowserContext;
 let page: Page;
 const SETTING = '/api/v1/settings/setting/?category=passkey';
 
 beforeAll(async () => {
-  ({ browser, ctx, page } = await openAsAdmin(inject('baseURL'), E2E_ADMIN_PASSWORD));
-});
+  server = await startServer();
+  ({ browser, ctx, page } = await openAsAdmin(server.url, E2E_ADMIN_PASSWORD));
+}, 120_000);
 afterAll(async () => {
-  await apiCall(ctx, 'PATCH', SETTING, { AUTH_PASSKEY: false, FIDO_SERVER_ID: '', FIDO_SERVER_NAME: 'Gatehouse' });
-  await browser.close();
+  await browser?.close();
+  await server?.stop();
 });
 
 /** The login page of a signed-out browser, once it has read the public settings. */
 async function loginPage(): Promise<{ login: Page; close(): Promise<void> }> {
-  const anon = await newContext(browser, inject('baseURL'));
+  const anon = await newContext(browser, server.url);
   const login = await anon.newPage();
   const settingsRead = login.waitForResponse((r) => r.url().includes('/api/v1/settings/public/open/'));
   await login.goto('/core/auth/login/');
