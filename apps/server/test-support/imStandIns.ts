@@ -6,7 +6,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * A local stand-in of the three company messengers' documented APIs (none can be reached from
  * here), on one loopback server, each part checking the app's credentials the way its provider
  * documents it, independently of the product's code:
- * - WeCom: the QR page `wwlogin/sso/login`, `GET cgi-bin/gettoken?corpid&corpsecret`,
+ * - WeCom: the QR page `wwlogin/sso/login`, the OAuth2 page used inside WeCom's own client
+ *   (`connect/oauth2/authorize`, `scope=snsapi_base`, `response_type=code`; a browser that is not
+ *   WeCom's client (no `wxwork` in its User-Agent) is refused, as WeCom does), `GET cgi-bin/gettoken?corpid&corpsecret`,
  *   `GET cgi-bin/auth/getuserinfo?access_token&code` (`userid`), `GET cgi-bin/user/get`;
  * - DingTalk: the QR page `connect/oauth2/sns_authorize`, `POST sns/getuserinfo_bycode` signed
  *   by accessKey/timestamp/signature (base64 HMAC-SHA256 of the timestamp under the app secret),
@@ -99,6 +101,17 @@ export async function startImStandIn(): Promise<ImStandIn> {
         case '/wwlogin/sso/login':
           if (q('appid') !== W.corpid || q('agentid') !== W.agentid || q('login_type') !== 'CorpApp')
             return json({ errcode: 40013, errmsg: 'invalid corpid' });
+          return back('wecom', q('redirect_uri'));
+        case '/connect/oauth2/authorize':
+          if (
+            q('appid') !== W.corpid ||
+            q('agentid') !== W.agentid ||
+            q('scope') !== 'snsapi_base' ||
+            q('response_type') !== 'code'
+          )
+            return json({ errcode: 40013, errmsg: 'invalid appid' });
+          if (!/wxwork/i.test(req.headers['user-agent'] ?? ''))
+            return json({ errcode: 50001, errmsg: 'please open in wecom client' });
           return back('wecom', q('redirect_uri'));
         case '/cgi-bin/gettoken':
           if (q('corpid') !== W.corpid || !eq(q('corpsecret'), W.secret))

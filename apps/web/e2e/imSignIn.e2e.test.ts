@@ -21,6 +21,7 @@ beforeAll(async () => {
   server = await startServer();
   im = await startImStandIn();
   im.people.wecom.set('e2e-wei', { id: 'e2e-wei', name: 'Wei E2E', email: 'wei@e2e.test' });
+  im.people.wecom.set('e2e-mei', { id: 'e2e-mei', name: 'Mei E2E', email: 'mei@e2e.test' });
   im.people.dingtalk.set('e2e-ding', { id: 'e2e-ding', name: 'Ding E2E', email: 'ding@e2e.test' });
   ({ browser, ctx: admin, page } = await openAsAdmin(server.url, E2E_ADMIN_PASSWORD));
   await apiCall(admin, 'PATCH', '/api/v1/settings/setting/?category=oidc', { BASE_SITE_URL: server.url });
@@ -31,6 +32,7 @@ beforeAll(async () => {
     WECOM_SECRET: IM_APPS.wecom.secret,
     WECOM_ENDPOINT: im.url,
     WECOM_LOGIN_ENDPOINT: im.url,
+    WECOM_OAUTH_ENDPOINT: im.url,
   });
   await apiCall(admin, 'PATCH', '/api/v1/settings/setting/?category=dingtalk', {
     AUTH_DINGTALK: true,
@@ -88,6 +90,50 @@ describe('messenger sign-in', () => {
     const me = await apiCall<{ username: string; source: { value: string } }>(ctx, 'GET', '/api/v1/users/profile/');
     expect(me).toMatchObject({ username: 'e2e-wei', source: { value: 'wecom' } });
     await ctx.close();
+  });
+
+  it("signs in inside WeCom's client through its OAuth2 page, without a QR code", async () => {
+    const ctx = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 420, height: 800 },
+      userAgent: 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/140.0 Mobile wxwork/4.1.20',
+    });
+    const p = await ctx.newPage();
+    await p.goto('/core/auth/login/?next=/ui/profile/info');
+    await p.getByTestId('sso-wecom').waitFor();
+    await screenshot(p, 'login-wecom-in-app');
+    im.next.wecom = 'e2e-mei';
+    const seen = im.calls.length;
+    await p.getByTestId('sso-wecom').click();
+    await p.waitForURL(`${server.url}/ui/**`);
+    const me = await apiCall<{ username: string; wecom_id: string }>(ctx, 'GET', '/api/v1/users/profile/');
+    expect(me).toMatchObject({ username: 'e2e-mei', wecom_id: 'e2e-mei' });
+    const pages = im.calls.slice(seen).map((x) => new URL(x.url, im.url).pathname);
+    expect(pages).toContain('/connect/oauth2/authorize');
+    expect(pages).not.toContain('/wwlogin/sso/login');
+    await ctx.close();
+  });
+
+  it("lets the administrator unbind a user's WeCom from the user's detail page after a re-verification", async () => {
+    const ORG = { 'X-JMS-ORG': '00000000-0000-0000-0000-000000000002' };
+    type Row = { id: string; wecom_id: string | null };
+    const [wei] = await apiCall<Row[]>(admin, 'GET', '/api/v1/users/users/?username=e2e-wei', undefined, ORG);
+    expect(wei!.wecom_id).toBe('e2e-wei');
+    await page.goto(`/ui/console/users/users/${wei!.id}`);
+    const actions = page.getByTestId('user-quick-actions');
+    await actions.getByText('e2e-wei').waitFor();
+    expect(await actions.getByTestId('user-unbind-dingtalk').isDisabled()).toBe(true);
+    await actions.getByTestId('user-unbind-wecom').click();
+    await page.getByTestId('reverify-secret').fill(E2E_ADMIN_PASSWORD);
+    await screenshot(page, 'user-im-unbind-reverify');
+    await page.getByTestId('reverify-submit').click();
+    await expect
+      .poll(() => page.getByTestId('user-im-unbind-result').textContent())
+      .toBe('WeCom is no longer bound to e2e-wei.');
+    await expect.poll(() => actions.getByTestId('user-unbind-wecom').isDisabled()).toBe(true);
+    await screenshot(page, 'user-im-unbound');
+    const after = await apiCall<Row>(admin, 'GET', `/api/v1/users/users/${wei!.id}/`, undefined, ORG);
+    expect(after.wecom_id).toBeNull();
   });
 
   it('binds DingTalk from the profile after a re-verification, then unbinds it', async () => {

@@ -10,7 +10,8 @@ export type SettingField =
   | { type: 'int'; min: number; max: number }
   | { type: 'choice'; choices: readonly (string | number)[] }
   /** `multiline`: a document (PEM, XML) edited in a text area, its line breaks kept. */
-  | { type: 'string'; maxLength: number; url?: boolean; allowBlank?: boolean; multiline?: boolean }
+  /** `host`: a DNS host name (no scheme, port or address), stored in lower case. */
+  | { type: 'string'; maxLength: number; url?: boolean; host?: boolean; allowBlank?: boolean; multiline?: boolean }
   | { type: 'string'; maxLength: number; secret: true; multiline?: boolean }
   /** An object of string values (an attribute map); `required` keys must be present. */
   | { type: 'json'; required?: readonly string[] }
@@ -188,6 +189,8 @@ const wecom: SettingFields = {
   WECOM_SECRET: { type: 'string', maxLength: 1024, secret: true },
   WECOM_ENDPOINT: imUrl,
   WECOM_LOGIN_ENDPOINT: imUrl,
+  /** The OAuth2 page of a sign-in inside WeCom's client (no QR code). */
+  WECOM_OAUTH_ENDPOINT: imUrl,
 };
 const dingtalk: SettingFields = {
   AUTH_DINGTALK: bool,
@@ -203,6 +206,15 @@ const feishu: SettingFields = {
   FEISHU_VERSION: { type: 'choice', choices: ['feishu', 'lark'] },
   /** Blank: the public API of FEISHU_VERSION. */
   FEISHU_ENDPOINT: { type: 'string', maxLength: 1024, url: true, allowBlank: true },
+};
+/**
+ * Auth › Passkey (apps/server/src/modules/authentication/profile/passkeys.ts): the switch, the
+ * relying-party id (blank: the request's host name) and the name authenticators show.
+ */
+const passkey: SettingFields = {
+  AUTH_PASSKEY: bool,
+  FIDO_SERVER_ID: { type: 'string', maxLength: 253, host: true, allowBlank: true },
+  FIDO_SERVER_NAME: { type: 'string', maxLength: 255 },
 };
 /** Messages › Email (apps/server/src/modules/notifications/mail/): the SMTP server every mail goes through. */
 const email: SettingFields = {
@@ -373,6 +385,7 @@ export const SETTING_CATEGORIES = {
   wecom,
   dingtalk,
   feishu,
+  passkey,
   /** Features › Ops: the job centre's switch and the commands it never runs (superusers only). */
   ops: {
     SECURITY_COMMAND_EXECUTION: bool,

@@ -202,6 +202,8 @@ export const SETTING_DEFAULTS = {
   /** The WeCom server API and its QR sign-in page (a private deployment's, or the public ones). */
   WECOM_ENDPOINT: 'https://qyapi.weixin.qq.com',
   WECOM_LOGIN_ENDPOINT: 'https://login.work.weixin.qq.com',
+  /** WeCom's OAuth2 page for a sign-in inside WeCom's own client (im/wecom.ts, `connect/oauth2/authorize`). */
+  WECOM_OAUTH_ENDPOINT: 'https://open.weixin.qq.com',
   AUTH_DINGTALK: false,
   DINGTALK_AGENTID: '',
   DINGTALK_APPKEY: '',

@@ -19,6 +19,16 @@ function checkUrl(s: string): boolean {
   }
 }
 
+/**
+ * A DNS host name as WebAuthn takes for a relying-party id: labels of letters, digits and inner
+ * hyphens, at most 63 characters each, not an IPv4 address (browsers refuse addresses there).
+ */
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+export function checkHostName(s: string): boolean {
+  const labels = s.split('.');
+  return s.length <= 253 && labels.every((l) => LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]!);
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A JSON object (or its text) of string values holding the required keys. */
@@ -117,6 +127,10 @@ export function checkSetting(field: SettingField, raw: unknown, lang: Language):
       if (s === '' && !allowBlank) return { error: rt(lang, 'blank') };
       if (s.length > field.maxLength) return { error: rt(lang, 'max_length', { n: field.maxLength }) };
       if (s !== '' && 'url' in field && field.url && !checkUrl(s)) return { error: tr(lang, SM.invalid_url) };
+      if ('host' in field && field.host && s !== '') {
+        const host = s.toLowerCase();
+        return checkHostName(host) ? { value: host } : { error: tr(lang, SM.invalid_host, { value: s.slice(0, 80) }) };
+      }
       return { value: s };
     }
   }

@@ -8,12 +8,14 @@ import { registerProfileRoutes } from './profile.ts';
 import { registerExportGuard } from './exportGuard.ts';
 import { registerInviteRoute } from './invite.ts';
 import { registerProfilePublicKeyRoutes } from './profilePublicKey.ts';
+import { registerImUnbindRoutes } from './imUnbind.ts';
 
 export function registerUsersModule(app: FastifyInstance): void {
   registerExportGuard(app);
   registerProfileRoutes(app);
   registerProfilePublicKeyRoutes(app);
   registerUserActions(app);
+  registerImUnbindRoutes(app);
   registerInviteRoute(app);
   registerGroupRelations(app);
   registerResource(app, userResource);

@@ -30,6 +30,13 @@ export interface ImProvider {
   required: readonly string[];
   label(c: ImConfig): string;
   authorizeUrl(c: ImConfig, redirectUri: string, state: string): string;
+  /**
+   * The provider's OAuth2 page for a sign-in inside its own client (no QR code; WeCom), whose
+   * code `identify` takes like the QR page's; absent when the provider has none here.
+   */
+  inAppAuthorizeUrl?(c: ImConfig, redirectUri: string, state: string): string;
+  /** A User-Agent of the provider's own client (the login page offers the in-app sign-in there). */
+  inAppAgent?: RegExp;
   identify(req: FastifyRequest, c: ImConfig, code: string): Promise<ImIdentity>;
   /** Fetches the app's access token: the settings' test. */
   check(req: FastifyRequest, c: ImConfig): Promise<void>;

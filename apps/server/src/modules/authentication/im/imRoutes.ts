@@ -43,6 +43,9 @@ export const imLoginPath = (name: string) => `/core/auth/${name}/qr/login/`;
 const loginCallbackPath = (name: string) => `/core/auth/${name}/qr/login/callback/`;
 export const imBindPath = (name: string) => `/core/auth/${name}/qr/bind/`;
 const bindCallbackPath = (name: string) => `/core/auth/${name}/qr/bind/callback/`;
+/** The sign-in inside the provider's own client (WeCom's OAuth2 page, no QR code): JumpServer's paths. */
+export const imInAppLoginPath = (name: string) => `/core/auth/${name}/oauth/login/`;
+const inAppCallbackPath = (name: string) => `/core/auth/${name}/oauth/login/callback/`;
 const PROFILE_PAGE = '/ui/profile/';
 const MAX_CODE_LENGTH = 1024;
 
@@ -68,10 +71,16 @@ async function enabled(req: FastifyRequest, p: ImProvider): Promise<ImConfig | u
   return missing(p, c).length ? undefined : c;
 }
 
-async function login(p: ImProvider, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+/**
+ * The start of a sign-in: the QR page, or with `inApp` the provider's OAuth2 page inside its own
+ * client. Both come back with a code for the same flow (state bound to the browser) and end alike.
+ */
+async function login(p: ImProvider, req: FastifyRequest, reply: FastifyReply, inApp = false): Promise<FastifyReply> {
   const c = await enabled(req, p);
   if (!c) return refuseSso(req, reply, p.name, 'sso_failed', { reason: 'provider_disabled' });
   const state = await beginSso(req, reply, p.name);
+  if (inApp && p.inAppAuthorizeUrl)
+    return reply.redirect(p.inAppAuthorizeUrl(c, await siteUrl(req, inAppCallbackPath(p.name)), state));
   return reply.redirect(p.authorizeUrl(c, await siteUrl(req, loginCallbackPath(p.name)), state));
 }
 
@@ -193,18 +202,37 @@ async function bindCallback(p: ImProvider, req: FastifyRequest, reply: FastifyRe
   return reply.redirect(withResult(back, p.name, result));
 }
 
+/**
+ * Removes the messenger's binding of `userId` (the caller's own, or another user's for an
+ * administrator: modules/users/imUnbind.ts); the id that was bound, or a 400 naming the provider
+ * when there was none. `whose` picks the message: "your account" or the user's name.
+ */
+export async function removeBinding(
+  p: ImProvider,
+  req: FastifyRequest,
+  user: { id: string; username: string },
+  whose: 'own' | 'admin',
+): Promise<{ msg: string; before: string }> {
+  const row = await req.db.selectFrom('users_user').select(p.idColumn).where('id', '=', user.id).executeTakeFirst();
+  const before = row?.[p.idColumn] ?? null;
+  const res = before
+    ? await req.db
+        .updateTable('users_user')
+        .set({ [p.idColumn]: null })
+        .where('id', '=', user.id)
+        .where(p.idColumn, '=', before)
+        .executeTakeFirst()
+    : undefined;
+  const provider = p.label(await imConfig(req, p));
+  const vars = { provider, user: user.username };
+  if (!before || Number(res?.numUpdatedRows ?? 0) === 0)
+    throw new ApiError(400, { msg: tr(req.lang, whose === 'own' ? IM.not_bound : IM.admin_not_bound, vars) });
+  return { msg: tr(req.lang, whose === 'own' ? IM.unbound : IM.admin_unbound, vars), before };
+}
+
 async function unbind(p: ImProvider, req: FastifyRequest) {
   await requireConfirm(req, 'relogin');
-  const user = req.user!;
-  const res = await req.db
-    .updateTable('users_user')
-    .set({ [p.idColumn]: null })
-    .where('id', '=', user.id)
-    .where(p.idColumn, 'is not', null)
-    .executeTakeFirst();
-  const provider = p.label(await imConfig(req, p));
-  if (Number(res.numUpdatedRows) === 0) throw new ApiError(400, { msg: tr(req.lang, IM.not_bound, { provider }) });
-  return { msg: tr(req.lang, IM.unbound, { provider }) };
+  return { msg: (await removeBinding(p, req, req.user!, 'own')).msg };
 }
 
 async function testing(p: ImProvider, req: FastifyRequest, reply: FastifyReply) {
@@ -239,6 +267,10 @@ export function registerImRoutes(app: FastifyInstance): void {
   for (const p of IM_PROVIDERS) {
     app.get(imLoginPath(p.name), { config: { public: true } }, (req, reply) => login(p, req, reply));
     app.get(loginCallbackPath(p.name), { config: { public: true } }, (req, reply) => loginCallback(p, req, reply));
+    if (p.inAppAuthorizeUrl) {
+      app.get(imInAppLoginPath(p.name), { config: { public: true } }, (req, reply) => login(p, req, reply, true));
+      app.get(inAppCallbackPath(p.name), { config: { public: true } }, (req, reply) => loginCallback(p, req, reply));
+    }
     app.get(imBindPath(p.name), { config: { public: true } }, (req, reply) => bind(p, req, reply));
     app.get(bindCallbackPath(p.name), { config: { public: true } }, (req, reply) => bindCallback(p, req, reply));
     app.post(`/api/v1/authentication/${p.name}/qr/unbind/`, {}, (req) => unbind(p, req));
@@ -253,7 +285,15 @@ export async function imMethods(req: FastifyRequest) {
   const out = [];
   for (const p of IM_PROVIDERS) {
     const c = await enabled(req, p);
-    if (c) out.push({ name: p.name, label: p.label(c), url: imLoginPath(p.name), logo: '' });
+    if (!c) continue;
+    // Inside the provider's own client (its User-Agent) the button signs in there, without a QR code.
+    const inApp = p.inAppAuthorizeUrl && p.inAppAgent?.test(req.headers['user-agent'] ?? '');
+    out.push({
+      name: p.name,
+      label: p.label(c),
+      url: inApp ? imInAppLoginPath(p.name) : imLoginPath(p.name),
+      logo: '',
+    });
   }
   return out;
 }

@@ -8,7 +8,10 @@ import type { ImConfig, ImIdentity, ImProvider } from './imProvider.ts';
  * the corp's access token (`GET cgi-bin/gettoken?corpid=&corpsecret=`: WeCom takes the secret
  * only in the URL), the member behind a sign-in code (`GET cgi-bin/auth/getuserinfo`, `userid`;
  * a visitor from outside the corp has none and is refused) and the member's details
- * (`GET cgi-bin/user/get`: name, email).
+ * (`GET cgi-bin/user/get`: name, email). Inside WeCom's own client (User-Agent `wxwork`) the
+ * sign-in needs no QR code: the OAuth2 page (`<oauth>/connect/oauth2/authorize?appid=<corp id>
+ * &redirect_uri=…&response_type=code&scope=snsapi_base&state=…&agentid=…#wechat_redirect`) answers
+ * with a code that `cgi-bin/auth/getuserinfo` takes the same way.
  */
 async function token(req: FastifyRequest, c: ImConfig): Promise<string> {
   return cachedToken(req, 'wecom', c('WECOM_CORPID'), c('WECOM_SECRET'), async () => {
@@ -24,7 +27,7 @@ export const WECOM: ImProvider = {
   idColumn: 'wecom_id',
   enabledSetting: 'AUTH_WECOM',
   secretSetting: 'WECOM_SECRET',
-  fields: ['WECOM_CORPID', 'WECOM_AGENTID', 'WECOM_ENDPOINT', 'WECOM_LOGIN_ENDPOINT'],
+  fields: ['WECOM_CORPID', 'WECOM_AGENTID', 'WECOM_ENDPOINT', 'WECOM_LOGIN_ENDPOINT', 'WECOM_OAUTH_ENDPOINT'],
   required: ['WECOM_CORPID', 'WECOM_AGENTID', 'WECOM_SECRET'],
   label: () => 'WeCom',
   authorizeUrl: (c, redirectUri, state) =>
@@ -35,6 +38,19 @@ export const WECOM: ImProvider = {
       redirect_uri: redirectUri,
       state,
     }).href,
+  inAppAuthorizeUrl(c, redirectUri, state) {
+    const url = apiUrl(c('WECOM_OAUTH_ENDPOINT'), 'connect/oauth2/authorize', {
+      appid: c('WECOM_CORPID'),
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'snsapi_base',
+      state,
+      agentid: c('WECOM_AGENTID'),
+    });
+    url.hash = 'wechat_redirect';
+    return url.href;
+  },
+  inAppAgent: /wxwork/i,
   async identify(req, c, code): Promise<ImIdentity> {
     const accessToken = await token(req, c);
     const who = await imCall(

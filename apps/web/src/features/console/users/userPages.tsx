@@ -6,6 +6,7 @@ import { userRoute } from './userRoute.tsx';
 import { userFieldSpecs } from './fields.ts';
 import { InviteUsers } from './InviteUsers.tsx';
 import { UserRolesCard } from './roles/UserRolesCard.tsx';
+import { UserImUnbind } from './UserImUnbind.tsx';
 import { userGrantedAssetsTab } from '../perms/grants/grantTabs.tsx';
 
 const phone: CellFormatter = ({ value }) => {
@@ -73,6 +74,9 @@ export const userPages: ResourcePagesConfig = {
                 'username',
                 'email',
                 'phone',
+                'wecom_id',
+                'dingtalk_id',
+                'feishu_id',
                 'groups',
                 'system_roles',
                 'org_roles',
@@ -89,6 +93,7 @@ export const userPages: ResourcePagesConfig = {
               ]}
               formatters={{ phone }}
             />
+            <UserImUnbind user={user} reload={reload} />
             <UserRolesCard key={JSON.stringify([user.system_roles, user.org_roles])} user={user} reload={reload} />
           </Space>
         ),

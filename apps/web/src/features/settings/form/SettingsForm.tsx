@@ -179,6 +179,8 @@ export function SettingsForm({
     try {
       const saved = await http.patch<Values>(URL, body, { params: { category: page.category } });
       queryClient.setQueryData(queryKey, saved);
+      // The fields show what was stored (the server trims, lower-cases a host name...).
+      form.setFieldsValue(Object.fromEntries(Object.keys(body).flatMap((k) => (k in saved ? [[k, saved[k]]] : []))));
       // A failed re-read leaves the old values until the next start; the save itself succeeded.
       void refreshPublicSettings(Object.keys(body)).catch(() => undefined);
       void message.success(<span data-testid="settings-saved">{t('settings.form.saved')}</span>);

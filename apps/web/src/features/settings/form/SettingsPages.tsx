@@ -18,6 +18,7 @@ import {
   OAUTH2_PAGE,
   OIDC_PAGE,
   OPS_PAGE,
+  PASSKEY_PAGE,
   RADIUS_PAGE,
   SAML2_PAGE,
   SECURITY_PAGE,
@@ -25,6 +26,7 @@ import {
   SMS_PAGE,
   TICKET_PAGE,
   VAULT_PAGE,
+  type SettingsPageDef,
 } from './settingsPages.ts';
 import { SubscriptionTable } from './SubscriptionTable.tsx';
 import { LdapTools } from './LdapTools.tsx';
@@ -45,9 +47,40 @@ export function CleaningSettingsPage() {
   return <SettingsForm page={CLEAN_PAGE} />;
 }
 
-/** Settings › Authentication: the sign-in methods, LDAP with its tools, OIDC, OAuth2, SAML2, CAS, RADIUS, the messengers. */
+/** A messenger's tab: its app settings and the button that fetches an app token with them. */
+function imTab(page: SettingsPageDef, label: string, testLabel: string) {
+  return {
+    key: page.category,
+    label,
+    children: (
+      <SettingsForm
+        page={page}
+        actions={(form) => (
+          <SettingsActions
+            form={form}
+            result="im-result"
+            actions={[
+              {
+                id: `${page.category}-test`,
+                label: testLabel,
+                url: `/api/v1/settings/${page.category}/testing/`,
+              },
+            ]}
+          />
+        )}
+      />
+    ),
+  };
+}
+
+/**
+ * Settings › Authentication, tabs in the console reference's order: Basic, LDAP, CAS, Passkey
+ * (superusers only: its category is, contract §4.18), OIDC, SAML2, OAuth2, WeCom, DingTalk,
+ * FeiShu, Radius.
+ */
 export function AuthSettingsPage() {
   const { t } = useTranslation();
+  const superuser = useAppStore((s) => Boolean(s.profile?.is_superuser));
   return (
     <Card>
       <Tabs
@@ -58,33 +91,17 @@ export function AuthSettingsPage() {
             label: t('settings.ldap.tabLdap'),
             children: <SettingsForm page={LDAP_PAGE} actions={(form) => <LdapTools form={form} />} />,
           },
-          { key: 'oidc', label: t('settings.ldap.tabOidc'), children: <SettingsForm page={OIDC_PAGE} /> },
-          { key: 'oauth2', label: t('settings.ldap.tabOauth2'), children: <SettingsForm page={OAUTH2_PAGE} /> },
-          { key: 'saml2', label: t('settings.ldap.tabSaml2'), children: <SettingsForm page={SAML2_PAGE} /> },
           { key: 'cas', label: t('settings.ldap.tabCas'), children: <SettingsForm page={CAS_PAGE} /> },
+          ...(superuser
+            ? [{ key: 'passkey', label: t('settings.ldap.tabPasskey'), children: <SettingsForm page={PASSKEY_PAGE} /> }]
+            : []),
+          { key: 'oidc', label: t('settings.ldap.tabOidc'), children: <SettingsForm page={OIDC_PAGE} /> },
+          { key: 'saml2', label: t('settings.ldap.tabSaml2'), children: <SettingsForm page={SAML2_PAGE} /> },
+          { key: 'oauth2', label: t('settings.ldap.tabOauth2'), children: <SettingsForm page={OAUTH2_PAGE} /> },
+          imTab(WECOM_PAGE, t('settings.ldap.tabWecom'), t('settings.ldap.testIm')),
+          imTab(DINGTALK_PAGE, t('settings.ldap.tabDingtalk'), t('settings.ldap.testIm')),
+          imTab(FEISHU_PAGE, t('settings.ldap.tabFeishu'), t('settings.ldap.testIm')),
           { key: 'radius', label: t('settings.ldap.tabRadius'), children: <SettingsForm page={RADIUS_PAGE} /> },
-          ...([WECOM_PAGE, DINGTALK_PAGE, FEISHU_PAGE] as const).map((page) => ({
-            key: page.category,
-            label: t(`settings.ldap.tab${page.category[0]!.toUpperCase()}${page.category.slice(1)}`),
-            children: (
-              <SettingsForm
-                page={page}
-                actions={(form) => (
-                  <SettingsActions
-                    form={form}
-                    result="im-result"
-                    actions={[
-                      {
-                        id: `${page.category}-test`,
-                        label: t('settings.ldap.testIm'),
-                        url: `/api/v1/settings/${page.category}/testing/`,
-                      },
-                    ]}
-                  />
-                )}
-              />
-            ),
-          })),
         ]}
       />
     </Card>

@@ -17,6 +17,7 @@ import {
   OAUTH2_PAGE,
   OIDC_PAGE,
   OPS_PAGE,
+  PASSKEY_PAGE,
   RADIUS_PAGE,
   SAML2_PAGE,
   SECURITY_PAGE,
@@ -56,6 +57,7 @@ describe('settings pages', () => {
       SMS_PAGE,
       ...SMS_BACKEND_PAGES,
       CAS_PAGE,
+      PASSKEY_PAGE,
       WECOM_PAGE,
       DINGTALK_PAGE,
       FEISHU_PAGE,
@@ -68,5 +70,19 @@ describe('settings pages', () => {
           expect((cat.field as Record<string, { label?: string }>)[name]?.label, name).toBeTruthy();
       }
     }
+  });
+
+  it('name the FeiShu versions in every language instead of showing the raw values', () => {
+    const field = SETTING_CATEGORIES.feishu.FEISHU_VERSION;
+    const values = field?.type === 'choice' ? field.choices.map(String) : [];
+    expect(values).toEqual(['feishu', 'lark']);
+    const names = [en, zh, ja].map((cat) =>
+      values.map((v) => (cat.choice as Record<string, Record<string, string>>).FEISHU_VERSION?.[v]),
+    );
+    expect(names).toEqual([
+      ['FeiShu', 'Lark'],
+      ['飞书', 'Lark'],
+      ['Feishu（飛書）', 'Lark'],
+    ]);
   });
 });

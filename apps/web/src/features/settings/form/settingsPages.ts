@@ -253,13 +253,29 @@ export const CAS_PAGE: SettingsPageDef = {
   ],
 };
 
+/** Authentication › Passkey: the switch, the relying-party id and the name authenticators show (superusers only). */
+export const PASSKEY_PAGE: SettingsPageDef = {
+  category: 'passkey',
+  sections: [
+    { title: 'passkeyServer', fields: ['FIDO_SERVER_ID', 'FIDO_SERVER_NAME'] },
+    { title: 'passkeyEnable', fields: ['AUTH_PASSKEY'] },
+  ],
+};
+
 /** Authentication › WeCom, DingTalk, FeiShu: the app that signs users in by the messenger's QR page. */
 export const WECOM_PAGE: SettingsPageDef = {
   category: 'wecom',
   sections: [
     {
       title: 'wecomApp',
-      fields: ['WECOM_CORPID', 'WECOM_AGENTID', 'WECOM_SECRET', 'WECOM_ENDPOINT', 'WECOM_LOGIN_ENDPOINT'],
+      fields: [
+        'WECOM_CORPID',
+        'WECOM_AGENTID',
+        'WECOM_SECRET',
+        'WECOM_ENDPOINT',
+        'WECOM_LOGIN_ENDPOINT',
+        'WECOM_OAUTH_ENDPOINT',
+      ],
     },
     { title: 'wecomEnable', fields: ['AUTH_WECOM'] },
   ],
