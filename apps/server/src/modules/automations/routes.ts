@@ -9,6 +9,7 @@ import { registerGatheredRoutes } from './gatheredRoutes.ts';
 import { registerMembershipRoutes } from './membershipRoutes.ts';
 import { registerPushNow } from './pushNow.ts';
 import { registerBackupRoutes } from './backupRoutes.ts';
+import { registerTemplateAccounts } from './templateAccounts.ts';
 
 /**
  * Account automations (docs/automations.md): change secret, push and gather plans, their
@@ -27,6 +28,7 @@ export function registerAutomationsModule(app: FastifyInstance): void {
   }
   registerGatheredRoutes(app);
   registerPushNow(app);
+  registerTemplateAccounts(app);
   registerBackupRoutes(app);
   app.jobEngine.setSchedules(automationSchedules(app));
 }
