@@ -10,6 +10,7 @@ import { registerMembershipRoutes } from './membershipRoutes.ts';
 import { registerPushNow } from './pushNow.ts';
 import { registerBackupRoutes } from './backupRoutes.ts';
 import { registerTemplateAccounts } from './templateAccounts.ts';
+import { registerBackupCleanup } from './backupCleanup.ts';
 
 /**
  * Account automations (docs/automations.md): change secret, push and gather plans, their
@@ -30,5 +31,6 @@ export function registerAutomationsModule(app: FastifyInstance): void {
   registerPushNow(app);
   registerTemplateAccounts(app);
   registerBackupRoutes(app);
+  registerBackupCleanup();
   app.jobEngine.setSchedules(automationSchedules(app));
 }
