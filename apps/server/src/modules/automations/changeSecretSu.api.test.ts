@@ -26,6 +26,8 @@ let target: ReturnType<typeof osUser>;
 let target2: ReturnType<typeof osUser>;
 /** A key account reached by su from root (signing in with a key). */
 let keyed: ReturnType<typeof osUser>;
+/** A password account reached by su from root, which switches without a prompt. */
+let fromRoot: ReturnType<typeof osUser>;
 const EXEC = '/api/v1/accounts/change-secret-executions/';
 
 beforeAll(async () => {
@@ -33,9 +35,10 @@ beforeAll(async () => {
   target = osUser('Target-old-1a');
   target2 = osUser('Target-old-2b');
   keyed = osUser('Keyed-unused-3c');
+  fromRoot = osUser('Root-old-4d');
   sshd = await startSshd({
-    osUsers: [from.username, target.username, target2.username, keyed.username],
-    config: [`DenyUsers ${target.username} ${target2.username}`],
+    osUsers: [from.username, target.username, target2.username, keyed.username, fromRoot.username],
+    config: [`DenyUsers ${target.username} ${target2.username} ${fromRoot.username}`],
   });
   t = await createTestApp();
   admin = await adminClient(t.app);
@@ -52,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   sshd?.stop();
-  for (const u of [from, target, target2, keyed]) u?.remove();
+  for (const u of [from, target, target2, keyed, fromRoot]) u?.remove();
 });
 
 /** Logs in as `from` and switches to `to` with `password`, as a person would; answers who it became. */
@@ -229,5 +232,36 @@ describe('change secret through su', () => {
     expect(await login(oldKey.private)).toBeDefined();
     expect(fs.readFileSync(file, 'utf8')).not.toContain(oldKey.public.split(' ')[1]);
     expect(fs.statSync(file).uid).toBe(Number(execFileSync('id', ['-u', keyed.username]).toString().trim()));
+  }, 120_000);
+
+  it('switches from root signing in with a key (su asks nothing) and proves the new password by a switch of the account to itself', async () => {
+    const post = apiPost(admin);
+    const host = await linuxHost(post, sshd.port, { platform: 'Linux su' });
+    const rootKey = await post(ACCOUNTS, {
+      asset: host.id,
+      username: 'root',
+      secret_type: 'ssh_key',
+      secret: sshd.privateKey,
+    });
+    const account = await post(ACCOUNTS, {
+      asset: host.id,
+      username: fromRoot.username,
+      secret: fromRoot.password,
+      su_from: rootKey.id,
+    });
+    const plan = await post('/api/v1/accounts/change-secret-automations/', {
+      name: 'cs-su-root',
+      accounts: [fromRoot.username],
+      assets: [host.id],
+      secret_type: 'password',
+      secret_strategy: 'specific',
+      secret: 'Rt6-from-root-Yv2',
+      is_periodic: false,
+    });
+    await runPlan(plan.id);
+    expect(await vaultSecret(account.id)).toBe('Rt6-from-root-Yv2');
+    // `from` (not root) must give the password: the new one opens the switch, the old one no more.
+    expect(await switchAs('Rt6-from-root-Yv2', fromRoot)).toBe(fromRoot.username);
+    expect(await switchAs(fromRoot.password, fromRoot)).toBe(from.username);
   }, 120_000);
 });
