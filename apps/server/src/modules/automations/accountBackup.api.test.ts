@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, createTestApp, SessionClient, type TestApp } from '../../../test-support/testApp.ts';
 import { apiPost, confirmAdmin } from '../../../test-support/accounts.ts';
 import { ACCOUNTS, linuxHost } from '../../../test-support/sshAsset.ts';
+import { runRetention } from '../ops/retention.ts';
+import { backupFile } from './backupRun.ts';
 
 /**
  * Account backup, the download variant (issue 30, item 4): a plan over Linux hosts, two recipient
@@ -134,5 +136,48 @@ describe('account backup', () => {
     } finally {
       fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
     }
+  }, 60_000);
+
+  it('removes backup files older than TASK_LOG_KEEP_DAYS with the daily clean-up; their download says so', async () => {
+    const me = (await admin.get('/api/v1/users/profile/')).json().id as string;
+    const plan = await apiPost(admin)(PLANS, {
+      name: 'kept',
+      types: ['linux'],
+      recipients_part_one: [me],
+      recipients_part_two: [otherId],
+      is_periodic: false,
+    });
+    const run = async () => {
+      const res = await admin.post(EXECS, { plan: plan.id });
+      expect(res.statusCode, res.body).toBe(201);
+      const task = res.json().task as string;
+      await expect
+        .poll(async () => (await admin.get(`${EXECS}${task}/`)).json().status, { timeout: 30_000 })
+        .toBe('success');
+      return task;
+    };
+    const old = await run();
+    const recent = await run();
+    const oldFile = backupFile(t.deps.config.dataDir, old);
+    const recentFile = backupFile(t.deps.config.dataDir, recent);
+    // Written 91 days ago: past the default 90 days of TASK_LOG_KEEP_DAYS.
+    const then = new Date(Date.now() - 91 * 86400_000);
+    fs.utimesSync(oldFile, then, then);
+
+    const result = await runRetention(t.deps);
+    expect(result.deleted.account_backups).toBe(1);
+    expect(fs.existsSync(oldFile)).toBe(false);
+    expect(fs.existsSync(recentFile)).toBe(true);
+
+    const rows = (await admin.get(`${EXECS}?plan_id=${plan.id}`)).json() as { id: string; backup_removed: unknown }[];
+    expect(rows.find((r) => r.id === old)?.backup_removed).toEqual(expect.any(String));
+    expect(rows.find((r) => r.id === recent)?.backup_removed).toBeNull();
+    await confirmAdmin(admin);
+    const gone = await admin.get(`${EXECS}${old}/download/`);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().detail).toMatch(/was removed on \d{4}-\d\d-\d\d: files are kept 90 days/);
+    const zh = await admin.get(`${EXECS}${old}/download/`, { 'accept-language': 'zh' });
+    expect(zh.json().detail).toContain('已于');
+    expect((await admin.get(`${EXECS}${recent}/download/`)).statusCode).toBe(200);
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import { parseJson, type AutomationVersion } from './automationExecutions.ts';
 import { changeAccount, settleRecord, Stopped, secretOf, type RecordRow } from './changeSecretRun.ts';
 import { NotApplicable, protocolFor, SAFE_USERNAME, type HostProtocol } from './hostProtocols.ts';
 import { gatherAsset } from './gatherRun.ts';
+import { createTemplateAccounts, type TemplateVersion } from './templateAccounts.ts';
 import { notify } from '../notifications/notify.ts';
 import { escapeHtml } from '../notifications/sanitize.ts';
 
@@ -164,8 +165,14 @@ export function automationHandler(app: FastifyInstance): ExecutionHandler {
       // bind N names in each of its N queries (the bench saw the heap peak grow with N²).
       let q = db.selectFrom('accounts_account').selectAll().where('asset_id', '=', asset.id).orderBy('username');
       if (exec.job_type === 'change_secret') q = q.where('secret_type', '=', v.secret_type);
-      // Push now names its accounts (pushNow.ts); a plan names usernames.
-      const accounts = (await q.execute()).filter((a) => (ids ? ids.has(a.id) : usernames.has(a.username)));
+      // A permission's templates create theirs first and push those (templateAccounts.ts); push
+      // now names its accounts (pushNow.ts); a plan names usernames.
+      const made =
+        exec.job_type === 'push_account' && (v as TemplateVersion).templates
+          ? await createTemplateAccounts(app, exec, v as TemplateVersion, asset.id, log)
+          : undefined;
+      const only = made ?? ids;
+      const accounts = (await q.execute()).filter((a) => (only ? only.has(a.id) : usernames.has(a.username)));
       let proto: HostProtocol | undefined;
       let refusal = '';
       try {

@@ -158,6 +158,11 @@ const executionDef: ResourceDef = {
     date_created: f.dateCreated(),
     timedelta: f.computed('field', AM.f_timedelta, (r) => Number(r.time_cost)),
     reason: f.computed('string', AM.f_reason, (r) => String(parseJson<Row>(r.summary, {}).error ?? '')),
+    backup_removed: f.computed(
+      'datetime',
+      AM.f_backup_removed,
+      (r) => parseJson<Row>(r.summary, {}).backup_removed ?? null,
+    ),
   },
   scope: (q) => q.where(sql.ref(`${E}.job_type`), '=', 'account_backup'),
   extraFilters: { plan_id: (q, value) => q.where(sql.ref(`${E}.job_id`), '=', value) },
@@ -265,7 +270,18 @@ export function registerBackupRoutes(app: FastifyInstance): void {
       const id = await ownExecution(req);
       await requireSecretConfirm(req);
       const file = backupFile(app.deps.config.dataDir, id);
-      if (!fs.existsSync(file)) throw new ApiError(404, { detail: am(req.lang, 'backup_missing'), code: 'not_found' });
+      if (!fs.existsSync(file)) {
+        // Removed by the daily clean-up (backupCleanup.ts), or never written.
+        const row = await req.db.selectFrom(E).select('summary').where('id', '=', id).executeTakeFirst();
+        const removed = parseJson<Row>(row?.summary, {}).backup_removed;
+        const keep = Number(await app.deps.settings.get('TASK_LOG_KEEP_DAYS'));
+        throw new ApiError(404, {
+          detail: removed
+            ? am(req.lang, 'backup_removed', { date: String(removed).slice(0, 10), days: keep })
+            : am(req.lang, 'backup_missing'),
+          code: 'not_found',
+        });
+      }
       return reply
         .header('content-type', 'application/octet-stream')
         .header('content-disposition', `attachment; filename="account-backup-${id}.csv.enc"`)

@@ -6,9 +6,10 @@ import ssh2 from 'ssh2';
 import type { Language } from '@gatehouse/contract';
 import { targetOf } from '../assets/connectivity.ts';
 import { openSsh, openTunnel } from '../terminal/gateway/sshConnect.ts';
-import { gatewayOf, resolveTarget, type Hop } from '../terminal/gateway/sshTarget.ts';
+import { gatewayOf, resolveTarget, suCommand, type Hop } from '../terminal/gateway/sshTarget.ts';
 import { am } from './automationText.ts';
-import { suChangePassword, suLogin } from './suSteps.ts';
+import { toBool } from '../../platform/db/schema.ts';
+import { suChangePassword, suHasKey, suLogin, suSetKey } from './suSteps.ts';
 
 /**
  * How an automation acts on one asset (docs/automations.md): over SSH on hosts (the terminal's own
@@ -157,39 +158,53 @@ async function sshProtocol(app: FastifyInstance, lang: Language, asset: AssetRow
   });
   const windows = asset.type === 'windows';
   // Accounts reached by `su` from another account of the asset (`su_from`, the platform's su
-  // enabled): their password is changed and verified through the switch, not by the privileged
-  // account or a login of their own.
-  const viaSu = async (username: string) => {
+  // enabled): their secret is changed and verified through the switch (logged in as the account
+  // switched from, by password or key), not by the privileged account or a login of their own.
+  const viaSu = async (username: string, type: Secret['type']) => {
     const row = await db
-      .selectFrom('accounts_account')
-      .select(['id', 'secret', 'secret_type'])
-      .where('asset_id', '=', asset.id)
-      .where('username', '=', username)
-      .where('su_from_id', 'is not', null)
-      .where('secret_type', '=', 'password')
+      .selectFrom('accounts_account as ac')
+      .innerJoin('assets_asset as a', 'a.id', 'ac.asset_id')
+      .innerJoin('assets_platform as p', 'p.id', 'a.platform_id')
+      .select(['ac.su_from_id', 'ac.secret', 'p.su_enabled', 'p.su_method'])
+      .where('ac.asset_id', '=', asset.id)
+      .where('ac.username', '=', username)
+      .where('ac.su_from_id', 'is not', null)
+      .where('ac.secret_type', '=', type)
       .executeTakeFirst();
-    if (!row) return undefined;
-    const r = await resolveTarget(db, box, lang, asset.id, row.id);
-    return r.su ? { ...r, su: r.su, current: row.secret ? box.decrypt(row.secret) : '' } : undefined;
+    if (!row?.su_from_id || !toBool(row.su_enabled) || windows) return undefined;
+    const from = await resolveTarget(db, box, lang, asset.id, row.su_from_id);
+    const method = row.su_method || 'su';
+    const current = type === 'password' && row.secret ? box.decrypt(row.secret) : undefined;
+    return {
+      target: from.target,
+      gateway: from.gateway,
+      command: suCommand(method, username),
+      // su asks the account's password (none for a key account: only root switches without), sudo the login's.
+      switchPassword: method === 'sudo' ? from.target.credentials.password : current,
+      current: current ?? '',
+    };
+  };
+  const onSu = async <T>(su: NonNullable<Awaited<ReturnType<typeof viaSu>>>, fn: (c: ssh2.Client) => Promise<T>) => {
+    const link = await openSsh(db, lang, su.target, su.gateway);
+    try {
+      return await fn(link.client);
+    } finally {
+      link.end();
+    }
   };
   const proto: HostProtocol = {
     async change(username, next, keyStrategy) {
-      const su = next.type === 'password' && !windows ? await viaSu(username) : undefined;
-      if (su) {
-        const link = await openSsh(db, lang, su.target, su.gateway);
-        try {
-          await suChangePassword(link.client, {
+      const su = await viaSu(username, next.type);
+      if (su && next.type === 'password')
+        return onSu(su, (c) => suChangePassword(c, { username, ...su, next: next.secret }));
+      if (su)
+        return onSu(su, (c) =>
+          suSetKey(c, {
             username,
-            command: su.su.command,
-            switchPassword: su.su.password,
-            current: su.current,
-            next: next.secret,
-          });
-        } finally {
-          link.end();
-        }
-        return;
-      }
+            ...su,
+            line: shLine(SET_KEY_SCRIPT, [username, keyStrategy, publicKeyOf(next), KEY_MARK]),
+          }),
+        );
       if (next.type === 'password') {
         if (windows) await run(`net user ${username} ${quote(next.secret)}`, '');
         else await run('chpasswd', `${username}:${next.secret}\n`);
@@ -215,16 +230,17 @@ async function sshProtocol(app: FastifyInstance, lang: Language, asset: AssetRow
       await proto.change(username, secret, 'add');
     },
     async login(username, s) {
-      const su = s.type === 'password' && !windows ? await viaSu(username) : undefined;
+      const su = await viaSu(username, s.type).catch((e: Error) => e);
+      if (su instanceof Error) return su.message;
       if (su) {
-        let link: Awaited<ReturnType<typeof openSsh>> | undefined;
         try {
-          link = await openSsh(db, lang, su.target, su.gateway);
-          return await suLogin(link.client, username, s.secret);
+          return await onSu(su, (c) =>
+            s.type === 'password'
+              ? suLogin(c, username, s.secret)
+              : suHasKey(c, { username, ...su, quotedKey: quote(publicKeyOf(s)) }),
+          );
         } catch (e) {
           return (e as Error).message;
-        } finally {
-          link?.end();
         }
       }
       try {

@@ -9,6 +9,8 @@ import { registerGatheredRoutes } from './gatheredRoutes.ts';
 import { registerMembershipRoutes } from './membershipRoutes.ts';
 import { registerPushNow } from './pushNow.ts';
 import { registerBackupRoutes } from './backupRoutes.ts';
+import { registerTemplateAccounts } from './templateAccounts.ts';
+import { registerBackupCleanup } from './backupCleanup.ts';
 
 /**
  * Account automations (docs/automations.md): change secret, push and gather plans, their
@@ -27,6 +29,8 @@ export function registerAutomationsModule(app: FastifyInstance): void {
   }
   registerGatheredRoutes(app);
   registerPushNow(app);
+  registerTemplateAccounts(app);
   registerBackupRoutes(app);
+  registerBackupCleanup();
   app.jobEngine.setSchedules(automationSchedules(app));
 }

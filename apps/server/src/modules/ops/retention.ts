@@ -15,7 +15,8 @@ import { defineTask, runTask } from './tasks/registry.ts';
  * activity logs, and finished cloud sync executions with their per-instance records
  * (`CLOUD_SYNC_TASK_EXECUTION_KEEP_DAYS`, docs/cloud.md) older than their keep setting (`*_KEEP_DAYS`, `TERMINAL_SESSION_KEEP_DURATION`,
  * days; 0 or less keeps them) are deleted `RETENTION_BATCH` rows at a time, so a large backlog
- * never holds one long transaction. Task logs live in the cache for a day (modules/ops/taskLog.ts)
+ * never holds one long transaction. Modules above add their own steps (`addRetentionStep`: the
+ * account backup files, modules/automations/backupCleanup.ts). Task logs live in the cache for a day (modules/ops/taskLog.ts)
  * and expire by themselves. The run writes its own task log (readable with `ops.view_taskmonitor`).
  */
 export const RETENTION_BATCH = 1000;
@@ -41,6 +42,22 @@ export function setRecordingRemover(fn: RecordingRemover): void {
 }
 
 type Deps = Pick<AppDeps, 'database' | 'settings' | 'cache' | 'config' | 'secretBox'>;
+
+/**
+ * What modules above ops keep beside the audit records, cleaned by the same run: `run` removes
+ * what is older than `before` (the cut-off of `setting`) and answers how many it removed, the
+ * run's `deleted[key]`. One step per key (every app of a process shares them).
+ */
+export interface RetentionStep {
+  key: string;
+  setting: 'TASK_LOG_KEEP_DAYS';
+  run(deps: Deps, before: Date): Promise<number>;
+}
+const steps = new Map<string, RetentionStep>();
+
+export function addRetentionStep(step: RetentionStep): void {
+  steps.set(step.key, step);
+}
 
 export interface RetentionResult {
   task_id: string;
@@ -171,6 +188,10 @@ export async function runRetention(deps: Deps, now = new Date()): Promise<Retent
     ] as const) {
       const before = await cutoff(name);
       if (before) deleted[key] = await cleanLog(deps, table, before.toISOString());
+    }
+    for (const step of steps.values()) {
+      const before = await cutoff(step.setting);
+      if (before) deleted[step.key] = await step.run(deps, before);
     }
     for (const [k, n] of Object.entries(deleted)) await log.write(`${k}: ${n} deleted`);
     await log.write('>>> Done');

@@ -1,12 +1,14 @@
 import { sql } from 'kysely';
 import { f, L } from '../../resource/fields.ts';
-import { dyn, type ResourceCtx, type ResourceDef, type Row } from '../../resource/types.ts';
+import { dyn, type ResourceCtx, type ResourceDef, type Row, type WriteEvent } from '../../resource/types.ts';
 import { toBool } from '../../platform/db/schema.ts';
 import { orgMemberIds } from '../rbac/orgMembers.ts';
 import { ACTION_CHOICES, ACTION_TREE, ALL_ACTIONS, actionsOut, parseActions } from './actions.ts';
 import { M, pm } from './permMessages.ts';
 import { PERM_FILTERS } from './permFilters.ts';
 import { queryFlag } from '../../http/queryString.ts';
+import { afterCommit } from '../../resource/write.ts';
+import { templateAccounts } from './templateAccountsPort.ts';
 
 /**
  * `perms/asset-permissions/`: who (users, user groups) may use what (assets, nodes with their
@@ -109,6 +111,18 @@ async function prepare(rows: Row[], ctx: ResourceCtx): Promise<void> {
   }
 }
 
+/**
+ * Accounts from the `%<template id>` items of a permission whose accounts, assets or nodes were
+ * written: created (and pushed where the template asks) on its assets once the write is committed.
+ */
+async function templateAccountsAfterWrite({ ctx, id, data, before }: WriteEvent): Promise<void> {
+  const port = templateAccounts();
+  if (!port || !['accounts', 'assets', 'nodes'].some((k) => data[k] !== undefined)) return;
+  const accounts = String(data.accounts ?? before?.accounts ?? '[]');
+  if (!accounts.includes('"%')) return;
+  afterCommit(ctx, () => port(ctx.req, id));
+}
+
 const isValid = (row: Row) => {
   const now = new Date().toISOString();
   return toBool(row.is_active) && row.date_start <= now && row.date_expired > now;
@@ -209,5 +223,5 @@ export const assetPermissionResource: ResourceDef = {
   },
   extraFilters: PERM_FILTERS,
   prepare,
-  hooks: { validate },
+  hooks: { validate, afterCreate: templateAccountsAfterWrite, afterUpdate: templateAccountsAfterWrite },
 };

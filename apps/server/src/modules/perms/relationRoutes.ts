@@ -11,6 +11,7 @@ import { fullValues } from '../assets/nodeStore.ts';
 import { assetPermissionResource as def, linkableIds, PERM_LINKS, type LinkName } from './permResource.ts';
 import { pm } from './permMessages.ts';
 import { shape } from '../../resource/describe.ts';
+import { templateAccounts } from './templateAccountsPort.ts';
 
 /**
  * `asset-permissions-{users,user-groups,assets,nodes}-relations/`: the link rows of permissions,
@@ -30,7 +31,7 @@ type Q = Record<string, string | undefined>;
 const ctxOf = (req: FastifyRequest): ResourceCtx => ({ req, db: req.db });
 
 function visiblePerms(req: FastifyRequest) {
-  const q = req.db.selectFrom('perms_assetpermission').select(['id', 'name', 'org_id']);
+  const q = req.db.selectFrom('perms_assetpermission').select(['id', 'name', 'org_id', 'accounts']);
   return req.org.id === ROOT_ORG_ID ? q : q.where('org_id', '=', req.org.id);
 }
 
@@ -158,6 +159,13 @@ function register(app: FastifyInstance, kind: (typeof KINDS)[number]): void {
           diff: [{ field: kind.link, before: '', after: created.map((c) => c.target).join(', ') }],
         });
     });
+    // Assets or nodes added: the permissions' `%<template>` accounts on them (templateAccountsPort.ts).
+    const port = templateAccounts();
+    if (port && (kind.link === 'assets' || kind.link === 'nodes'))
+      for (const id of new Set(created.map((c) => String(c.assetpermission_id)))) {
+        const perm = perms.get(id);
+        if (perm && String(perm.accounts ?? '').includes('"%')) await port(req, id);
+      }
     const answer = await out(req, created);
     return reply.code(201).send(Array.isArray(req.body) ? answer : (answer[0] ?? {}));
   });

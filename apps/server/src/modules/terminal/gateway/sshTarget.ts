@@ -37,7 +37,7 @@ export interface SuStep {
 }
 
 /** The platform's `su_method` as a command (`sudo`: `sudo su -`, the original's default for hosts). */
-function suCommand(method: string, username: string): string {
+export function suCommand(method: string, username: string): string {
   if (method === 'sudo') return `sudo su - ${username}`;
   if (method === 'enable') return 'enable';
   if (method === 'super') return 'super 15';

@@ -86,7 +86,8 @@ function Executions({ plan }: { plan?: string }) {
             name: 'download',
             title: 'automations.action.download',
             order: 2,
-            has: (row) => superuser && Boolean(row.is_success),
+            // A file the daily clean-up removed (backup_removed) has nothing to download.
+            has: (row) => superuser && Boolean(row.is_success) && !row.backup_removed,
             onClick: (row) =>
               void downloadBackup(String(row.id)).catch((e: unknown) => void message.error(errorMessage(e, t))),
           },
