@@ -5,6 +5,7 @@ import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef, Row } from './types.
 import { rt } from './messages.ts';
 import { parseBool, parseDateTime } from './coerce.ts';
 import { queryInt } from '../http/queryString.ts';
+import { anyContains } from './textSearch.ts';
 
 /** Building list queries from the parameters of the JumpServer API. */
 
@@ -28,8 +29,6 @@ export function baseQuery(def: ResourceDef, ctx: ResourceCtx): AnyQuery {
   if (def.orgScoped && ctx.req.org.id !== ROOT_ORG_ID) q = q.where(sql.ref(`${def.table}.org_id`), '=', ctx.req.org.id);
   return def.scope ? def.scope(q, ctx) : q;
 }
-
-import { anyContains } from './textSearch.ts';
 
 export { containsCi } from './textSearch.ts';
 

@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../test-support/testApp.ts';
-import { anyContains, COMMON_MATCHES } from './textSearch.ts';
+import * as m1740 from '../platform/db/migrations/m1740_list_search.ts';
+import { anyContains } from './textSearch.ts';
 import type { ResourceCtx } from './types.ts';
 
 /**
@@ -18,6 +19,8 @@ let admin: SessionClient;
 const ROOT = { 'x-jms-org': ROOT_ORG_ID };
 const LOGS = '/api/v1/audits/login-logs/';
 const LOG_COLUMNS = ['username', 'ip', 'city'];
+/** Index matches from which a term is common (the default, 10,000, would make a slow test). */
+const COMMON_MATCHES = 300;
 const CITIES = [
   'Paris',
   'ÉCOLE',
@@ -82,7 +85,7 @@ function searchCtx(): ResourceCtx {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ SEARCH_COMMON_MATCHES: String(COMMON_MATCHES) });
   admin = await adminClient(t.app);
   const rows = Array.from({ length: COMMON_MATCHES + 100 }, (_, i) => logRow(i));
   rows.push(logRow(0, { username: 'span_a', ip: '10.9.9.9', city: 'Lyon' }));
@@ -202,6 +205,16 @@ describe('indexed list search', () => {
     for (const term of ['QUOKKA', '192.0.2.7', 'pangolin', 'golin quokka'])
       expect(await listIds(url, term), term).toEqual([account.json().id]);
     expect(await listIds(url, 'pangolin192')).toEqual([]);
+  });
+
+  it('indexes the rows that were there before the migration', async () => {
+    const db = t.deps.database.db;
+    await m1740.down(db);
+    const row = logRow(3, { username: 'before_index_okapi' });
+    await db.insertInto('audits_userloginlog').values(row).execute();
+    await m1740.up(db);
+    expect(await listIds(LOGS, 'OKAPI', ROOT)).toEqual([row.id]);
+    await expectLikeResults(['user_3', 'user_', 'ndex_o']);
   });
 
   it('serves a rare term from the index', async () => {

@@ -43,35 +43,33 @@ export async function anyContains(
 }
 
 /**
- * Index matches from which a term counts as common. The index's cost grows with its matches
- * (each one a row read by rowid), the scan's with the table: below this the index wins at 10k
- * rows already, above it the scan is within a few times of the index even at 100k (`npm run
- * bench`, BENCH_ONLY=search).
+ * The one place that chooses between index and scan: a probe reads at most `SEARCH_COMMON_MATCHES`
+ * (10,000) index matches; at the bound the term is common. Each match costs a row read by rowid, the
+ * scan a read of every row: at 100k users a term of 1,111 matches counted through the index in
+ * ~1 ms against ~50 ms scanned, one of 11,111 in ~5 ms against ~30 ms, one matching every row in
+ * ~70 ms against ~55 ms (`npm run bench`, BENCH_ONLY=search, prints the list pages).
  */
-export const COMMON_MATCHES = 2000;
-
-/** The one place that chooses between index and scan: a bounded probe of the index. */
 async function isCommon(ctx: ResourceCtx, fts: ReturnType<typeof sql.table>, query: string): Promise<boolean> {
+  const bound = ctx.req.server.deps.config.limits.searchCommonMatches;
   const r = await sql<{
     n: number;
-  }>`SELECT count(*) AS n FROM (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${query} LIMIT ${COMMON_MATCHES})`.execute(
-    ctx.db,
-  );
-  return Number(r.rows[0]?.n ?? 0) >= COMMON_MATCHES;
+  }>`SELECT count(*) AS n FROM (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${query} LIMIT ${bound})`.execute(ctx.db);
+  return Number(r.rows[0]?.n ?? 0) >= bound;
 }
 
 /** The columns of each table's FTS5 index (none: no index), read once per database. */
 const known = new WeakMap<Database, Map<string, Promise<Set<string>>>>();
 
 function indexedColumns(database: Database, ctx: ResourceCtx, table: string): Promise<Set<string>> {
-  let tables = known.get(database);
-  if (!tables) known.set(database, (tables = new Map()));
+  const tables = known.get(database) ?? new Map<string, Promise<Set<string>>>();
+  known.set(database, tables);
   let cols = tables.get(table);
   if (!cols) {
     cols = sql<{ name: string }>`SELECT name FROM pragma_table_info(${`${table}_fts`})`
       .execute(ctx.db)
       .then((r) => new Set(r.rows.map((c) => c.name)));
     tables.set(table, cols);
+    cols.catch(() => tables.delete(table)); // asked again next time
   }
   return cols;
 }
