@@ -45,9 +45,9 @@ export async function anyContains(
 /**
  * The one place that chooses between index and scan: a probe reads at most `SEARCH_COMMON_MATCHES`
  * (10,000) index matches; at the bound the term is common. Each match costs a row read by rowid, the
- * scan a read of every row: at 100k users a term of 1,111 matches counted through the index in
- * ~1 ms against ~50 ms scanned, one of 11,111 in ~5 ms against ~30 ms, one matching every row in
- * ~70 ms against ~55 ms (`npm run bench`, BENCH_ONLY=search, prints the list pages).
+ * scan a read of every row: at 100k users (SQLite, shared machine) a term of 1,111 matches was
+ * counted through the index in ~1 ms against 40-90 ms scanned, one of 11,111 in 4-7 ms against
+ * 23-36 ms, one matching every row in 50-90 ms against 30-90 ms.
  */
 async function isCommon(ctx: ResourceCtx, fts: ReturnType<typeof sql.table>, query: string): Promise<boolean> {
   const bound = ctx.req.server.deps.config.limits.searchCommonMatches;
