@@ -15,6 +15,7 @@ import { runGraphicalBench } from './graphicalBench.ts';
 import { runAutomationsBench } from './automationsBench.ts';
 import { runPagesBench } from './pagesBench.ts';
 import { runExportBench } from './exportBench.ts';
+import { runSearchBench } from './searchBench.ts';
 
 /**
  * `npm run bench`: scenarios print their timings next to a baseline measured in the same run
@@ -36,7 +37,7 @@ async function withPgSchema(url: string, fn: (schema: string) => Promise<void>):
   }
 }
 
-/** `npm run bench -- bundle` or BENCH_ONLY=bundle,pages,users,export,assets,accounts,perms,gateway,audit,sftp,dashboard,jobs,dbproxy,graphical,automations runs some scenarios only (default: all). */
+/** `npm run bench -- bundle` or BENCH_ONLY=bundle,pages,users,search,export,assets,accounts,perms,gateway,audit,sftp,dashboard,jobs,dbproxy,graphical,automations runs some scenarios only (default: all). */
 const only = (process.env.BENCH_ONLY ?? process.argv[2])?.split(',').map((s) => s.trim());
 const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = [
   ['users', runUsersBench],
@@ -46,6 +47,7 @@ const scenarios: [string, (url?: string, schema?: string) => Promise<void>][] = 
   ['gateway', runGatewayBench],
   ['audit', runAuditBench],
   ['dashboard', runDashboardBench],
+  ['search', runSearchBench],
 ].filter(([name]) => !only || only.includes(name as string)) as [
   string,
   (url?: string, schema?: string) => Promise<void>,

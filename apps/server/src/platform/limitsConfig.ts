@@ -29,6 +29,11 @@ export interface Limits {
   importUnzippedBytes: number;
   /** Rows an export reads from its cursor at a time (resource/export.ts). */
   exportBatchRows: number;
+  /**
+   * Substring-index matches of one search term read before it counts as common and the list is
+   * scanned instead (SQLite; resource/textSearch.ts).
+   */
+  searchCommonMatches: number;
   /** Graphical (VNC/RDP) sessions one instance holds at once (each may run a virtual display and an RDP client). */
   graphicalSessions: number;
 }
@@ -49,6 +54,7 @@ const SETTINGS: [keyof Limits, string, number][] = [
   ['importCellChars', 'IMPORT_MAX_CELL_CHARS', 32_767],
   ['importUnzippedBytes', 'IMPORT_MAX_UNZIPPED_BYTES', 256 * MB],
   ['exportBatchRows', 'EXPORT_BATCH_ROWS', 1000],
+  ['searchCommonMatches', 'SEARCH_COMMON_MATCHES', 10_000],
   ['graphicalSessions', 'LIMIT_GRAPHICAL_SESSIONS', 20],
 ];
 

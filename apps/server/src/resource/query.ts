@@ -1,10 +1,11 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { ApiError } from '../http/errors.ts';
 import type { AnyQuery, FieldDef, ResourceCtx, ResourceDef, Row } from './types.ts';
 import { rt } from './messages.ts';
 import { parseBool, parseDateTime } from './coerce.ts';
 import { queryInt } from '../http/queryString.ts';
+import { anyContains } from './textSearch.ts';
 
 /** Building list queries from the parameters of the JumpServer API. */
 
@@ -29,12 +30,7 @@ export function baseQuery(def: ResourceDef, ctx: ResourceCtx): AnyQuery {
   return def.scope ? def.scope(q, ctx) : q;
 }
 
-/** Case-insensitive "contains" that escapes LIKE wildcards, on both databases. */
-export function containsCi(ctx: ResourceCtx, ref: string, term: string): Expression<SqlBool> {
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const op = ctx.req.server.deps.database.dialect === 'postgres' ? sql.raw('ILIKE') : sql.raw('LIKE');
-  return sql<SqlBool>`${sql.ref(ref)} ${op} ${pattern} ESCAPE '\\'`;
-}
+export { containsCi } from './textSearch.ts';
 
 function searchTerms(raw: string): string[] {
   return raw
@@ -43,18 +39,20 @@ function searchTerms(raw: string): string[] {
     .filter(Boolean);
 }
 
-/** Every term must match at least one searchable field (AND of ORs), as DRF's SearchFilter. */
-function applySearch(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, raw: string): AnyQuery {
-  const matchers = Object.entries(def.fields)
-    .filter(([, f]) => f.search)
-    .flatMap(([n, f]): ((term: string) => Expression<SqlBool>)[] => {
-      if (f.searchWith) return [(term) => f.searchWith!(ctx, term)];
-      const c = columnOf(n, f);
-      return c ? [(term) => containsCi(ctx, `${def.table}.${c}`, term)] : [];
-    });
-  if (!matchers.length) return q;
+/**
+ * Every term must match at least one searchable field (AND of ORs), as DRF's SearchFilter. The
+ * fields on the table's own columns are matched together, through its substring index when it
+ * helps (textSearch.ts `anyContains`); a field with `searchWith` says how itself.
+ */
+async function applySearch(def: ResourceDef, ctx: ResourceCtx, q: AnyQuery, raw: string): Promise<AnyQuery> {
+  const searched = Object.entries(def.fields).filter(([, f]) => f.search);
+  const columns = searched.flatMap(([n, f]) => (f.searchWith ? [] : (columnOf(n, f) ?? [])));
+  const own = searched.flatMap(([, f]) => (f.searchWith ? [f.searchWith] : []));
+  if (!columns.length && !own.length) return q;
   for (const term of searchTerms(raw)) {
-    q = q.where((eb) => eb.or(matchers.map((m) => m(term))));
+    const matches = own.map((m) => m(ctx, term));
+    if (columns.length) matches.unshift(await anyContains(ctx, def.table, columns, term));
+    q = q.where((eb) => eb.or(matches));
   }
   return q;
 }
@@ -142,7 +140,7 @@ export async function applyListParams(
   const notIds = possibleIds(def, boundedIds(ctx, 'id!', splitIds(first(query, 'id!') ?? '')));
   if (notIds.length) q = q.where(sql.ref(id), 'not in', notIds);
   const search = first(query, 'search');
-  if (search) q = applySearch(def, ctx, q, search);
+  if (search) q = await applySearch(def, ctx, q, search);
   const oneId = first(query, 'id');
   if (oneId && !def.fields.id?.filter) q = whereIdIn(def, q, [oneId]);
   for (const [name, f] of Object.entries(def.fields)) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { ROOT_ORG_ID } from '@gatehouse/contract';
 import { f } from '../../resource/fields.ts';
-import { containsCi } from '../../resource/query.ts';
+import { anyContains } from '../../resource/textSearch.ts';
 import type { AnyQuery, ResourceCtx, ResourceDef, Row } from '../../resource/types.ts';
 import { assetsUnder } from '../assets/assetParsers.ts';
 import { isInt } from '../assets/assetParsers.ts';
@@ -70,24 +70,17 @@ const EXTRA_FILTERS: ResourceDef['extraFilters'] = {
     ),
   category: (q, v, ctx) => byAsset(q, ctx, (a) => a.where('assets_asset.category', '=', v)),
   type: (q, v, ctx) => byAsset(q, ctx, (a) => a.where('assets_asset.type', '=', v)),
-  // Search spans the account and its asset: username, name, comment, asset name and address.
-  search: (q, raw, ctx) => {
+  // Search spans the account and its asset: username, name, comment, asset name and address, each
+  // part through its table's substring index when it helps (resource/textSearch.ts).
+  search: async (q, raw, ctx) => {
     for (const term of raw.split(/[\s,]+/).filter(Boolean)) {
       const assets = ctx.db
         .selectFrom('assets_asset')
         .select('assets_asset.id')
-        .where((eb) =>
-          eb.or([containsCi(ctx, 'assets_asset.name', term), containsCi(ctx, 'assets_asset.address', term)]),
-        )
+        .where(await anyContains(ctx, 'assets_asset', ['name', 'address'], term))
         .$if(ctx.req.org.id !== ROOT_ORG_ID, (qb) => qb.where('assets_asset.org_id', '=', ctx.req.org.id));
-      q = q.where((eb) =>
-        eb.or([
-          containsCi(ctx, `${T}.username`, term),
-          containsCi(ctx, `${T}.name`, term),
-          containsCi(ctx, `${T}.comment`, term),
-          eb(ref('asset_id'), 'in', assets),
-        ]),
-      );
+      const own = await anyContains(ctx, T, ['username', 'name', 'comment'], term);
+      q = q.where((eb) => eb.or([own, eb(ref('asset_id'), 'in', assets)]));
     }
     return q;
   },

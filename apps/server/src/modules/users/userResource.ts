@@ -56,7 +56,16 @@ export const userResource: ResourceDef = {
   scope(q, ctx) {
     q = q.where('users_user.is_service_account' as never, '=', false as never);
     if (ctx.req.org.id === ROOT_ORG_ID) return q;
-    return q.where(sql.ref('users_user.id'), 'in', orgMemberIds(ctx.db, ctx.req.org.id));
+    // Per row (EXISTS through the binding index), not `id IN (members)`: SQLite would list every
+    // member first, which costs a search narrowed to a few rows by its index ~100x (100k members).
+    return q.where(({ exists }) =>
+      exists(
+        orgMemberIds(ctx.db, ctx.req.org.id)
+          .clearSelect()
+          .select(sql.lit(1).as('one'))
+          .where('rbac_rolebinding.user_id', '=', sql.ref('users_user.id') as never),
+      ),
+    );
   },
 
   async prepare(rows: Row[], ctx) {

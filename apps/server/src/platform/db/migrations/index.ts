@@ -35,6 +35,7 @@ import * as m1600 from './m1600_applets.ts';
 import * as m1650 from './m1650_backup_targets.ts';
 import * as m1700 from './m1700_im_user_ids.ts';
 import * as m1710 from './m1710_sealed_messages.ts';
+import * as m1740 from './m1740_list_search.ts';
 
 /**
  * Every migration, in order of name; never rename or edit one that has shipped.
@@ -95,4 +96,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '1650_backup_targets': m1650,
   '1700_im_user_ids': m1700,
   '1710_sealed_messages': m1710,
+  '1740_list_search': m1740,
 };
