@@ -41,12 +41,18 @@ const DATABASE_NEUTRAL = [
   'src/modules/terminal/sftp/nativeSftp.api.test.ts',
 ];
 
+/**
+ * Files about several instances sharing PostgreSQL and Redis (a killed instance, the soak's short
+ * version): they need PostgreSQL, so the SQLite pass leaves them out instead of listing them skipped.
+ */
+const POSTGRES_ONLY = ['src/modules/terminal/deadInstance.redis.test.ts', 'src/scaleout.soak.redis.test.ts'];
+
 const serverProject = (name: string, db: 'sqlite' | 'postgres', isolated: boolean) => ({
   test: {
     name: isolated ? `${name}-isolated` : name,
     root: './apps/server',
     include: isolated ? MOCKING_FILES : ['src/**/*.test.ts'],
-    exclude: [...(db === 'postgres' ? DATABASE_NEUTRAL : []), ...(isolated ? [] : MOCKING_FILES)],
+    exclude: [...(db === 'postgres' ? DATABASE_NEUTRAL : POSTGRES_ONLY), ...(isolated ? [] : MOCKING_FILES)],
     environment: 'node',
     env: { GATEHOUSE_TEST_DB: db },
     // The run's migrated, seeded database that test apps clone, and the tests' password cost.
