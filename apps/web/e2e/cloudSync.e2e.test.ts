@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, openAsAdmin, screenshot } from './browser.ts';
+import { apiCall, openAsAdmin, pickOption, screenshot } from './browser.ts';
 
 /**
  * Issue 35, cloud sync in the console: a `lan` account and a sync task made through the cloud
@@ -74,11 +74,13 @@ describe('cloud center', () => {
     await item('Name').locator('input').fill(`scan-${RUN}`);
     await item('Account').locator('.ant-select').first().click();
     await page.keyboard.type(`office-${RUN}`);
-    await page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option')
-      .filter({ hasText: `office-${RUN}` })
-      .first()
-      .click({ timeout: 15_000 });
+    await pickOption(
+      page
+        .locator('.ant-select-dropdown:visible .ant-select-item-option')
+        .filter({ hasText: `office-${RUN}` })
+        .first(),
+    );
+    await expect.poll(() => item('Account').textContent()).toContain(`office-${RUN}`);
     await screenshot(page, 'cloud-task-form');
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL(/\/cloud\/sync-instance-tasks\/?(\?.*)?$/);
