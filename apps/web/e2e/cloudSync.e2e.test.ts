@@ -42,7 +42,7 @@ const attr = (label: string): Locator =>
   page.locator('[data-testid="cloud-attrs"] .ant-space-item').filter({ hasText: new RegExp(`^\\*? ?${label}`) });
 
 const PROVIDERS: [string, string, string[]][] = [
-  ['lan', 'LAN', ['IP group', 'Test port', 'Test timeout (seconds)', 'Hostname prefix']],
+  ['lan', 'LAN', ['IP group', 'Test port', 'Test timeout (seconds)', 'Hostname prefix', 'Domain']],
   ['aws_international', 'AWS (International)', ['Access key ID', 'Access key secret']],
   ['azure_international', 'Azure (International)', ['Client ID', 'Client secret', 'Tenant ID', 'Subscription ID']],
   ['aliyun', 'Alibaba Cloud', ['Access key ID', 'Access key secret']],
@@ -55,7 +55,10 @@ describe('cloud center', () => {
     await page.waitForURL(/\/console\/assets\/cloud\/sync-instance-tasks\/?(\?.*)?$/);
     await page.getByRole('tab', { name: 'Accounts' }).click();
     await page.waitForURL(/\/cloud\/accounts\/?(\?.*)?$/);
+    // The tasks tab's list (and its Create) may still be on screen right after the switch.
+    await page.getByRole('columnheader', { name: 'Provider' }).waitFor();
     await page.getByRole('button', { name: 'Create' }).first().click();
+    await page.waitForURL(/\/cloud\/accounts\/create/);
     await item('Name').locator('input').fill(`office-${RUN}`);
     const groupInput = attr('IP group').locator('input');
     await groupInput.fill('127.0.0.7-9');
@@ -70,7 +73,9 @@ describe('cloud center', () => {
 
     await page.getByRole('tab', { name: 'Sync tasks' }).click();
     await page.waitForURL(/\/cloud\/sync-instance-tasks\/?(\?.*)?$/);
+    await page.getByRole('columnheader', { name: 'Provider' }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Create' }).first().click();
+    await page.waitForURL(/\/cloud\/sync-instance-tasks\/create/);
     await item('Name').locator('input').fill(`scan-${RUN}`);
     await item('Account').locator('.ant-select').first().click();
     await page.keyboard.type(`office-${RUN}`);

@@ -5,8 +5,11 @@
  */
 export interface CloudAttrField {
   name: string;
-  /** `text` (default), a `secret` (sealed, never shown back), a `number`, or a `list` of strings. */
-  kind?: 'text' | 'secret' | 'number' | 'list';
+  /**
+   * `text` (default), a `secret` (sealed, never shown back), a `number`, a `list` of strings, or a
+   * `domain` of the organisation (its id: a scan goes through its gateway).
+   */
+  kind?: 'text' | 'secret' | 'number' | 'list' | 'domain';
   required?: boolean;
   default?: string | number | readonly string[];
 }
@@ -28,6 +31,7 @@ export const CLOUD_PROVIDER_ATTRS: Readonly<Record<string, readonly CloudAttrFie
     { name: 'test_port', kind: 'number', default: 22 },
     { name: 'test_timeout', kind: 'number', default: 1 },
     { name: 'hostname_prefix', default: '' },
+    { name: 'domain', kind: 'domain' },
   ],
   aws_international: ACCESS_KEY,
   aws_china: ACCESS_KEY,

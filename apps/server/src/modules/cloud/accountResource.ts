@@ -51,6 +51,17 @@ async function splitAttrs(
   }
   const problem = provider.check(plain, secrets);
   if (problem) return { [`attrs.${problem.field}`]: [cm(lang, problem.key, problem.params)] };
+  // A scan through a domain's gateway: a domain of the account's own organisation.
+  if (plain.domain) {
+    const org = String(before?.org_id ?? ctx.req.org.id);
+    const found = await ctx.db
+      .selectFrom('assets_domain')
+      .select('id')
+      .where('id', '=', String(plain.domain))
+      .where('org_id', '=', org)
+      .executeTakeFirst();
+    if (!found) return { 'attrs.domain': [cm(lang, 'lan_bad_domain', { domain: String(plain.domain) })] };
+  }
   data.attrs = JSON.stringify(plain);
   data.secret = sealSecrets(ctx.req.server.deps.secretBox, secrets);
   // New credentials are untested.

@@ -22,6 +22,8 @@ export interface TaskPlan {
   hostnameStrategy: string;
   createdBy: string;
   lang: Language;
+  /** The domain the scan went through (a `lan` account's `domain`): hosts it creates belong to it. */
+  domainId?: string;
 }
 
 export interface Target {
@@ -212,7 +214,7 @@ export async function writeInstance(
         platform_id: platform.id,
         category: platform.category,
         type: platform.type,
-        domain_id: null,
+        domain_id: plan.domainId ?? null,
         is_active: true,
         connectivity: '-',
         date_verified: null,

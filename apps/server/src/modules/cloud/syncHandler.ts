@@ -6,6 +6,7 @@ import { orgRoot, recountOrg } from '../assets/nodeStore.ts';
 import { accountContext } from './accountSecrets.ts';
 import { cm } from './cloudMessages.ts';
 import { CloudError } from './providers/provider.ts';
+import { gatewayProbe, type GatewayProbe } from './providers/gatewayProbe.ts';
 import { decide, type Strategy } from './strategy.ts';
 import { writeInstance, type Action, type Target, type TaskPlan } from './instanceWriter.ts';
 import { loadStrategies, parseList, parseProtocols } from './taskStore.ts';
@@ -51,6 +52,7 @@ export function cloudSyncHandler(app: FastifyInstance): ExecutionHandler {
           date_created: new Date().toISOString(),
         })
         .execute();
+    let through: GatewayProbe | undefined;
     try {
       const {
         account,
@@ -58,6 +60,19 @@ export function cloudSyncHandler(app: FastifyInstance): ExecutionHandler {
         ctx: pctx,
       } = await accountContext(db, app.deps.secretBox, task.account_id, ctx.signal);
       await log(`>>> ${task.name}: account ${account.name} (${account.provider})`);
+      const domainId = typeof pctx.attrs.domain === 'string' ? pctx.attrs.domain : undefined;
+      if (domainId) {
+        const domain = await db
+          .selectFrom('assets_domain')
+          .select(['id', 'name'])
+          .where('id', '=', domainId)
+          .where('org_id', '=', account.org_id)
+          .executeTakeFirst();
+        if (!domain) throw new CloudError('lan_bad_domain', { domain: domainId });
+        through = await gatewayProbe(db, app.deps.secretBox, domain, lang);
+        pctx.probe = through.probe;
+        await log(`>>> Through the gateway of the domain ${domain.name}`);
+      }
       const known = await provider.regions(pctx);
       const wanted = parseList(task.regions);
       const regions = wanted.length ? wanted : known;
@@ -73,6 +88,7 @@ export function cloudSyncHandler(app: FastifyInstance): ExecutionHandler {
         hostnameStrategy: task.hostname_strategy,
         createdBy: exec.created_by || 'cloud sync',
         lang,
+        ...(domainId ? { domainId } : {}),
       };
       const platforms = await platformResolver(app, task.platform_id);
       // A strategy's node must be a node of the task's org (its id is whatever was saved).
@@ -136,6 +152,8 @@ export function cloudSyncHandler(app: FastifyInstance): ExecutionHandler {
       await log(`!!! ${message}`);
       await recountOrg({ db, dialect: app.deps.database.dialect }, task.org_id).catch(() => undefined);
       return { status: 'failed', summary: { ...counts, error: message } };
+    } finally {
+      through?.close();
     }
     await log('>>> Summary');
     for (const [k, n] of Object.entries(counts)) await log(`${k}: ${n}`);

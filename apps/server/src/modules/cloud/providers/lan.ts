@@ -1,19 +1,20 @@
 import net from 'node:net';
 import type { CloudInstance } from '../strategy.ts';
-import { CloudError, type AttrProblem, type CloudProvider, type ProviderContext } from './provider.ts';
+import { CloudError, type AttrProblem, type CloudProvider, type ProviderContext, type TcpProbe } from './provider.ts';
 import { addresses, checkGroup, MAX_LAN_ADDRESSES } from './ipRanges.ts';
 
 /**
  * The `lan` provider (console reference §3.12): every address of `ip_group` answering a TCP
  * connection on `test_port` within `test_timeout` seconds becomes an instance named
  * `hostname_prefix` + address. Probed from the Gatehouse host by plain TCP connects (node:net),
- * `PROBES` at a time: no nmap process, no shell, and the same result on every platform. Not yet
- * through a domain's gateway (docs/cloud.md, "Not done").
+ * `PROBES` at a time: no nmap process, no shell, and the same result on every platform. With a
+ * `domain`, through that domain's gateway instead (`ctx.probe`, gatewayProbe.ts), and the hosts
+ * found belong to the domain.
  */
 const PROBES = 64;
 export const LAN_REGION = 'lan';
 
-function probe(host: string, port: number, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+const probe: TcpProbe = (host, port, timeoutMs, signal) => {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
     const s = net.connect({ host, port });
@@ -29,14 +30,14 @@ function probe(host: string, port: number, timeoutMs: number, signal: AbortSigna
     s.once('connect', () => done(true));
     s.once('error', () => done(false));
   });
-}
+};
 
 const listOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v : String(v ?? '').split(/[\s,]+/)).map((x) => String(x).trim()).filter(Boolean);
 
 export const lanProvider: CloudProvider = {
   name: 'lan',
-  attrs: ['ip_group', 'test_port', 'test_timeout', 'hostname_prefix'],
+  attrs: ['ip_group', 'test_port', 'test_timeout', 'hostname_prefix', 'domain'],
   secretAttrs: [],
   check(attrs): AttrProblem | undefined {
     const group = listOf(attrs.ip_group);
@@ -56,6 +57,10 @@ export const lanProvider: CloudProvider = {
     const prefix = String(attrs.hostname_prefix ?? '');
     if (prefix.length > 64) return { field: 'hostname_prefix', key: 'lan_bad_prefix' };
     attrs.hostname_prefix = prefix;
+    const domain = String(attrs.domain ?? '').trim();
+    if (domain.length > 64) return { field: 'domain', key: 'lan_no_gateway', params: { domain } };
+    if (domain) attrs.domain = domain;
+    else delete attrs.domain;
     return undefined;
   },
   async test(ctx) {
@@ -73,7 +78,8 @@ export const lanProvider: CloudProvider = {
     const prefix = String(ctx.attrs.hostname_prefix ?? '');
     let batch: string[] = [];
     const flush = async () => {
-      const alive = await Promise.all(batch.map((a) => probe(a, port, timeoutMs, ctx.signal)));
+      const reach = ctx.probe ?? probe;
+      const alive = await Promise.all(batch.map((a) => reach(a, port, timeoutMs, ctx.signal)));
       const found = batch.filter((_a, i) => alive[i]);
       batch = [];
       return found;

@@ -17,10 +17,15 @@ export class CloudError extends Error {
   }
 }
 
+/** Whether `host:port` accepts a TCP connection within `timeoutMs`. */
+export type TcpProbe = (host: string, port: number, timeoutMs: number, signal: AbortSignal) => Promise<boolean>;
+
 export interface ProviderContext {
   attrs: Record<string, unknown>;
   secrets: Record<string, string>;
   signal: AbortSignal;
+  /** How a scanning provider reaches addresses: through a domain's gateway when the account names one. */
+  probe?: TcpProbe;
 }
 
 export interface AttrProblem {

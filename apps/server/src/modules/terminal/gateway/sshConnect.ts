@@ -104,6 +104,11 @@ function connectHop(db: Kysely<DB>, lang: Language, hop: Hop, sock?: Duplex): Pr
   });
 }
 
+/** An SSH connection to a jump host (a domain's gateway), for callers that open channels through it. */
+export function connectJump(db: Kysely<DB>, lang: Language, hop: Hop): Promise<ssh2.Client> {
+  return connectHop(db, lang, hop);
+}
+
 export interface SshLink {
   client: ssh2.Client;
   /** Ends the asset's connection and the gateway's. */

@@ -2,6 +2,7 @@ import { Form, Input, InputNumber, Select, Space, Typography } from 'antd';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CLOUD_PROVIDER_ATTRS, type CloudAttrField } from '@gatehouse/contract';
+import { RemoteSelect } from '../../../../resource/RemoteSelect.tsx';
 
 /**
  * A cloud account's `attrs` as one input per attribute of the chosen provider (contract
@@ -78,6 +79,16 @@ function AttrInput({
           onChange={(v) => set(v ?? f.default)}
         />
       );
+    case 'domain':
+      return (
+        <RemoteSelect
+          id={name}
+          url="/api/v1/assets/domains/"
+          value={typeof value === 'string' && value ? value : null}
+          onChange={(v) => set(typeof v === 'string' ? v : '')}
+          placeholder={t('assets.cloud.DomainNone')}
+        />
+      );
     case 'list':
       return (
         <Select
@@ -112,8 +123,10 @@ export function CloudAttrsInput({ value, onChange }: { value?: unknown; onChange
             {t(`assets.cloud.attr.${f.name}`)}
           </Typography.Text>
           <AttrInput f={f} value={attrs[f.name] ?? f.default} set={(v) => set(f.name, v)} isUpdate={Boolean(id)} />
-          {f.name === 'ip_group' ? (
-            <Typography.Text type="secondary">{t('assets.cloud.IpGroupHelp')}</Typography.Text>
+          {f.name === 'ip_group' || f.name === 'domain' ? (
+            <Typography.Text type="secondary">
+              {t(f.name === 'domain' ? 'assets.cloud.DomainHelp' : 'assets.cloud.IpGroupHelp')}
+            </Typography.Text>
           ) : null}
         </div>
       ))}

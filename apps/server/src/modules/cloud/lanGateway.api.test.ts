@@ -1,0 +1,118 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createTestApp, type SessionClient, type TestApp } from '../../../test-support/testApp.ts';
+import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.ts';
+
+/**
+ * The `lan` scan through a domain's gateway: hosts are TCP listeners on 127.0.0.2 and 127.0.0.3,
+ * and the gateway is a real sshd that forwards only to 127.0.0.3 (`PermitOpen`). Scanned from the
+ * Gatehouse host both answer; through the gateway only what the gateway reaches is found, and the
+ * host it finds belongs to the domain.
+ */
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+let t: TestApp;
+let admin: SessionClient;
+let jump: SshdWithUsers;
+let port = 0;
+const servers: net.Server[] = [];
+const C = '/api/v1/xpack/cloud';
+
+function listen(host: string, p: number): Promise<net.Server> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer((c) => c.destroy());
+    s.once('error', reject);
+    s.listen(p, host, () => resolve(s));
+  });
+}
+
+beforeAll(async () => {
+  servers.push(await listen('127.0.0.2', 0));
+  port = (servers[0]!.address() as net.AddressInfo).port;
+  servers.push(await listen('127.0.0.3', port));
+  jump = await startShellSshd({ config: [`PermitOpen 127.0.0.3:${port}`] });
+  t = await createTestApp();
+  admin = await adminClient(t.app);
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+  jump?.stop();
+  for (const s of servers) s.close();
+});
+
+async function post(url: string, body: unknown): Promise<Row> {
+  const res = await admin.post(url, body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+/** Runs a task of a lan account over 127.0.0.2-3 and answers its finished execution. */
+async function scan(name: string, attrs: Row): Promise<Row> {
+  const account = await post(`${C}/accounts/`, {
+    name,
+    provider: 'lan',
+    attrs: { ip_group: ['127.0.0.2-3'], test_port: port, test_timeout: 2, hostname_prefix: `${name}-`, ...attrs },
+  });
+  const task = await post(`${C}/sync-instance-tasks/`, { name, account: account.id });
+  const run = await admin.get(`${C}/sync-instance-tasks/${task.id}/run/`);
+  expect(run.statusCode, run.body).toBe(200);
+  const id = run.json().task as string;
+  let exec: Row | undefined;
+  await expect
+    .poll(async () => {
+      exec = ((await admin.get(`${C}/sync-instance-tasks/${task.id}/history/`)).json() as Row[]).find(
+        (e) => e.id === id,
+      );
+      return exec?.is_finished;
+    })
+    .toBe(true);
+  return exec!;
+}
+
+describe('a lan scan through a domain’s gateway', () => {
+  it('finds only what the gateway reaches, and the host found belongs to the domain', async () => {
+    const domain = await post('/api/v1/assets/domains/', { name: 'dmz' });
+    const gw = await post('/api/v1/assets/gateways/', {
+      name: 'dmz-jump',
+      address: '127.0.0.1',
+      platform: 'Gateway',
+      domain: domain.id,
+      protocols: [{ name: 'ssh', port: jump.port }],
+    });
+    await post('/api/v1/accounts/accounts/', { asset: gw.id, username: jump.username, secret: jump.password });
+
+    const through = await scan('via', { domain: domain.id });
+    expect(through).toMatchObject({ status: 'success', summary: { created: 1 } });
+    const hosts = (await admin.get('/api/v1/assets/hosts/?search=via-')).json() as Row[];
+    expect(hosts.map((h) => h.address)).toEqual(['127.0.0.3']);
+    expect(hosts[0]!.domain).toMatchObject({ id: domain.id });
+
+    // From the Gatehouse host itself 127.0.0.2 answers too (127.0.0.3 is known already: skipped).
+    const direct = await scan('direct', {});
+    expect(direct, JSON.stringify(direct.summary)).toMatchObject({ status: 'success', summary: { created: 1 } });
+    const found = (await admin.get('/api/v1/assets/hosts/?search=direct-')).json() as Row[];
+    expect(found.map((h) => [h.address, h.domain])).toEqual([['127.0.0.2', null]]);
+  }, 90_000);
+
+  it('fails the run with the reason when the domain has no usable gateway', async () => {
+    const empty = await post('/api/v1/assets/domains/', { name: 'empty' });
+    const exec = await scan('lonely', { domain: empty.id });
+    expect(exec.status).toBe('failed');
+    expect(exec.summary.error).toBe(
+      'The domain empty has no usable gateway (an active gateway with an SSH port and an account with a secret).',
+    );
+    expect((await admin.get('/api/v1/assets/hosts/?search=lonely-')).json()).toEqual([]);
+  }, 60_000);
+
+  it('refuses a domain the account’s organisation does not have, naming the field', async () => {
+    const res = await admin.post(`${C}/accounts/`, {
+      name: 'foreign',
+      provider: 'lan',
+      attrs: { ip_group: ['127.0.0.2'], domain: '00000000-0000-0000-0000-00000000dead' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      'attrs.domain': ['No domain 00000000-0000-0000-0000-00000000dead in this organisation.'],
+    });
+  });
+});
