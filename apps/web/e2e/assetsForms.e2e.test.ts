@@ -57,7 +57,11 @@ const nodesItem = () =>
 /** Chooses this file's node in the form's node field. */
 async function chooseNode() {
   await page.locator('#nodes').click();
+  // The options of the search arrive 300 ms after typing, replacing the first page's: pick from
+  // those, or the click can land as the list is redrawn and choose nothing (a busy machine).
+  const searched = page.waitForResponse((r) => new URL(r.url()).searchParams.get('search') === NODE);
   await page.locator('#nodes').fill(NODE);
+  await searched;
   await pickOption(page.locator(`.ant-select-item-option[title="/DEFAULT/${NODE}"]`));
   await expect.poll(() => nodesItem().textContent(), { timeout: 10_000 }).toContain(NODE);
   await page.keyboard.press('Escape');
