@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Every test of the project, in two phases that each keep the 2 cores of CI busy (docs/testing.md):
-//   1. machine tools; then side by side: type-check and lint (each one single-threaded, CPU-bound
-//      process) and the browser tests (Chromium against real servers, E2E_WORKERS files at a time,
-//      mostly waiting on the browser);
-//   2. unit and API tests (SQLite, and PostgreSQL when TEST_DATABASE_URL is set) in TEST_WORKERS
-//      vitest workers, more than the cores: much of their time is spent waiting on sshd and timers.
+// Every test of the project, keeping the 2 cores of CI busy (docs/testing.md): machine tools; then
+// side by side the browser tests (Chromium against real servers, E2E_WORKERS files at a time, mostly
+// waiting on the browser) and, in a second lane, type-check and lint (each one single-threaded,
+// CPU-bound process) followed by the unit and API tests (SQLite, and PostgreSQL when
+// TEST_DATABASE_URL is set) in TEST_WORKERS vitest workers, more than the cores: much of their time
+// is spent waiting on sshd and timers.
 // Output of steps side by side is kept until each ends, so their lines do not mix. TEST_SERIAL=1
 // runs every step one after the other. Prints each step's time, the total and the ten slowest test
 // files, and ends with one line "tests: N passed, M failed" and a non-zero exit code on any failure.
@@ -132,16 +132,23 @@ async function sideBySide(steps) {
 }
 
 await check('machine tools', 'bash', ['scripts/setup-machine.sh']);
+// The browser tests run from the start to the end; the unit and API tests start once type-check and
+// lint are done, beside the browser tests still running: one after the other, the run used 1.15 of
+// the 2 cores on average (CPU time over wall time of a whole run), both stages waiting on servers.
 await sideBySide([
-  (o) => check('type-check', 'npm', ['run', '--silent', 'typecheck'], o),
-  (o) => check('lint', 'npm', ['run', '--silent', 'lint'], o),
   (o) =>
     vitest(`browser tests (${e2eWorkers} workers)`, ['--config', 'apps/web/e2e/vitest.config.ts'], {
       ...o,
       env: { E2E_WORKERS: e2eWorkers },
     }),
+  async (o) => {
+    await sideBySide([
+      (p) => check('type-check', 'npm', ['run', '--silent', 'typecheck'], p),
+      (p) => check('lint', 'npm', ['run', '--silent', 'lint'], p),
+    ]);
+    await vitest(`unit and API tests (${unitWorkers} workers)`, [`--maxWorkers=${unitWorkers}`], o);
+  },
 ]);
-await vitest(`unit and API tests (${unitWorkers} workers)`, [`--maxWorkers=${unitWorkers}`]);
 
 // What the browser showed first (long), then the failures, then the names alone: whoever keeps only
 // the tail of the output still sees which tests failed.
