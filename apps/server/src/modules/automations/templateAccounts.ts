@@ -7,6 +7,7 @@ import { actorOf } from '../../resource/audit.ts';
 import { inSubtree } from '../assets/nodeStore.ts';
 import { openTaskLog } from '../ops/taskLog.ts';
 import { setTemplateAccounts } from '../perms/templateAccountsPort.ts';
+import { accountTemplates, createFromTemplate, type AccountTemplateRow } from '../accounts/fromTemplate.ts';
 import { parseJson, type AutomationVersion } from './automationExecutions.ts';
 
 /**
@@ -17,23 +18,12 @@ import { parseJson, type AutomationVersion } from './automationExecutions.ts';
  * Both happen in one push execution of the engine (`job_id` empty, `templates` in its version) so
  * the task log tells them; saving again finds nothing missing and queues nothing.
  */
-type TemplateRow = Awaited<ReturnType<typeof templatesOf>>[number];
+type TemplateRow = AccountTemplateRow;
 
 export interface TemplateVersion extends AutomationVersion {
   /** The templates whose accounts the run creates on `assets` (a permission's `%<id>`). */
   templates: string[];
   permission: string;
-}
-
-async function templatesOf(db: Kysely<DB>, orgId: string, ids: string[]) {
-  if (!ids.length) return [];
-  return db
-    .selectFrom('accounts_accounttemplate')
-    .selectAll()
-    .where('id', 'in', ids)
-    .where('org_id', '=', orgId)
-    .orderBy('name')
-    .execute();
 }
 
 /** The permission's assets: its own and every asset under its nodes, in its org. */
@@ -101,7 +91,7 @@ export async function queueTemplateAccounts(
   const ids = parseJson<string[]>(perm.accounts, [])
     .filter((a) => a.startsWith('%'))
     .map((a) => a.slice(1));
-  const templates = (await templatesOf(db, perm.org_id, ids)).filter((t) => t.username);
+  const templates = (await accountTemplates(db, perm.org_id, ids)).filter((t) => t.username);
   if (!templates.length) return undefined;
   const assets = await assetsMissing(db, await permissionAssets(app, perm.id, perm.org_id), templates);
   if (!assets.length) return undefined;
@@ -192,100 +182,24 @@ export async function createTemplateAccounts(
     .executeTakeFirst();
   if (!asset) return toPush;
   const label = `[${asset.name}(${asset.address})]`;
-  const templates = await templatesOf(db, exec.org_id, v.templates);
+  const templates = await accountTemplates(db, exec.org_id, v.templates);
   const suTemplates = new Map(
     (
-      await templatesOf(
+      await accountTemplates(
         db,
         exec.org_id,
         templates.flatMap((t) => (t.su_from_id ? [t.su_from_id] : [])),
       )
     ).map((t) => [t.id, t]),
   );
-  const platform = await db
-    .selectFrom('assets_platform')
-    .select('su_enabled')
-    .where('id', '=', asset.platform_id)
-    .executeTakeFirst();
   for (const tpl of templates) {
-    const existing = await db
-      .selectFrom('accounts_account')
-      .select(['id', 'name'])
-      .where('asset_id', '=', asset.id)
-      .execute();
-    const same = await db
-      .selectFrom('accounts_account')
-      .select('id')
-      .where('asset_id', '=', asset.id)
-      .where('username', '=', tpl.username)
-      .executeTakeFirst();
-    if (same) continue;
-    const names = new Set(existing.map((e) => e.name));
-    const name = [tpl.name, `${tpl.name}(${tpl.username})`, `${tpl.username}-${tpl.id.slice(0, 8)}`].find(
-      (n) => !names.has(n),
-    )!;
     const su = tpl.su_from_id ? suTemplates.get(tpl.su_from_id) : undefined;
-    const suFrom =
-      su && platform && toBool(platform.su_enabled)
-        ? await db
-            .selectFrom('accounts_account')
-            .select('id')
-            .where('asset_id', '=', asset.id)
-            .where('username', '=', su.username)
-            .where('secret_type', '=', su.secret_type)
-            .executeTakeFirst()
-        : undefined;
-    const id = randomUUID();
-    const now = nowIso();
-    const version = tpl.secret ? 1 : 0;
-    const inserted = db
-      .insertInto('accounts_account')
-      .values({
-        id,
-        name,
-        username: tpl.username,
-        secret_type: tpl.secret_type,
-        secret: tpl.secret,
-        passphrase: tpl.passphrase,
-        spec_info: tpl.spec_info,
-        privileged: toBool(tpl.privileged),
-        is_active: toBool(tpl.is_active),
-        asset_id: asset.id,
-        su_from_id: suFrom?.id ?? null,
-        version,
-        source: 'template',
-        source_id: tpl.id,
-        connectivity: '-',
-        date_verified: null,
-        params: JSON.stringify(parseJson<Record<string, unknown>>(tpl.push_params, {})),
-        comment: '',
-        org_id: exec.org_id,
-        created_by: exec.created_by,
-        updated_by: exec.created_by,
-        date_created: now,
-        date_updated: now,
-      })
-      .execute()
-      .then(
-        () => true,
-        // Another run (the permission saved twice at once) created it first.
-        () => false,
-      );
-    if (!(await inserted)) continue;
-    if (version)
-      await db
-        .insertInto('accounts_accounthistory')
-        .values({
-          id: randomUUID(),
-          account_id: id,
-          version,
-          secret_type: tpl.secret_type,
-          secret: tpl.secret,
-          passphrase: tpl.passphrase,
-          history_date: now,
-          history_user: exec.created_by,
-        })
-        .execute();
+    const id = await createFromTemplate(db, tpl, asset, {
+      orgId: exec.org_id,
+      by: exec.created_by,
+      ...(su ? { suFrom: su } : {}),
+    });
+    if (!id) continue;
     const push = await pushes(db, tpl, asset);
     log(
       `${label} ${tpl.username}: created from template ${tpl.name}${push ? '' : ', not pushed (the template does not push here)'}`,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Language } from '@gatehouse/contract';
 import type { DB } from '../../platform/db/schema.ts';
 import { toBool } from '../../platform/db/schema.ts';
+import { accountTemplates, createFromTemplate } from '../accounts/fromTemplate.ts';
 import { cm } from './cloudMessages.ts';
 import type { CloudInstance, Decision } from './strategy.ts';
 
@@ -116,12 +117,45 @@ async function link(db: Kysely<DB>, assetId: string, t: Target, orgId: string, n
   return void (nodes.length + newLabels.length);
 }
 
+/**
+ * The strategies' `account` actions: an account from each named template of the task's organisation
+ * that the asset lacks (accounts/fromTemplate.ts); answers how many were made (0 on a second run).
+ */
+async function templateAccounts(
+  tx: Kysely<DB>,
+  asset: { id: string; platform_id: number },
+  ids: string[],
+  plan: TaskPlan,
+): Promise<number> {
+  const templates = await accountTemplates(tx, plan.orgId, ids);
+  const su = new Map(
+    (
+      await accountTemplates(
+        tx,
+        plan.orgId,
+        templates.flatMap((t) => (t.su_from_id ? [t.su_from_id] : [])),
+      )
+    ).map((t) => [t.id, t]),
+  );
+  let made = 0;
+  for (const tpl of templates) {
+    const suFrom = tpl.su_from_id ? su.get(tpl.su_from_id) : undefined;
+    const id = await createFromTemplate(tx, tpl, asset, {
+      orgId: plan.orgId,
+      by: plan.createdBy,
+      ...(suFrom ? { suFrom } : {}),
+    });
+    if (id) made++;
+  }
+  return made;
+}
+
 export async function writeInstance(
   db: Kysely<DB>,
   plan: TaskPlan,
   i: CloudInstance,
   target: Target,
-  _d: Decision,
+  d: Decision,
 ): Promise<WriteResult> {
   const name = assetName(i, plan.hostnameStrategy);
   if (!name || !ADDRESS.test(i.address) || !i.instance_id)
@@ -137,7 +171,7 @@ export async function writeInstance(
     const asset = known?.asset_id
       ? await tx
           .selectFrom('assets_asset')
-          .select(['id', 'name', 'address', 'is_active'])
+          .select(['id', 'name', 'address', 'is_active', 'platform_id'])
           .where('id', '=', known.asset_id)
           .executeTakeFirst()
       : undefined;
@@ -187,8 +221,10 @@ export async function writeInstance(
           .where('id', '=', asset.id)
           .execute();
       await link(tx, asset.id, target, plan.orgId, now);
+      const accounts = await templateAccounts(tx, asset, d.accounts, plan);
       await mark(asset.id);
-      return { action: Object.keys(changes).length ? ('updated' as const) : ('unchanged' as const), name, reason: '' };
+      const changed = Object.keys(changes).length > 0 || accounts > 0;
+      return { action: changed ? ('updated' as const) : ('unchanged' as const), name, reason: '' };
     }
     const byAddress = await clash('address', i.address);
     if (byAddress)
@@ -233,6 +269,7 @@ export async function writeInstance(
         .values(target.protocols.map((p) => ({ id: randomUUID(), asset_id: id, name: p.name, port: p.port })))
         .execute();
     await link(tx, id, target, plan.orgId, now);
+    await templateAccounts(tx, { id, platform_id: platform.id }, d.accounts, plan);
     await mark(id);
     return { action: 'created' as const, name, reason: '' };
   });

@@ -7,7 +7,8 @@ import { startShellSshd, type SshdWithUsers } from '../../../test-support/sshd.t
  * The `lan` scan through a domain's gateway: hosts are TCP listeners on 127.0.0.2 and 127.0.0.3,
  * and the gateway is a real sshd that forwards only to 127.0.0.3 (`PermitOpen`). Scanned from the
  * Gatehouse host both answer; through the gateway only what the gateway reaches is found, and the
- * host it finds belongs to the domain.
+ * host it finds belongs to the domain. And a strategy's `account` action (127.0.0.4): the hosts it
+ * matches get the template's account, once.
  */
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let t: TestApp;
@@ -29,6 +30,7 @@ beforeAll(async () => {
   servers.push(await listen('127.0.0.2', 0));
   port = (servers[0]!.address() as net.AddressInfo).port;
   servers.push(await listen('127.0.0.3', port));
+  servers.push(await listen('127.0.0.4', port));
   jump = await startShellSshd({ config: [`PermitOpen 127.0.0.3:${port}`] });
   t = await createTestApp();
   admin = await adminClient(t.app);
@@ -47,20 +49,24 @@ async function post(url: string, body: unknown): Promise<Row> {
 }
 
 /** Runs a task of a lan account over 127.0.0.2-3 and answers its finished execution. */
-async function scan(name: string, attrs: Row): Promise<Row> {
+async function scan(name: string, attrs: Row, taskFields: Row = {}): Promise<Row> {
   const account = await post(`${C}/accounts/`, {
     name,
     provider: 'lan',
     attrs: { ip_group: ['127.0.0.2-3'], test_port: port, test_timeout: 2, hostname_prefix: `${name}-`, ...attrs },
   });
-  const task = await post(`${C}/sync-instance-tasks/`, { name, account: account.id });
-  const run = await admin.get(`${C}/sync-instance-tasks/${task.id}/run/`);
+  const task = await post(`${C}/sync-instance-tasks/`, { name, account: account.id, ...taskFields });
+  return runTask(task.id);
+}
+
+async function runTask(taskId: string): Promise<Row> {
+  const run = await admin.get(`${C}/sync-instance-tasks/${taskId}/run/`);
   expect(run.statusCode, run.body).toBe(200);
   const id = run.json().task as string;
   let exec: Row | undefined;
   await expect
     .poll(async () => {
-      exec = ((await admin.get(`${C}/sync-instance-tasks/${task.id}/history/`)).json() as Row[]).find(
+      exec = ((await admin.get(`${C}/sync-instance-tasks/${taskId}/history/`)).json() as Row[]).find(
         (e) => e.id === id,
       );
       return exec?.is_finished;
@@ -115,4 +121,36 @@ describe('a lan scan through a domain’s gateway', () => {
       'attrs.domain': ['No domain 00000000-0000-0000-0000-00000000dead in this organisation.'],
     });
   });
+});
+
+describe('a strategy’s account action', () => {
+  it('gives the hosts it matches the template’s account, and nothing more on the next run', async () => {
+    const template = await post('/api/v1/accounts/account-templates/', {
+      name: 'deploy',
+      username: 'deploy',
+      secret_type: 'password',
+      secret: 'Deploy-pass-1',
+      privileged: true,
+    });
+    const strategy = await post(`${C}/strategies/`, {
+      name: 'deployers',
+      priority: 10,
+      strategy_rules: [{ attr: 'address', match: 'equals', value: '127.0.0.4' }],
+      strategy_actions: [{ attr: 'account', value: template.id }],
+    });
+    const first = await scan('tpl', { ip_group: ['127.0.0.4'] }, { strategies: [strategy.id] });
+    expect(first, JSON.stringify(first.summary)).toMatchObject({ status: 'success', summary: { created: 1 } });
+    const [host] = (await admin.get('/api/v1/assets/hosts/?search=tpl-')).json() as Row[];
+    const accounts = () => admin.get(`/api/v1/accounts/accounts/?asset=${host!.id}`).then((r) => r.json() as Row[]);
+    expect(await accounts()).toEqual([
+      expect.objectContaining({ username: 'deploy', name: 'deploy', privileged: true, has_secret: true }),
+    ]);
+    const [account] = await accounts();
+    expect(account!.source).toMatchObject({ value: 'template' });
+
+    const task = ((await admin.get(`${C}/sync-instance-tasks/?search=tpl`)).json() as Row[])[0]!;
+    const again = await runTask(task.id);
+    expect(again.summary).toMatchObject({ created: 0, updated: 0, unchanged: 1 });
+    expect(await accounts()).toHaveLength(1);
+  }, 60_000);
 });
