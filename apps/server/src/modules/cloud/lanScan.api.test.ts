@@ -154,3 +154,31 @@ describe('a strategy’s account action', () => {
     expect(await accounts()).toHaveLength(1);
   }, 60_000);
 });
+
+describe('releasing the assets of released instances', () => {
+  it('deletes the assets kept for instances that are gone, and only those', async () => {
+    const leaving = await listen('127.0.0.5', port);
+    const first = await scan('rel', { ip_group: ['127.0.0.5'] }, { release_policy: 'disable' });
+    expect(first.summary).toMatchObject({ created: 1 });
+    const task = ((await admin.get(`${C}/sync-instance-tasks/?search=rel`)).json() as Row[])[0]!;
+    const hostsNow = () => admin.get('/api/v1/assets/hosts/?search=rel-').then((r) => r.json() as Row[]);
+    // Nothing released yet: nothing to delete.
+    const none = await admin.request({ method: 'DELETE', url: `${C}/sync-instance-tasks/${task.id}/released-assets/` });
+    expect(none.json()).toEqual({ deleted: 0 });
+    expect(await hostsNow()).toHaveLength(1);
+
+    await new Promise((closed) => leaving.close(closed));
+    const second = await runTask(task.id);
+    expect(second.summary).toMatchObject({ released: 1 });
+    expect((await hostsNow())[0]).toMatchObject({ is_active: false });
+
+    const res = await admin.request({ method: 'DELETE', url: `${C}/sync-instance-tasks/${task.id}/released-assets/` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ deleted: 1 });
+    expect(await hostsNow()).toEqual([]);
+    const instances = (await admin.get(`${C}/sync-instance-tasks/${task.id}/instances/`)).json() as Row[];
+    expect(instances).toEqual([expect.objectContaining({ address: '127.0.0.5', status: 'released', asset_id: null })]);
+    // The other tasks' hosts stay.
+    expect((await admin.get('/api/v1/assets/hosts/?search=via-')).json()).toHaveLength(1);
+  }, 60_000);
+});

@@ -14,6 +14,7 @@ import { accountContext } from './accountSecrets.ts';
 import { cm } from './cloudMessages.ts';
 import { CloudError } from './providers/provider.ts';
 import { CLOUD_JOB_TYPE } from './syncHandler.ts';
+import { recountOrg } from '../assets/nodeStore.ts';
 
 /**
  * Cloud sync's routes beside its resources (console reference §3.12): an account's test and
@@ -258,6 +259,54 @@ export function registerCloudTaskRoutes(app: FastifyInstance): void {
         .orderBy('name')
         .limit(RECORDS_LIMIT)
         .execute();
+    },
+  );
+  registerReleasedAssets(app);
+}
+
+/**
+ * `DELETE sync-instance-tasks/<id>/released-assets/` (the detail's "release"): the assets still
+ * kept for the task's released instances (policy `disable` or `keep`) are deleted, and the
+ * instances forget them; answers how many. The assets of instances still present are not touched.
+ */
+function registerReleasedAssets(app: FastifyInstance): void {
+  app.delete(
+    `${BASE}/sync-instance-tasks/:id/released-assets/`,
+    { config: { perm: 'xpack.change_syncinstancetask' } },
+    async (req) => {
+      const task = await findTask(req, (req.params as { id: string }).id);
+      const released = await req.db
+        .selectFrom('cloud_syncinstance')
+        .select(['id', 'asset_id'])
+        .where('task_id', '=', task.id)
+        .where('status', '=', 'released')
+        .where('asset_id', 'is not', null)
+        .execute();
+      for (let i = 0; i < released.length; i += 500) {
+        const page = released.slice(i, i + 500);
+        await req.db.transaction().execute(async (tx) => {
+          await tx
+            .deleteFrom('assets_asset')
+            .where(
+              'id',
+              'in',
+              page.map((r) => r.asset_id!),
+            )
+            .where('org_id', '=', task.org_id)
+            .execute();
+          await tx
+            .updateTable('cloud_syncinstance')
+            .set({ asset_id: null })
+            .where(
+              'id',
+              'in',
+              page.map((r) => r.id),
+            )
+            .execute();
+        });
+      }
+      if (released.length) await recountOrg({ db: req.db, dialect: req.server.deps.database.dialect }, task.org_id);
+      return { deleted: released.length };
     },
   );
 }
