@@ -117,6 +117,31 @@ describe('cloud center', () => {
     await page.goto(`/ui/console/assets/cloud/sync-instance-tasks/${task.id}?activeTab=CloudTaskHistory`);
     await page.locator('tr.ant-table-row', { hasText: 'created: 2' }).waitFor();
     await screenshot(page, 'cloud-task-history');
+
+    // 127.0.0.8 stops answering: the next run releases it (its asset kept, the task's default
+    // policy), and "Release" on the instances tab deletes that asset, not the other.
+    await new Promise((closed) => servers[1]!.close(closed));
+    const TASKS = '/api/v1/xpack/cloud/sync-instance-tasks/';
+    const again = await apiCall<{ task: string }>(ctx, 'GET', `${TASKS}${task.id}/run/`);
+    await expect
+      .poll(async () => {
+        const runs = await apiCall<{ id: string; is_finished: boolean }[]>(ctx, 'GET', `${TASKS}${task.id}/history/`);
+        return runs.find((r) => r.id === again.task)?.is_finished;
+      })
+      .toBe(true);
+    await page.goto(`/ui/console/assets/cloud/sync-instance-tasks/${task.id}?activeTab=CloudTaskInstances`);
+    await page.locator('tr.ant-table-row', { hasText: '127.0.0.8' }).filter({ hasText: 'released' }).waitFor();
+    await page.getByTestId('cloud-release').click();
+    const confirm = page.getByRole('dialog', { name: 'Release' });
+    await confirm.getByRole('button', { name: 'OK' }).click();
+    await page.getByText('1 asset(s) deleted').waitFor();
+    await confirm.waitFor({ state: 'hidden' });
+    await expect
+      .poll(async () =>
+        (await apiCall<{ name: string }[]>(ctx, 'GET', `/api/v1/assets/hosts/?search=${prefix}`)).map((h) => h.name),
+      )
+      .toEqual([`${prefix}127.0.0.7`]);
+    await screenshot(page, 'cloud-task-released');
   }, 120_000);
 
   it('shows each provider’s attributes in the account form, and saves an Azure account with its secret sealed', async () => {

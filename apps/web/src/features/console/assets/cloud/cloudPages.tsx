@@ -1,4 +1,4 @@
-import { App, Tabs } from 'antd';
+import { App, Button, Tabs } from 'antd';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { http } from '../../../../lib/http.ts';
@@ -146,6 +146,29 @@ function History({ task }: { task: ResourceObject }) {
   );
 }
 
+/** "Release": deletes the assets still kept for the task's released instances, after a confirmation. */
+function ReleaseButton({ task, reload }: { task: ResourceObject; reload: () => void }) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const release = () =>
+    modal.confirm({
+      title: t('assets.cloud.Release'),
+      content: t('assets.cloud.ReleaseConfirm'),
+      okButtonProps: { danger: true },
+      onOk: () =>
+        http
+          .delete<{ deleted: number }>(`${cloudTaskRoute.url}${task.id}/released-assets/`)
+          .then((r) => void message.success(t('assets.cloud.Released', { count: r.deleted })))
+          .catch((e: unknown) => void message.error(e instanceof Error ? e.message : t('assets.cloud.Release')))
+          .finally(reload),
+    });
+  return (
+    <Button danger data-testid="cloud-release" onClick={release}>
+      {t('assets.cloud.Release')}
+    </Button>
+  );
+}
+
 function Instances({ task }: { task: ResourceObject }) {
   return (
     <ResourceList
@@ -153,7 +176,13 @@ function Instances({ task }: { task: ResourceObject }) {
       name="CloudTaskInstances"
       columns={['name', 'address', 'region', 'instance_id', 'status', 'date_sync']}
       noSelection
-      headerActions={{ hasCreate: false, hasBulkDelete: false, hasImport: false, hasExport: false }}
+      headerActions={{
+        hasCreate: false,
+        hasBulkDelete: false,
+        hasImport: false,
+        hasExport: false,
+        extra: [{ key: 'release', render: (reload) => <ReleaseButton task={task} reload={reload} /> }],
+      }}
       rowActions={{ hasUpdate: false, hasDelete: false, hasClone: false }}
       detailPath={() => undefined}
     />
