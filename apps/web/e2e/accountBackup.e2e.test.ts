@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, launchBrowser, newContext, pickOption, screenshot, signInAdmin } from './browser.ts';
+import { apiCall, launchBrowser, newContext, screenshot, searchAndPick, signInAdmin } from './browser.ts';
 
 /**
  * Account backup in the console (issue 30): a plan made in the form (the types tree, both recipient
@@ -28,12 +28,16 @@ async function settled() {
   await expect.poll(() => page.locator('.ant-spin-spinning').count(), { timeout: 10_000 }).toBe(0);
 }
 async function pickUser(id: string) {
-  await page.locator(`#${id}`).click();
-  await page.locator(`#${id}`).fill('admin');
   // This select's own dropdown (its list has the input's id): the other select's may still be
   // fading out, and the first visible option could be that one's.
   const dropdown = page.locator('.ant-select-dropdown', { has: page.locator(`#${id}_list`) });
-  await pickOption(dropdown.locator('.ant-select-item-option', { hasText: 'admin' }).first());
+  const item = page.locator('.ant-form-item', { has: page.locator(`#${id}`) });
+  await searchAndPick(
+    page.locator(`#${id}`),
+    'admin',
+    dropdown.locator('.ant-select-item-option', { hasText: 'admin' }).first(),
+    async () => (await item.locator('.ant-select-selection-item').count()) === 1,
+  );
   await page.keyboard.press('Escape');
   await dropdown.waitFor({ state: 'hidden' });
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startSshd, type SshdWithUsers } from '@gatehouse/server/test-support/sshd.ts';
 import { E2E_ADMIN_PASSWORD } from './server.ts';
-import { apiCall, openAsAdmin, pickMenuItem, pickOption, screenshot } from './browser.ts';
+import { apiCall, openAsAdmin, pickMenuItem, pickOption, screenshot, searchAndPick } from './browser.ts';
 
 /**
  * Issue 7 as an administrator uses it: a Linux host created through its form and tested against a
@@ -56,14 +56,12 @@ const nodesItem = () =>
 
 /** Chooses this file's node in the form's node field. */
 async function chooseNode() {
-  await page.locator('#nodes').click();
-  // The options of the search arrive 300 ms after typing, replacing the first page's: pick from
-  // those, or the click can land as the list is redrawn and choose nothing (a busy machine).
-  const searched = page.waitForResponse((r) => new URL(r.url()).searchParams.get('search') === NODE);
-  await page.locator('#nodes').fill(NODE);
-  await searched;
-  await pickOption(page.locator(`.ant-select-item-option[title="/DEFAULT/${NODE}"]`));
-  await expect.poll(() => nodesItem().textContent(), { timeout: 10_000 }).toContain(NODE);
+  await searchAndPick(
+    page.locator('#nodes'),
+    NODE,
+    page.locator(`.ant-select-item-option[title="/DEFAULT/${NODE}"]`),
+    async () => ((await nodesItem().textContent()) ?? '').includes(NODE),
+  );
   await page.keyboard.press('Escape');
 }
 

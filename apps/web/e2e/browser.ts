@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { expect } from 'vitest';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
@@ -149,4 +150,30 @@ export async function pickOption(option: Locator): Promise<void> {
     Promise.all((el.closest('.ant-select-dropdown') ?? el).getAnimations({ subtree: true }).map((a) => a.finished)),
   );
   await option.click();
+}
+
+/**
+ * Types `term` into a select whose options come from the server and picks `option`, until
+ * `chosen()` says the choice shows. The search goes out 300 ms after typing and its options replace
+ * the first page's (RemoteSelect; a search asked before answers at once from the cache), so a click
+ * as the list is redrawn can choose nothing on a busy machine: then it is picked again (only then,
+ * as a second click on a chosen option would take it back).
+ */
+export async function searchAndPick(
+  input: Locator,
+  term: string,
+  option: Locator,
+  chosen: () => Promise<boolean>,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await input.click();
+    await input.fill(term);
+    await pickOption(option);
+    try {
+      await expect.poll(chosen, { timeout: 5_000 }).toBe(true);
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
 }
